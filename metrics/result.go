@@ -1,0 +1,90 @@
+package metrics
+
+import "time"
+
+// Result is what one engine run measured: one step of a plan on one drive.
+type Result struct {
+	// Start is the wall-clock time the measured phase began (after ramp).
+	Start time.Time `json:"start"`
+	// RuntimeNs is the length of the measured phase in nanoseconds.
+	RuntimeNs int64 `json:"runtime_ns"`
+	// Read and Write are nil when the run did no I/O in that direction.
+	Read  *DirStats `json:"read,omitempty"`
+	Write *DirStats `json:"write,omitempty"`
+	// CPU is the processor time the engine (or fio) spent on the run.
+	CPU CPU `json:"cpu"`
+	// Series holds one sample per interval of the measured phase.
+	Series []Sample `json:"series,omitempty"`
+	// Hosts is the per-host breakdown of a distributed run; the fields
+	// above are then the merged cluster-wide figures.
+	Hosts []HostResult `json:"hosts,omitempty"`
+	// Metrics holds named figures that are not I/O statistics, such as the
+	// transactions per second parsed from an external benchmark.
+	Metrics map[string]float64 `json:"metrics,omitempty"`
+}
+
+// HostResult is one host's share of a distributed run.
+type HostResult struct {
+	Host  string    `json:"host"`
+	Read  *DirStats `json:"read,omitempty"`
+	Write *DirStats `json:"write,omitempty"`
+	Error string    `json:"error,omitempty"`
+}
+
+// DirStats summarises the I/Os of one direction (read or write).
+type DirStats struct {
+	IOs   uint64  `json:"ios"`
+	Bytes uint64  `json:"bytes"`
+	IOPS  float64 `json:"iops"`
+	// BW is bandwidth in bytes per second.
+	BW float64 `json:"bw_bytes"`
+	// Lat is completion latency: from the moment the I/O was due (its
+	// submission, or its scheduled time under rate control) to completion.
+	Lat LatencySummary `json:"lat_ns"`
+	// Hist is the full latency histogram the summary was read from.
+	Hist *Histogram `json:"histogram,omitempty"`
+}
+
+// LatencySummary is the usual digest of a latency distribution, in ns.
+type LatencySummary struct {
+	Min         uint64       `json:"min"`
+	Max         uint64       `json:"max"`
+	Mean        float64      `json:"mean"`
+	Stddev      float64      `json:"stddev"`
+	Percentiles []Percentile `json:"percentiles"`
+}
+
+// Percentile is the latency (ns) below which P percent of I/Os completed.
+type Percentile struct {
+	P  float64 `json:"p"`
+	Ns uint64  `json:"ns"`
+}
+
+// DefaultPercentiles are the percentiles fio prints by default.
+var DefaultPercentiles = []float64{1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
+
+// Sample is one interval of a time series. T is the end of the interval in
+// seconds since the start of the measured phase.
+type Sample struct {
+	T         float64 `json:"t"`
+	ReadIOPS  float64 `json:"read_iops"`
+	WriteIOPS float64 `json:"write_iops"`
+	// BW is the combined bandwidth of both directions in bytes per second.
+	BW float64 `json:"bw_bytes"`
+	// MeanLatNs is the mean latency of I/Os completed in the interval.
+	MeanLatNs float64 `json:"mean_lat_ns"`
+	// P50Ns, P99Ns and P9999Ns are read from the interval's own histogram
+	// when the engine keeps one; zero otherwise.
+	P50Ns   uint64 `json:"p50_ns,omitempty"`
+	P99Ns   uint64 `json:"p99_ns,omitempty"`
+	P9999Ns uint64 `json:"p9999_ns,omitempty"`
+	// BytesWritten is the running total written since the phase began, so
+	// write saturation can be plotted against data written.
+	BytesWritten uint64 `json:"bytes_written"`
+}
+
+// CPU is processor time in seconds.
+type CPU struct {
+	UserSec float64 `json:"user_sec"`
+	SysSec  float64 `json:"sys_sec"`
+}
