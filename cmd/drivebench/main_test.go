@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runCLI runs drivebench in-process and returns its exit code and output.
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = dispatch(context.Background(), args, stdio{out: &out, err: &errb, getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+func TestUsageAndVersion(t *testing.T) {
+	cases := []struct {
+		args     []string
+		code     int
+		contains string
+	}{
+		{nil, exitUsage, "Commands:"},
+		{[]string{"help"}, exitOK, "Exit codes"},
+		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"version"}, exitOK, "drivebench"},
+		{[]string{"run", "-h"}, exitOK, "-var"},
+		{[]string{"plan", "-h"}, exitOK, "-dot"},
+		{[]string{"validate"}, exitUsage, "expected one plan file"},
+		{[]string{"report", "-nope"}, exitUsage, "flag provided but not defined"},
+	}
+	for _, tc := range cases {
+		code, out, errOut := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(out+errOut, tc.contains) {
+			t.Errorf("drivebench %v: exit %d, output %q; want exit %d containing %q", tc.args, code, out+errOut, tc.code, tc.contains)
+		}
+	}
+}
+
+// TestValidateReportsEveryMistake: three independent mistakes, three
+// diagnostics, each with its line and column.
+func TestValidateReportsEveryMistake(t *testing.T) {
+	code, _, errOut := runCLI(t, "validate", "testdata/three-mistakes.hcl")
+	if code != exitUsage {
+		t.Fatalf("exit %d, want %d\n%s", code, exitUsage, errOut)
+	}
+	for _, want := range []string{
+		"three-mistakes.hcl:2,",  // the bad unit
+		"three-mistakes.hcl:10,", // the unknown drive
+		"three-mistakes.hcl:14,", // the missing script
+		"3 errors",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("diagnostics lack %q:\n%s", want, errOut)
+		}
+	}
+}
+
+func TestPlanListsQuickstartSteps(t *testing.T) {
+	code, out, errOut := runCLI(t, "plan", "../../examples/quickstart.hcl")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"fill pass 1/2", "fill pass 2/2", "iodepth=16", "64k-seq-write", "latency", "10 steps"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("plan output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = runCLI(t, "plan", "-json", "../../examples/quickstart.hcl")
+	var g struct{ Nodes []struct{ ID string } }
+	if code != exitOK || json.Unmarshal([]byte(out), &g) != nil || len(g.Nodes) != 10 {
+		t.Errorf("plan -json: exit %d, %d nodes, output %.200q", code, len(g.Nodes), out)
+	}
+	code, out, _ = runCLI(t, "plan", "-dot", "../../examples/quickstart.hcl")
+	if code != exitOK || !strings.HasPrefix(out, "digraph") {
+		t.Errorf("plan -dot: exit %d, output %.100q", code, out)
+	}
+}
+
+// TestRunShortQuickstart runs the quickstart with small sizes and short
+// runtimes end to end and reads the report it leaves.
+func TestRunShortQuickstart(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runCLI(t, "run", "-var", "runtime=1s", "-var", "size=32MiB", "-out", dir, "../../examples/quickstart.hcl")
+	if code != exitOK && code != exitCheckFailed {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"report.md", "report.json", "Checks:", "latency on scratch"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("run output lacks %q:\n%s", want, out)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Testbed", "## Drives", "## Methodology", "4k-random-read", "iodepth=16", "## Checks"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	var rep map[string]any
+	raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil || json.Unmarshal(raw, &rep) != nil {
+		t.Fatalf("report.json unreadable: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scratch-scratch.img")); !os.IsNotExist(err) {
+		t.Errorf("scratch file left behind: %v", err)
+	}
+
+	// The folder alone is enough to write the reports again.
+	os.Remove(filepath.Join(dir, "report.md"))
+	if code, _, errOut := runCLI(t, "report", dir); code != exitOK {
+		t.Fatalf("report: exit %d: %s", code, errOut)
+	}
+	if md2, err := os.ReadFile(filepath.Join(dir, "report.md")); err != nil || !bytes.Equal(md, md2) {
+		t.Errorf("report from records differs from the run's report (err %v)", err)
+	}
+}
+
+// TestHookErrorKeepsResults: a hook that fails at run time is reported with
+// its file and line, the run exits 3, and the measured step is kept.
+func TestHookErrorKeepsResults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	code, out, errOut := runCLI(t, "run", "-out", dir, "testdata/hook-error.hcl")
+	if code != exitStepFailed {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitStepFailed, out, errOut)
+	}
+	if !strings.Contains(out, "hook-error.star:3:") {
+		t.Errorf("output does not point at the hook's line:\n%s", out)
+	}
+	steps, _ := filepath.Glob(filepath.Join(dir, "steps", "*.json"))
+	if len(steps) != 2 {
+		t.Fatalf("%d step records, want the profile's and the check's", len(steps))
+	}
+	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+	if err != nil || !strings.Contains(string(md), "hook-error.star:3") {
+		t.Errorf("report lacks the hook error (err %v)", err)
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/script"
+)
+
+func cmdRun(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("run", "PLAN", "Run a plan: every step, its checks and its reports.", io)
+	var pf planFlags
+	pf.register(fs)
+	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
+	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
+	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	path, ok := onePositional(fs, "plan file")
+	if !ok {
+		return exitUsage
+	}
+	p, g, ok := loadPlan(path, &pf, io)
+	if !ok {
+		return exitUsage
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
+	}
+	prog := newProgress(io, g)
+	outcome, err := engine.Run(ctx, p, g, engine.Options{
+		Dir:        dir,
+		Version:    version,
+		Observe:    prog.observe,
+		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats) },
+	})
+	prog.finish()
+	if err != nil {
+		return runError(io, dir, err, outcome)
+	}
+	return summarize(io, dir, p, outcome)
+}
+
+// runError explains a run that stopped early; what was measured is in dir.
+func runError(io stdio, dir string, err error, outcome *engine.Outcome) int {
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(io.err, "drivebench: interrupted; the results measured so far are in %s\n", dir)
+		if outcome != nil {
+			if rerr := writeReports(dir, nil); rerr != nil {
+				fmt.Fprintln(io.err, "drivebench:", rerr)
+			}
+		}
+		return 130
+	}
+	fmt.Fprintln(io.err, "drivebench:", err)
+	if outcome == nil {
+		return exitUsage
+	}
+	return exitStepFailed
+}
+
+// summarize prints where the reports are and each check's verdicts, and
+// picks the exit code.
+func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
+	fmt.Fprintf(io.out, "\nResults: %s\n", dir)
+	for _, f := range reportFiles(p.Report.Formats) {
+		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
+	}
+	failedChecks := 0
+	if len(o.Verdicts) > 0 {
+		fmt.Fprintln(io.out, "\nChecks:")
+	}
+	for _, v := range o.Verdicts {
+		where := ""
+		if v.Where != "" {
+			where = " (" + v.Where + ")"
+		}
+		fmt.Fprintf(io.out, "  %-5s %s on %s: %s%s\n", v.Status, v.Check, v.Drive, v.Message, where)
+		if v.Status == "fail" {
+			failedChecks++
+		}
+	}
+	for _, r := range o.Records {
+		if r.Status != results.StatusOK && r.Kind != "check" {
+			fmt.Fprintf(io.out, "  step failed: %s: %s\n", r.Name, r.Error)
+		}
+	}
+	switch {
+	case o.Failed > 0:
+		fmt.Fprintf(io.out, "\n%d step(s) failed to run.\n", o.Failed)
+		return exitStepFailed
+	case failedChecks > 0:
+		fmt.Fprintf(io.out, "\n%d check verdict(s) failed.\n", failedChecks)
+		return exitCheckFailed
+	}
+	return exitOK
+}

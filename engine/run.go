@@ -1,0 +1,235 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/drivebench/drivebench/engine/native"
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/script"
+)
+
+// Driver runs one workload against a resolved target. live, when set,
+// receives about one sample a second while the workload runs.
+type Driver interface {
+	Run(ctx context.Context, t native.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error)
+}
+
+// Options configure a run.
+type Options struct {
+	// Dir is the results folder; it is created if needed. A folder that
+	// already holds records of the same steps resumes: complete steps are
+	// not run again.
+	Dir string
+	// Version is drivebench's version, stored in the manifest.
+	Version string
+	// Observe receives progress events; it may be nil.
+	Observe func(Event)
+	// HookLimits bound every Starlark hook.
+	HookLimits script.Limits
+	// Report renders the reports of the results folder; the graph's report
+	// node calls it.
+	Report func(dir string) error
+	// Drivers maps engine names to drivers; "native" is always present.
+	Drivers map[string]Driver
+}
+
+// Outcome is what a run did.
+type Outcome struct {
+	Dir      string
+	Records  []*results.Record
+	Verdicts []results.Verdict
+	// Failed counts steps that failed to run.
+	Failed int
+}
+
+// Run executes every node of g in order. A step that fails is recorded as
+// failed and the run goes on with the next; the error return is for
+// problems that stop the whole run (an unusable drive, a results folder
+// that cannot be written, a cancelled context).
+func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
+	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}}
+	if r.opt.Drivers == nil {
+		r.opt.Drivers = map[string]Driver{}
+	}
+	if _, ok := r.opt.Drivers["native"]; !ok {
+		r.opt.Drivers["native"] = native.Engine{}
+	}
+	r.hooks = script.New(p.Dir, opt.HookLimits)
+	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create results folder: %w", err)
+	}
+	defer r.removeScratch()
+	if err := r.resolveDrives(); err != nil {
+		return nil, err
+	}
+	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt.Version))
+	if err != nil {
+		return nil, err
+	}
+	r.folder = folder
+	return r.out, r.runNodes(ctx)
+}
+
+type runner struct {
+	plan    *plan.Plan
+	graph   *plan.Graph
+	opt     Options
+	folder  *results.Folder
+	targets map[string]*target
+	hooks   *script.Runtime
+	records map[string]*results.Record
+	out     *Outcome
+	start   time.Time
+}
+
+func (r *runner) resolveDrives() error {
+	var errs []error
+	for _, d := range r.plan.Drives {
+		t, err := resolveTarget(d, r.opt.Dir, writes(r.graph, d.Name))
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		r.targets[d.Name] = t
+	}
+	return errors.Join(errs...)
+}
+
+func (r *runner) removeScratch() {
+	for _, t := range r.targets {
+		if t.scratch {
+			os.Remove(t.io.Path)
+		}
+	}
+}
+
+func (r *runner) runNodes(ctx context.Context) error {
+	r.start = time.Now()
+	r.records = map[string]*results.Record{}
+	for i, n := range r.graph.Nodes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rec, err := r.runNode(ctx, i, n)
+		if err != nil {
+			return err
+		}
+		if rec == nil {
+			continue
+		}
+		r.records[n.ID] = rec
+		r.out.Records = append(r.out.Records, rec)
+		r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
+		if rec.Status != results.StatusOK {
+			r.out.Failed++
+		}
+	}
+	return nil
+}
+
+// runNode runs one node, or reuses its complete record from an earlier run
+// of the same plan in the same folder.
+func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Record, error) {
+	ev := Event{Kind: StepStarted, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: time.Since(r.start)}
+	if n.Kind == plan.KindReport {
+		r.emit(ev)
+		return nil, r.report()
+	}
+	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && n.Kind != plan.KindCheck {
+		ev.Kind, ev.Record = StepReused, old
+		r.emit(ev)
+		return old, nil
+	}
+	r.emit(ev)
+	rec := r.newRecord(n)
+	switch n.Kind {
+	case plan.KindCheck:
+		r.runCheck(ctx, n, rec)
+	default:
+		r.runWorkload(ctx, i, n, rec)
+	}
+	rec.Finished = time.Now()
+	if err := r.folder.WriteRecord(rec); err != nil {
+		return nil, err
+	}
+	ev.Kind, ev.Record, ev.Elapsed = StepFinished, rec, time.Since(r.start)
+	r.emit(ev)
+	return rec, ctx.Err()
+}
+
+func (r *runner) newRecord(n *plan.Node) *results.Record {
+	rec := &results.Record{
+		StepID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source,
+		Pass: n.Pass, PlanHash: r.plan.Hash, Started: time.Now(), Status: results.StatusOK,
+	}
+	for _, p := range n.Point {
+		rec.Point = append(rec.Point, results.Param{Name: p.Name, Value: p.Value})
+	}
+	if n.Workload != nil {
+		rec.Engine = engineName(n.Workload)
+		rec.Workload, _ = json.Marshal(n.Workload)
+	}
+	return rec
+}
+
+func engineName(w *plan.Workload) string {
+	if w.Engine == "" {
+		return "native"
+	}
+	return w.Engine
+}
+
+func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *results.Record) {
+	driver, ok := r.opt.Drivers[rec.Engine]
+	if !ok {
+		rec.Status, rec.Error = results.StatusFailed, fmt.Sprintf("engine %q is not available in this build", rec.Engine)
+		return
+	}
+	w := *n.Workload
+	if w.Seed == 0 {
+		w.Seed = seedFromID(n.ID)
+	}
+	live := func(s metrics.Sample) {
+		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
+	}
+	res, err := driver.Run(ctx, r.targets[n.Drive].io, w, live)
+	rec.Result = res
+	switch {
+	case err != nil && ctx.Err() != nil:
+		rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+	case err != nil:
+		rec.Status, rec.Error = results.StatusFailed, err.Error()
+	}
+}
+
+// seedFromID derives a reproducible random seed from a step's content ID.
+func seedFromID(id string) uint64 {
+	var s uint64 = 1469598103934665603
+	for i := 0; i < len(id); i++ {
+		s = (s ^ uint64(id[i])) * 1099511628211
+	}
+	return s
+}
+
+func (r *runner) report() error {
+	if r.opt.Report == nil {
+		return nil
+	}
+	if err := r.opt.Report(r.opt.Dir); err != nil {
+		return fmt.Errorf("write reports: %w", err)
+	}
+	return nil
+}
+
+func (r *runner) emit(e Event) {
+	if r.opt.Observe != nil {
+		r.opt.Observe(e)
+	}
+}

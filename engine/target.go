@@ -1,0 +1,140 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/drivebench/drivebench/engine/native"
+	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+	"golang.org/x/sys/unix"
+)
+
+// target is a drive resolved for this run.
+type target struct {
+	drive   *plan.Drive
+	io      native.Target
+	scratch bool
+	facts   map[string]string
+}
+
+// writes reports whether any step of g writes to the drive.
+func writes(g *plan.Graph, drive string) bool {
+	for _, n := range g.Nodes {
+		if n.Drive == drive && n.Workload != nil && n.Workload.Writes() {
+			return true
+		}
+	}
+	return false
+}
+
+// resolveTarget finds or creates the drive's file or device and checks
+// that the run may use it as the plan says.
+func resolveTarget(d *plan.Drive, dir string, willWrite bool) (*target, error) {
+	if willWrite && !d.Writable {
+		return nil, fmt.Errorf("drive %q: the plan writes to it but it is not marked writable; add writable = true to the drive block if its data may be destroyed", d.Name)
+	}
+	if d.Path == "" {
+		return scratchTarget(d, dir)
+	}
+	info, err := os.Stat(d.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && willWrite && d.Size > 0:
+		return fileTarget(d, d.Path, true)
+	case err != nil:
+		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+	case info.Mode()&fs.ModeDevice != 0:
+		return deviceTarget(d, willWrite)
+	case info.Mode().IsRegular():
+		return fileTarget(d, d.Path, false)
+	}
+	return nil, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
+}
+
+// scratchTarget creates the drive as a file in the results folder.
+func scratchTarget(d *plan.Drive, dir string) (*target, error) {
+	if d.Size <= 0 {
+		return nil, fmt.Errorf("drive %q: a scratch drive (empty path) needs a size", d.Name)
+	}
+	t, err := fileTarget(d, filepath.Join(dir, "scratch-"+d.Name+".img"), true)
+	if err != nil {
+		return nil, err
+	}
+	t.scratch = true
+	return t, nil
+}
+
+// fileTarget uses a regular file, creating it at the drive's size when
+// create is set. The space is allocated up front so a fill cannot run out
+// of room half way and O_DIRECT writes need no block allocation.
+func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
+	if create {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("drive %q: create %s: %w", d.Name, path, err)
+		}
+		err = unix.Fallocate(int(f.Fd()), 0, 0, d.Size)
+		if errors.Is(err, unix.EOPNOTSUPP) {
+			err = f.Truncate(d.Size)
+		}
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("drive %q: allocate %d bytes for %s: %w", d.Name, d.Size, path, err)
+		}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+	}
+	capacity := info.Size()
+	if d.Size > 0 && d.Size < capacity {
+		capacity = d.Size
+	}
+	if capacity == 0 {
+		return nil, fmt.Errorf("drive %q: %s is empty; give the drive a size so drivebench can allocate it", d.Name, path)
+	}
+	facts := map[string]string{"type": "file"}
+	var st unix.Statfs_t
+	if unix.Statfs(filepath.Dir(path), &st) == nil {
+		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
+	}
+	return &target{drive: d, io: native.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts}, nil
+}
+
+// deviceTarget uses a block device, refusing one that holds data unless
+// the plan allows it.
+func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
+	info, err := nvme.BlockInfo(d.Path)
+	if err != nil {
+		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+	}
+	if willWrite && !d.AllowExistingData {
+		if err := nvme.CheckWritable(d.Path); err != nil {
+			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+		}
+	}
+	capacity := info.Size
+	if d.Size > 0 && d.Size < capacity {
+		capacity = d.Size
+	}
+	return &target{drive: d, io: native.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
+}
+
+// manifestDrive describes the resolved drive for the results folder.
+func (t *target) manifestDrive() results.Drive {
+	d := results.Drive{
+		Name: t.drive.Name, Path: t.io.Path, Scratch: t.scratch, Size: t.io.Capacity,
+		Writable: t.drive.Writable, Facts: t.facts,
+	}
+	for _, s := range t.drive.Spec {
+		d.Spec = append(d.Spec, results.SpecEntry{
+			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State,
+		})
+	}
+	return d
+}

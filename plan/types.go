@@ -1,0 +1,173 @@
+package plan
+
+import (
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// Plan is a decoded, validated test plan. It is plain data: expanding it
+// into a Graph is a pure function of it.
+type Plan struct {
+	// Name is the plan file's base name without its extension.
+	Name string
+	// File is the path of the plan file as given; Dir is its folder, the
+	// root that hooks may load() from.
+	File string
+	Dir  string
+	// Hash identifies the plan's content: its source files and the values
+	// of its variables.
+	Hash string
+	// Variables holds the final value of each variable, as JSON-compatible
+	// Go values (string, float64, bool, []any, map[string]any).
+	Variables map[string]any
+
+	Testbed       *Testbed
+	Drives        []*Drive
+	Preconditions []*Precondition
+	Profiles      []*Profile
+	Checks        []*Check
+	Report        Report
+}
+
+// Testbed is the machine the plan runs on, as the plan declares it; the
+// engine adds the facts it detects.
+type Testbed struct {
+	Name        string
+	Description string
+	// Facts are declared facts (server model, HBA, ...) by name.
+	Facts map[string]string
+}
+
+// Drive is one device or file under test.
+type Drive struct {
+	Name string
+	// Path is a block device or regular file; "" means a scratch file that
+	// the engine creates in the results folder and removes afterwards.
+	Path string
+	// Size is the capacity to use in bytes; 0 means the whole device or
+	// file (required for a scratch file).
+	Size int64
+	// Writable must be true for any step that writes to the drive.
+	Writable bool
+	// AllowExistingData lets the engine write to a block device that holds
+	// a filesystem or partition table, or is mounted.
+	AllowExistingData bool
+	// Engine names the default driver for this drive's steps ("native").
+	Engine string
+	Spec   []*SpecEntry
+	Range  hcl.Range
+}
+
+// SpecEntry is one spec-sheet figure with the conditions it was measured
+// under, e.g. rand_read_4k = 1.0M IOPS at 4 KiB, QD32, 4 workers.
+type SpecEntry struct {
+	Name string
+	// Values are the claimed figures by metric name: iops, bw (bytes/s),
+	// lat_us and so on.
+	Values map[string]float64
+	// Conditions; zero values mean "not stated".
+	RW      string
+	BS      int64
+	IODepth int
+	NumJobs int
+	State   string
+	Range   hcl.Range
+}
+
+// Precondition is a pass over the drive before the profiles run.
+type Precondition struct {
+	Name string
+	// Drives restricts the precondition to the named drives; empty means
+	// every drive.
+	Drives []string
+	// Pattern is "sequential_write" or "random_write".
+	Pattern string
+	// Passes is how many times the region is written; each pass is its own
+	// step.
+	Passes   int
+	Workload Workload
+	Range    hcl.Range
+}
+
+// Profile is a workload, possibly swept over several parameter values.
+type Profile struct {
+	Name     string
+	Drives   []string
+	Workload Workload
+	// Sweep lists the swept parameters in the order written; the points
+	// are their cartesian product, the first axis varying slowest.
+	Sweep []SweepAxis
+	Range hcl.Range
+}
+
+// SweepAxis is one swept parameter: a workload attribute name and the
+// values it takes (int64 for counts and sizes, string for rw).
+type SweepAxis struct {
+	Param  string
+	Values []any
+}
+
+// Check is a Starlark hook that judges a profile's results.
+type Check struct {
+	Name string
+	// Script is the absolute path of the .star file; Function the name of
+	// the function in it to call.
+	Script   string
+	Function string
+	// Profile names the profile whose results the function receives.
+	Profile string
+	Drives  []string
+	// Args are passed to the function as a frozen dict.
+	Args  map[string]any
+	Range hcl.Range
+}
+
+// Report configures which report files are written.
+type Report struct {
+	Formats []string
+}
+
+// Workload is everything an engine needs to run one step. Sizes are in
+// bytes, durations in nanoseconds.
+type Workload struct {
+	// RW is one of read, write, randread, randwrite, rw (sequential mix)
+	// and randrw (random mix).
+	RW string `json:"rw"`
+	// ReadPct is the share of reads in percent for rw and randrw.
+	ReadPct int   `json:"read_pct"`
+	BS      int64 `json:"bs"`
+	IODepth int   `json:"iodepth"`
+	NumJobs int   `json:"numjobs"`
+	// Runtime and Ramp bound a time-based run; when Runtime is zero the run
+	// transfers Bytes and stops.
+	Runtime time.Duration `json:"runtime_ns"`
+	Ramp    time.Duration `json:"ramp_ns"`
+	Bytes   int64         `json:"bytes,omitempty"`
+	Direct  bool          `json:"direct"`
+	// The region of the target: Offset bytes from its start, Size bytes
+	// long, or SizePct percent of the capacity. Zero Size and SizePct mean
+	// to the end of the drive.
+	Offset  int64   `json:"offset,omitempty"`
+	Size    int64   `json:"size,omitempty"`
+	SizePct float64 `json:"size_pct,omitempty"`
+	// Loops is how many times a byte-count run covers the region (the
+	// passes of a precondition).
+	Loops int `json:"loops,omitempty"`
+	// Engine is the driver ("native"); IOEngine the I/O method within it.
+	Engine   string `json:"engine"`
+	IOEngine string `json:"ioengine,omitempty"`
+	// Seed makes random offsets reproducible.
+	Seed uint64 `json:"seed"`
+}
+
+// Writes reports whether the workload issues any write.
+func (w *Workload) Writes() bool {
+	switch w.RW {
+	case "write", "randwrite":
+		return true
+	case "rw", "randrw":
+		return w.ReadPct < 100
+	}
+	return false
+}

@@ -1,0 +1,14 @@
+// Package results owns the results folder: the record of a run that
+// outlives the run. Measurements are the product, so every file here is
+// written atomically (temporary file, fsync, rename, fsync of the folder)
+// and the journal marks a step done only after its record is safely on
+// disk. Reports are regenerated from this folder alone; nothing in it
+// needs the drive, the plan file or the engine.
+//
+// Layout:
+//
+//	manifest.json     the plan, testbed, drives and steps of the run
+//	journal.jsonl     one line per finished step, append-only
+//	steps/<id>.json   one Record per step, named by the step's content ID
+//	report.*          reports rendered from the above
+package results

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The project's test command (README, CI). It installs what the slower tiers
+# need when it is absent, then runs, in order:
+#   1. formatting and vet
+#   2. go test ./...            unit, fixture, golden and in-process CLI tests
+#   3. short fuzzing runs       each parser's fuzz target for FUZZTIME (default 10s)
+# Tests that need root (loop devices) skip with a message for other users.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+FUZZTIME=${FUZZTIME:-10s}
+
+need_pkg() { # need_pkg COMMAND PACKAGE: install PACKAGE with apt-get when COMMAND is absent
+  command -v "$1" >/dev/null 2>&1 && return 0
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "== installing $2"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$2" >/dev/null ||
+      { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$2" >/dev/null; }
+  else
+    echo "== $1 is missing and cannot be installed here (not root or no apt-get); tests that need it will skip"
+  fi
+}
+
+need_pkg losetup mount
+need_pkg mkfs.ext4 e2fsprogs
+need_pkg sfdisk fdisk
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+
+echo "== go test"
+go test -count=1 ./...
+
+echo "== fuzz ($FUZZTIME each)"
+go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
+  grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/^func //' | while read -r target; do
+    echo "-- $pkg $target"
+    if ! out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" "$pkg" 2>&1); then
+      echo "$out"; exit 1
+    fi
+  done
+done
+
+echo "== all tests passed"
