@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/plan"
@@ -104,8 +105,12 @@ func sweepValueText(param string, v any) string {
 	return fmt.Sprint(v)
 }
 
+// relTo shows path relative to dir when it lies inside it.
 func relTo(dir, path string) string {
-	if rel, err := filepath.Rel(dir, path); err == nil {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && !strings.HasPrefix(rel, "..") {
 		return rel
 	}
 	return path

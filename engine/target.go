@@ -113,8 +113,8 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
-	if willWrite && !d.AllowExistingData {
-		if err := nvme.CheckWritable(d.Path); err != nil {
+	if willWrite {
+		if err := checkDeviceWritable(d); err != nil {
 			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 		}
 	}
@@ -123,6 +123,18 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 		capacity = d.Size
 	}
 	return &target{drive: d, io: native.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
+}
+
+// checkDeviceWritable refuses a device that is in use (mounted, swap,
+// held by md, dm or LVM) in every case, and one that merely holds data (a
+// partition table or filesystem signature) unless the plan allows it.
+func checkDeviceWritable(d *plan.Drive) error {
+	err := nvme.CheckWritable(d.Path)
+	var unsafe *nvme.UnsafeError
+	if d.AllowExistingData && errors.As(err, &unsafe) && !unsafe.InUse {
+		return nil
+	}
+	return err
 }
 
 // manifestDrive describes the resolved drive for the results folder.

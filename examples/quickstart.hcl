@@ -68,7 +68,7 @@ check "latency" {
   script   = "checks/latency.star"
   function = "p99_under"
   profile  = "4k-random-read"
-  args     = { limit_us = 5000 }
+  args     = { limit_us = 20000 }
 }
 
 report {

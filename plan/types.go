@@ -51,7 +51,8 @@ type Drive struct {
 	// Writable must be true for any step that writes to the drive.
 	Writable bool
 	// AllowExistingData lets the engine write to a block device that holds
-	// a filesystem or partition table, or is mounted.
+	// a filesystem or partition table. A device in use (mounted, swap, held
+	// by md, dm or LVM) is refused even so.
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
@@ -115,6 +116,12 @@ type Check struct {
 	// the function in it to call.
 	Script   string
 	Function string
+	// ScriptName is the script path as written in the plan, relative to
+	// the plan's folder; ScriptHash is the hex SHA-256 of the script's
+	// content. Both go into the check nodes' IDs, so that a moved plan
+	// keeps its IDs and an edited script gets new ones.
+	ScriptName string
+	ScriptHash string
 	// Profile names the profile whose results the function receives.
 	Profile string
 	Drives  []string

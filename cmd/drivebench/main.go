@@ -58,7 +58,13 @@ var commands = []command{
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	// The first Ctrl-C stops the current step and saves what was measured;
+	// after it, signals take their default action so a second one exits at
+	// once. Completed records are already on disk either way.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	io := stdio{out: os.Stdout, err: os.Stderr, tty: isTerminal(os.Stdout), getenv: os.Getenv}
 	os.Exit(dispatch(ctx, os.Args[1:], io))
 }

@@ -65,14 +65,14 @@ func TestPlanListsQuickstartSteps(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"fill pass 1/2", "fill pass 2/2", "iodepth=16", "64k-seq-write", "latency", "10 steps"} {
+	for _, want := range []string{"fill pass 1/2", "fill pass 2/2", "iodepth=16", "64k-seq-write", "latency", "8 steps"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("plan output lacks %q:\n%s", want, out)
 		}
 	}
 	code, out, _ = runCLI(t, "plan", "-json", "../../examples/quickstart.hcl")
 	var g struct{ Nodes []struct{ ID string } }
-	if code != exitOK || json.Unmarshal([]byte(out), &g) != nil || len(g.Nodes) != 10 {
+	if code != exitOK || json.Unmarshal([]byte(out), &g) != nil || len(g.Nodes) != 8 {
 		t.Errorf("plan -json: exit %d, %d nodes, output %.200q", code, len(g.Nodes), out)
 	}
 	code, out, _ = runCLI(t, "plan", "-dot", "../../examples/quickstart.hcl")

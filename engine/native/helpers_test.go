@@ -1,0 +1,118 @@
+package native
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/drivebench/drivebench/plan"
+)
+
+// transfer is one pread or pwrite the engine issued.
+type transfer struct {
+	op      op
+	offset  int64
+	length  int
+	aligned bool // the buffer starts on a 4096-byte boundary
+}
+
+// recordingSys is the real system interface with a log of every transfer
+// and hooks to fail or count them.
+type recordingSys struct {
+	unixSyscalls
+	// openErr, when set, is returned by open instead of opening.
+	openErr error
+	// inject, when set, may replace a transfer's outcome: ok = true reports
+	// n and err instead of issuing the call.
+	inject func(t transfer) (n int, err error, ok bool)
+	// after, when set, is called with the number of transfers so far.
+	after func(count int)
+
+	mu        sync.Mutex
+	openFlags int
+	log       []transfer
+}
+
+func (s *recordingSys) open(path string, flags int) (int, error) {
+	s.mu.Lock()
+	s.openFlags = flags
+	s.mu.Unlock()
+	if s.openErr != nil {
+		return -1, s.openErr
+	}
+	return s.unixSyscalls.open(path, flags)
+}
+
+func (s *recordingSys) pread(fd int, buf []byte, off int64) (int, error) {
+	return s.do(opRead, buf, off, func() (int, error) { return s.unixSyscalls.pread(fd, buf, off) })
+}
+
+func (s *recordingSys) pwrite(fd int, buf []byte, off int64) (int, error) {
+	return s.do(opWrite, buf, off, func() (int, error) { return s.unixSyscalls.pwrite(fd, buf, off) })
+}
+
+func (s *recordingSys) do(o op, buf []byte, off int64, call func() (int, error)) (int, error) {
+	t := transfer{op: o, offset: off, length: len(buf), aligned: uintptr(unsafe.Pointer(&buf[0]))%4096 == 0}
+	s.mu.Lock()
+	s.log = append(s.log, t)
+	count := len(s.log)
+	s.mu.Unlock()
+	if s.after != nil {
+		s.after(count)
+	}
+	if s.inject != nil {
+		if n, err, ok := s.inject(t); ok {
+			return n, err
+		}
+	}
+	return call()
+}
+
+func (s *recordingSys) transfers() []transfer {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]transfer(nil), s.log...)
+}
+
+// countOps counts the logged transfers by direction.
+func countOps(log []transfer) (reads, writes int) {
+	for _, t := range log {
+		if t.op == opRead {
+			reads++
+		} else {
+			writes++
+		}
+	}
+	return reads, writes
+}
+
+// patternFile creates a file of size bytes in dir, filled with a known
+// byte pattern, and returns its path and content.
+func patternFile(t testing.TB, dir string, size int) (string, []byte) {
+	t.Helper()
+	content := make([]byte, size)
+	for i := range content {
+		content[i] = byte(i*7 + i/4096)
+	}
+	path := filepath.Join(dir, "target")
+	if err := os.WriteFile(path, content, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path, content
+}
+
+// baseWorkload is a small valid workload that tests adjust.
+func baseWorkload() plan.Workload {
+	return plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Seed: 42}
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}

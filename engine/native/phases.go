@@ -1,0 +1,155 @@
+package native
+
+import (
+	"context"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+)
+
+// sampleInterval is the length of one interval of the time series.
+const sampleInterval = time.Second
+
+// supervisor drives a run through its phases from one goroutine: the ramp
+// (I/Os issued, not recorded), the measured phase (recorded and sampled
+// every second) and the stop (deadline, budget spent, error or
+// cancellation).
+type supervisor struct {
+	r    *run
+	w    plan.Workload
+	live func(metrics.Sample)
+
+	began    time.Time // the run began
+	started  time.Time // the measured phase began; zero while ramping
+	lastT    float64   // end of the last sampled interval, seconds since started
+	sampler  metrics.Sampler
+	ticker   *time.Ticker
+	deadline *time.Timer
+	// cancelErr is the context's error once its cancellation stopped the
+	// run.
+	cancelErr error
+}
+
+// supervise runs the workload to its end and assembles the result.
+func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
+	s := &supervisor{r: r, w: w, live: live, began: time.Now()}
+	s.sampler.Reads, s.sampler.Writes = r.recorders(opRead), r.recorders(opWrite)
+	cpuStart := cpuTime()
+	var rampEnd <-chan time.Time
+	if w.Runtime > 0 && w.Ramp > 0 {
+		ramp := time.NewTimer(w.Ramp)
+		defer ramp.Stop()
+		rampEnd = ramp.C
+	} else {
+		s.beginMeasuring()
+	}
+	defer s.stopClocks()
+	done := r.launch()
+	cancelled := ctx.Done()
+	for {
+		select {
+		case <-done:
+			res := s.result(time.Now())
+			res.CPU = cpuSince(cpuStart)
+			return res, s.err()
+		case <-cancelled:
+			r.stop.Store(true)
+			s.cancelErr = ctx.Err()
+			cancelled = nil
+		case <-rampEnd:
+			s.beginMeasuring()
+		case <-s.tick():
+			s.sample(time.Now())
+		case <-s.expiry():
+			r.stop.Store(true)
+		}
+	}
+}
+
+// beginMeasuring starts the measured phase: recording, sampling and, in a
+// time-based run, the runtime deadline. Nothing was recorded before, so
+// the first sample holds no ramp I/O.
+func (s *supervisor) beginMeasuring() {
+	if s.r.stop.Load() {
+		return
+	}
+	s.started = time.Now()
+	s.r.measuring.Store(true)
+	s.ticker = time.NewTicker(sampleInterval)
+	if s.w.Runtime > 0 {
+		s.deadline = time.NewTimer(s.w.Runtime)
+	}
+}
+
+func (s *supervisor) stopClocks() {
+	if s.ticker != nil {
+		s.ticker.Stop()
+	}
+	if s.deadline != nil {
+		s.deadline.Stop()
+	}
+}
+
+// tick is the sampling ticker's channel; nil (never ready) before the
+// measured phase.
+func (s *supervisor) tick() <-chan time.Time {
+	if s.ticker == nil {
+		return nil
+	}
+	return s.ticker.C
+}
+
+// expiry is the runtime deadline's channel; nil in a byte-count run.
+func (s *supervisor) expiry() <-chan time.Time {
+	if s.deadline == nil {
+		return nil
+	}
+	return s.deadline.C
+}
+
+// sample closes the interval ending at now and shows it to live.
+func (s *supervisor) sample(now time.Time) {
+	t := now.Sub(s.started).Seconds()
+	if t <= s.lastT {
+		return
+	}
+	smp := s.sampler.Sample(t, t-s.lastT)
+	s.lastT = t
+	if s.live != nil {
+		s.live(smp)
+	}
+}
+
+// result assembles what the measured phase recorded, ending at end; the
+// final partial interval is sampled too. A run stopped during its ramp
+// measured nothing.
+func (s *supervisor) result(end time.Time) *metrics.Result {
+	if s.started.IsZero() {
+		return &metrics.Result{Start: s.began}
+	}
+	s.sample(end)
+	runtime := end.Sub(s.started)
+	return &metrics.Result{
+		Start:     s.started,
+		RuntimeNs: runtime.Nanoseconds(),
+		Read:      s.r.summary(opRead, runtime),
+		Write:     s.r.summary(opWrite, runtime),
+		Series:    s.sampler.Series,
+	}
+}
+
+// err is the error that ended the run: an I/O error first, then the
+// cancellation of the context if the run stopped for it.
+func (s *supervisor) err() error {
+	if err := s.r.firstError(); err != nil {
+		return err
+	}
+	return s.cancelErr
+}
+
+// cpuSince is the processor time used since start.
+func cpuSince(start metrics.CPU) metrics.CPU {
+	now := cpuTime()
+	return metrics.CPU{UserSec: now.UserSec - start.UserSec, SysSec: now.SysSec - start.SysSec}
+}

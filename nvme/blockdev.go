@@ -1,0 +1,159 @@
+//go:build linux
+
+package nvme
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// BlockDevice describes a block device of any kind (NVMe, SATA, virtio,
+// loop, zram) as the kernel sees it.
+type BlockDevice struct {
+	Path      string `json:"path"`
+	Name      string `json:"name"` // kernel name, e.g. "nvme0n1"
+	Disk      string `json:"disk"` // kernel name of the whole disk; Name unless a partition
+	Partition bool   `json:"partition"`
+	Major     uint32 `json:"major"`
+	Minor     uint32 `json:"minor"`
+
+	Size              int64 `json:"size"`                // bytes (BLKGETSIZE64)
+	LogicalBlockSize  int   `json:"logical_block_size"`  // bytes (BLKSSZGET)
+	PhysicalBlockSize int   `json:"physical_block_size"` // bytes (BLKPBSZGET)
+
+	Rotational bool   `json:"rotational"`
+	Model      string `json:"model,omitempty"`
+	Vendor     string `json:"vendor,omitempty"`
+	Serial     string `json:"serial,omitempty"`
+	Firmware   string `json:"firmware,omitempty"`
+	// QueueDepth is the device's queue depth where the driver exposes it
+	// (SCSI and SATA); 0 otherwise.
+	QueueDepth int `json:"queue_depth,omitempty"`
+	// NrRequests is the block layer's request limit per hardware queue.
+	NrRequests int `json:"nr_requests,omitempty"`
+	// Scheduler is the active I/O scheduler, e.g. "none" or "mq-deadline".
+	Scheduler string `json:"scheduler,omitempty"`
+}
+
+// IsBlockDevice reports whether path is (or links to) a block device.
+func IsBlockDevice(path string) bool {
+	_, err := blockDevNum(path)
+	return err == nil
+}
+
+// BlockInfo reads the size and block sizes of the block device at path
+// with ioctls, and the rest from sysfs. It opens the device read-only.
+func BlockInfo(path string) (*BlockDevice, error) {
+	dev, err := blockDevNum(path)
+	if err != nil {
+		return nil, err
+	}
+	b := &BlockDevice{Path: path, Major: unix.Major(dev), Minor: unix.Minor(dev)}
+	if err := b.readIoctls(); err != nil {
+		return nil, err
+	}
+	if err := host.readBlockFacts(dev, b); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return b, nil
+}
+
+// readIoctls fills the sizes the kernel reports for the open device.
+func (b *BlockDevice) readIoctls() error {
+	f, err := os.OpenFile(b.Path, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fd := int(f.Fd())
+	size, err := unix.IoctlGetUint64(fd, unix.BLKGETSIZE64)
+	if err != nil {
+		return fmt.Errorf("%s: BLKGETSIZE64: %w", b.Path, err)
+	}
+	logical, err := unix.IoctlGetUint32(fd, unix.BLKSSZGET)
+	if err != nil {
+		return fmt.Errorf("%s: BLKSSZGET: %w", b.Path, err)
+	}
+	physical, err := unix.IoctlGetUint32(fd, unix.BLKPBSZGET)
+	if err != nil {
+		return fmt.Errorf("%s: BLKPBSZGET: %w", b.Path, err)
+	}
+	b.Size, b.LogicalBlockSize, b.PhysicalBlockSize = int64(size), int(logical), int(physical)
+	return nil
+}
+
+// readBlockFacts fills the sysfs facts; queue and device attributes live
+// on the whole disk, so a partition reads its disk's.
+func (s system) readBlockFacts(dev uint64, b *BlockDevice) error {
+	n, err := s.node(dev)
+	if err != nil {
+		return err
+	}
+	disk, err := n.disk()
+	if err != nil {
+		return err
+	}
+	b.Name, b.Disk, b.Partition = n.name, disk.name, n.isPartition()
+	b.Rotational = readAttr(disk.dir, "queue/rotational") == "1"
+	b.NrRequests = readIntAttr(disk.dir, "queue/nr_requests")
+	b.Scheduler = activeScheduler(readAttr(disk.dir, "queue/scheduler"))
+	b.Model, b.Vendor = readAttr(disk.dir, "device/model"), readAttr(disk.dir, "device/vendor")
+	b.Serial = readAttr(disk.dir, "device/serial")
+	b.Firmware = firstAttr(disk.dir, "device/firmware_rev", "device/rev")
+	b.QueueDepth = readIntAttr(disk.dir, "device/queue_depth")
+	return nil
+}
+
+// firstAttr returns the first of the named attributes that is present.
+func firstAttr(dir string, names ...string) string {
+	for _, name := range names {
+		if v := readAttr(dir, name); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// activeScheduler picks the bracketed entry of queue/scheduler, e.g.
+// "none" from "[none] mq-deadline kyber".
+func activeScheduler(s string) string {
+	if _, rest, ok := strings.Cut(s, "["); ok {
+		name, _, _ := strings.Cut(rest, "]")
+		return name
+	}
+	return s
+}
+
+// Facts returns the device description as the string facts a results
+// manifest records; empty values are left out.
+func (b *BlockDevice) Facts() map[string]string {
+	facts := map[string]string{
+		"type":                "block",
+		"kernel_name":         b.Name,
+		"size":                strconv.FormatInt(b.Size, 10),
+		"logical_block_size":  strconv.Itoa(b.LogicalBlockSize),
+		"physical_block_size": strconv.Itoa(b.PhysicalBlockSize),
+		"rotational":          strconv.FormatBool(b.Rotational),
+		"model":               b.Model,
+		"vendor":              b.Vendor,
+		"serial":              b.Serial,
+		"firmware":            b.Firmware,
+		"scheduler":           b.Scheduler,
+	}
+	if b.QueueDepth > 0 {
+		facts["queue_depth"] = strconv.Itoa(b.QueueDepth)
+	}
+	if b.NrRequests > 0 {
+		facts["nr_requests"] = strconv.Itoa(b.NrRequests)
+	}
+	for k, v := range facts {
+		if v == "" {
+			delete(facts, k)
+		}
+	}
+	return facts
+}

@@ -1,0 +1,36 @@
+// Package nvme tells drivebench what a drive is, how healthy it is, and
+// whether it is safe to write to.
+//
+// A benchmark result means little without the drive's identity (model,
+// firmware, capacity, the LBA format in use) and its state before and after
+// the run (wear, media errors, temperature, unsafe shutdowns). Preconditions
+// also need to put a drive into a known state, which for NVMe means Format
+// NVM or Sanitize. This package does all of that by talking to the Linux
+// NVMe driver directly through NVME_IOCTL_ADMIN_CMD, so a test machine needs
+// no nvme-cli and no cgo.
+//
+// The package keeps three concerns apart:
+//
+//   - Decoding. DecodeIDCtrl, DecodeIDNs, DecodeSmartLog, DecodeErrorLog,
+//     DecodeFwSlotLog and DecodeSanitizeLog turn raw pages into Go values,
+//     reading every field at its offset in the NVMe specification with
+//     encoding/binary. They work on bytes alone, so a page saved in a results
+//     folder can be decoded again later on any machine. JSON tags follow
+//     nvme-cli's names where the two overlap; 128-bit counters are Uint128
+//     values written to JSON as decimal strings, as nvme-cli does.
+//
+//   - Commands. Device opens a controller (/dev/nvme0) or namespace
+//     (/dev/nvme0n1) and issues Identify, Get Log Page, Format NVM and
+//     Sanitize. Each command is built by a pure function and only then handed
+//     to the ioctl layer, so its encoding is tested without hardware.
+//
+//   - Safety and block-device facts. BlockInfo reads size, block sizes,
+//     rotational flag and model of any block device from ioctls and sysfs.
+//     CheckWritable refuses a device that is mounted, held by device-mapper
+//     or md, partitioned, or that carries a partition table or filesystem
+//     signature (DetectSignature), because a storage benchmark that writes
+//     to the wrong disk destroys someone's data.
+//
+// Device, BlockInfo and CheckWritable are Linux-only; the decoders and
+// DetectSignature build everywhere.
+package nvme

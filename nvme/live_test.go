@@ -1,0 +1,145 @@
+//go:build linux
+
+package nvme
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Tests against a real (or emulated) NVMe drive. They skip on machines
+// without one; run them as root in a VM with an NVMe controller, e.g.
+// QEMU's -device nvme.
+
+// liveDevice opens the first NVMe device matching pattern, or skips.
+func liveDevice(t *testing.T, pattern string) *Device {
+	t.Helper()
+	paths, _ := filepath.Glob(pattern)
+	if len(paths) == 0 || os.Geteuid() != 0 {
+		t.Skipf("no device matches %s, or not root", pattern)
+	}
+	d, err := Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return d
+}
+
+func TestLiveController(t *testing.T) {
+	d := liveDevice(t, "/dev/nvme[0-9]")
+	if d.NSID != 0 {
+		t.Errorf("controller %s has namespace ID %d, want 0", d.Path, d.NSID)
+	}
+	c, err := d.IdentifyController()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s: %s %s firmware %s, NVMe %s, OACS %v, SANICAP %v", d.Path, c.MN, c.SN, c.FR, c.Version, c.OACS, c.SANICAP)
+	if c.MN == "" || c.VID == 0 {
+		t.Errorf("identify controller looks empty: %+v", c)
+	}
+	s, err := d.SmartLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("SMART: critical warning %v, composite %v, %s bytes read", s.CriticalWarning, s.Temperature, s.BytesRead())
+	if _, err := d.ErrorLog(min(int(c.ELPE)+1, 16)); err != nil {
+		t.Error(err)
+	}
+	fw, err := d.FirmwareSlotLog()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("firmware slots: active %d, revisions %q", fw.ActiveSlot, fw.Slots)
+	if c.SANICAP&(SanicapCrypto|SanicapBlock|SanicapOverwrite) != 0 {
+		if _, err := d.SanitizeLog(); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestLiveNamespace checks Identify Namespace against what the block
+// layer reports for the same namespace.
+func TestLiveNamespace(t *testing.T) {
+	d := liveDevice(t, "/dev/nvme[0-9]n[0-9]")
+	if d.NSID == 0 {
+		t.Fatalf("namespace %s has namespace ID 0", d.Path)
+	}
+	ns, err := d.IdentifyNamespace(d.NSID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := BlockInfo(d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.CapacityBytes != uint64(b.Size) || ns.BlockSize != uint64(b.LogicalBlockSize) {
+		t.Errorf("identify: %d bytes in %d-byte blocks; block layer: %d bytes in %d-byte blocks",
+			ns.CapacityBytes, ns.BlockSize, b.Size, b.LogicalBlockSize)
+	}
+	if _, err := d.SmartLog(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestLiveFormat formats the namespace named by DRIVEBENCH_NVME_FORMAT_TEST
+// (destroying its data) to another LBA format and back, and checks that
+// the block layer follows.
+func TestLiveFormat(t *testing.T) {
+	path := os.Getenv("DRIVEBENCH_NVME_FORMAT_TEST")
+	if path == "" {
+		t.Skip("set DRIVEBENCH_NVME_FORMAT_TEST to a namespace whose data may be destroyed")
+	}
+	d := liveDevice(t, path)
+	ns, err := d.IdentifyNamespace(d.NSID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	original, other := ns.FormatInUse, otherFormat(ns)
+	if other < 0 {
+		t.Skip("the namespace offers no other LBA format without metadata")
+	}
+	for _, index := range []int{other, original} {
+		formatAndCheck(t, d, index, ns.LBAFormats[index].DataSize())
+	}
+}
+
+// otherFormat returns an LBA format without metadata and of another data
+// size than the one in use, or -1.
+func otherFormat(ns *IDNs) int {
+	inUse := ns.LBAFormats[ns.FormatInUse]
+	for i, f := range ns.LBAFormats {
+		if f.MS == 0 && f.DataSize() != 0 && f.DataSize() != inUse.DataSize() {
+			return i
+		}
+	}
+	return -1
+}
+
+func formatAndCheck(t *testing.T, d *Device, index int, blockSize uint64) {
+	t.Helper()
+	if err := d.Format(d.NSID, FormatOptions{LBAFormat: uint8(index), SecureErase: UserDataErase}); err != nil {
+		t.Fatal(err)
+	}
+	ns, err := d.IdentifyNamespace(d.NSID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns.FormatInUse != index || ns.BlockSize != blockSize {
+		t.Errorf("after format %d: format %d in use, %d-byte blocks", index, ns.FormatInUse, ns.BlockSize)
+	}
+	b, err := BlockInfo(d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("formatted %s with LBA format %d: %d-byte blocks, %d bytes", d.Path, index, b.LogicalBlockSize, b.Size)
+	if uint64(b.LogicalBlockSize) != blockSize {
+		t.Errorf("after format %d: block layer reports %d-byte blocks, want %d", index, b.LogicalBlockSize, blockSize)
+	}
+}

@@ -1,0 +1,345 @@
+//go:build linux
+
+package nvme
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// fakeSys is a crafted sysfs tree, mount table and swap list.
+type fakeSys struct {
+	t    *testing.T
+	root string
+	sys  system
+}
+
+func newFakeSys(t *testing.T) *fakeSys {
+	root := t.TempDir()
+	f := &fakeSys{t: t, root: root, sys: system{
+		sysfs: filepath.Join(root, "sys"), mountinfo: filepath.Join(root, "mountinfo"), swaps: filepath.Join(root, "swaps"),
+	}}
+	f.file("mountinfo", "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n")
+	f.file("swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
+	return f
+}
+
+// file writes a file under the fake root.
+func (f *fakeSys) file(rel, content string) {
+	f.t.Helper()
+	path := filepath.Join(f.root, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// link makes a symlink under the fake root pointing at another path under
+// it, as sysfs does.
+func (f *fakeSys) link(rel, target string) {
+	f.t.Helper()
+	path := filepath.Join(f.root, rel)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(f.root, target), path); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// block adds a block device directory (relative to sys/devices) with its
+// sys/dev/block link.
+func (f *fakeSys) block(dir, devNum string) {
+	f.file(filepath.Join("sys/devices", dir, "dev"), devNum+"\n")
+	if err := os.MkdirAll(filepath.Join(f.root, "sys/devices", dir, "holders"), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	f.link(filepath.Join("sys/dev/block", devNum), filepath.Join("sys/devices", dir))
+}
+
+// disk builds sdz (8:240) with partition sdz1 (8:241) and dm-3 (253:3).
+func (f *fakeSys) disk(withPartition bool) {
+	f.block("pci0/block/sdz", "8:240")
+	f.file("sys/devices/pci0/block/sdz/queue/rotational", "1\n")
+	f.file("sys/devices/pci0/block/sdz/queue/nr_requests", "64\n")
+	f.file("sys/devices/pci0/block/sdz/queue/scheduler", "[mq-deadline] none\n")
+	f.file("sys/devices/pci0/block/sdz/device/model", "Fake Disk 2000 \n")
+	f.file("sys/devices/pci0/block/sdz/device/vendor", "ATA     \n")
+	f.file("sys/devices/pci0/block/sdz/device/rev", "FW01\n")
+	f.file("sys/devices/pci0/block/sdz/device/queue_depth", "32\n")
+	f.block("virtual/block/dm-3", "253:3")
+	f.file("sys/devices/virtual/block/dm-3/dm/name", "vg0-data\n")
+	if withPartition {
+		f.block("pci0/block/sdz/sdz1", "8:241")
+		f.file("sys/devices/pci0/block/sdz/sdz1/partition", "1\n")
+	}
+}
+
+func (f *fakeSys) holder(dir, holder string) {
+	f.link(filepath.Join("sys/devices", dir, "holders", holder), filepath.Join("sys/devices/virtual/block", holder))
+}
+
+// zeroImage returns a zero-filled file that stands in for the device's
+// contents.
+func zeroImage(t *testing.T) string {
+	return craftImage(t, 1<<20, nil)
+}
+
+func TestCheckWritableFakeSystem(t *testing.T) {
+	sdz, sdz1 := unix.Mkdev(8, 240), unix.Mkdev(8, 241)
+	tests := []struct {
+		name      string
+		partition bool
+		dev       uint64
+		setup     func(f *fakeSys)
+		want      string // "" for allowed
+		inUse     bool
+	}{
+		{name: "clean disk", dev: sdz},
+		{name: "partition mounted", partition: true, dev: sdz, setup: func(f *fakeSys) {
+			f.file("mountinfo", "27 1 254:0 / / rw - ext4 /dev/vda rw\n40 27 8:241 / /srv/data rw,noatime shared:1 - xfs /dev/sdz1 rw\n")
+		}, want: "has partition /dev/sdz1 mounted at /srv/data", inUse: true},
+		{name: "disk mounted, escaped mount point", dev: sdz, setup: func(f *fakeSys) {
+			f.file("mountinfo", "40 27 8:240 / /mnt/my\\040disk rw - ext4 /dev/sdz rw\n")
+		}, want: "is mounted at /mnt/my disk", inUse: true},
+		{name: "partition held by device-mapper", partition: true, dev: sdz, setup: func(f *fakeSys) {
+			f.holder("pci0/block/sdz/sdz1", "dm-3")
+		}, want: `has partition /dev/sdz1 held by dm-3 (device-mapper "vg0-data", e.g. LVM or dm-crypt)`, inUse: true},
+		{name: "disk held by md", dev: sdz, setup: func(f *fakeSys) {
+			f.block("virtual/block/md0", "9:0")
+			f.holder("pci0/block/sdz", "md0")
+		}, want: "is held by md0 (md RAID)", inUse: true},
+		{name: "partitioned", partition: true, dev: sdz, want: "has partitions (/dev/sdz1)"},
+		{name: "the partition itself, held", partition: true, dev: sdz1, setup: func(f *fakeSys) {
+			f.holder("pci0/block/sdz/sdz1", "dm-3")
+		}, want: "is held by dm-3", inUse: true},
+		{name: "the partition itself, clean", partition: true, dev: sdz1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeSys(t)
+			f.disk(tt.partition)
+			if tt.setup != nil {
+				tt.setup(f)
+			}
+			err := f.sys.checkWritable(zeroImage(t), tt.dev)
+			checkUnsafe(t, err, tt.want, tt.inUse)
+		})
+	}
+}
+
+// checkUnsafe checks that err is nil (want "") or an UnsafeError whose
+// reason contains want and whose message says what to do.
+func checkUnsafe(t *testing.T, err error, want string, inUse bool) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		return
+	}
+	var ue *UnsafeError
+	if !errors.As(err, &ue) {
+		t.Fatalf("err = %v, want an UnsafeError containing %q", err, want)
+	}
+	if !strings.Contains(ue.Reason, want) || ue.InUse != inUse {
+		t.Errorf("reason %q (in use %v), want %q (in use %v)", ue.Reason, ue.InUse, want, inUse)
+	}
+	remedy := "set allow_existing_data = true on the drive in the plan"
+	if inUse {
+		remedy = "unmount it or stop what holds it"
+	}
+	if !strings.Contains(err.Error(), remedy) || !strings.HasPrefix(err.Error(), ue.Path+" "+ue.Reason) {
+		t.Errorf("message %q does not start with the path and reason or lacks %q", err, remedy)
+	}
+}
+
+// TestCheckWritableMatchesSourceDevice covers mounts whose st_dev is
+// anonymous (btrfs) and swap areas: both are matched by the source's
+// device number. Creating the stand-in device node needs root.
+func TestCheckWritableMatchesSourceDevice(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("creating a device node needs root")
+	}
+	tests := []struct {
+		name, mountinfo, swaps, want string
+	}{
+		{name: "btrfs with an anonymous device", mountinfo: "50 27 0:45 / /data rw - btrfs NODE rw\n",
+			want: "has partition /dev/sdz1 mounted at /data"},
+		{name: "swap", swaps: "Filename Type Size Used Priority\nNODE partition 1048572 0 -2\n",
+			want: "has partition /dev/sdz1 in use as swap"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeSys(t)
+			f.disk(true)
+			node := filepath.Join(t.TempDir(), "sdz1")
+			if err := unix.Mknod(node, unix.S_IFBLK|0o600, int(unix.Mkdev(8, 241))); err != nil {
+				t.Skipf("mknod: %v", err)
+			}
+			if tt.mountinfo != "" {
+				f.file("mountinfo", strings.ReplaceAll(tt.mountinfo, "NODE", node))
+			}
+			if tt.swaps != "" {
+				f.file("swaps", strings.ReplaceAll(tt.swaps, "NODE", node))
+			}
+			checkUnsafe(t, f.sys.checkWritable(zeroImage(t), unix.Mkdev(8, 240)), tt.want, true)
+		})
+	}
+}
+
+func TestCheckWritableSystemErrors(t *testing.T) {
+	f := newFakeSys(t)
+	f.disk(false)
+	f.file("mountinfo", "garbage line\n")
+	err := f.sys.checkWritable(zeroImage(t), unix.Mkdev(8, 240))
+	var ue *UnsafeError
+	if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), "mountinfo line 1") {
+		t.Errorf("err = %v, want a mountinfo parse error", err)
+	}
+	if err := f.sys.checkWritable(zeroImage(t), unix.Mkdev(1, 99)); err == nil || !strings.Contains(err.Error(), "1:99") {
+		t.Errorf("unknown device: err = %v", err)
+	}
+	if err := CheckWritable(zeroImage(t)); err == nil || !strings.Contains(err.Error(), "is not a block device") {
+		t.Errorf("regular file: err = %v", err)
+	}
+}
+
+// requireLoopDevices skips unless the test can create loop devices.
+func requireLoopDevices(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("loop device tests need root")
+	}
+	if _, err := exec.LookPath("losetup"); err != nil {
+		t.Skip("losetup is not installed")
+	}
+}
+
+// requireTool skips unless a command is installed.
+func requireTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Skipf("%s is not installed", name)
+	}
+}
+
+// newLoopDevice attaches a sparse file of size bytes to a free loop device
+// and detaches it when the test ends. Extra args go to losetup.
+func newLoopDevice(t *testing.T, size int64, args ...string) string {
+	t.Helper()
+	requireLoopDevices(t)
+	img := filepath.Join(t.TempDir(), "disk.img")
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, size); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command("losetup", append(append([]string{"--find", "--show"}, args...), img)...).CombinedOutput()
+	if err != nil {
+		t.Skipf("losetup could not attach a loop device: %v: %s", err, out)
+	}
+	dev := strings.TrimSpace(string(out))
+	t.Cleanup(func() {
+		if out, err := exec.Command("losetup", "--detach", dev).CombinedOutput(); err != nil {
+			t.Errorf("losetup --detach %s: %v: %s", dev, err, out)
+		}
+	})
+	return dev
+}
+
+// run runs a command, failing the test with its output on error.
+func run(t *testing.T, stdin, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+}
+
+// mount mounts dev on a fresh directory and unmounts it when the test ends.
+func mount(t *testing.T, dev, fstype string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := unix.Mount(dev, dir, fstype, 0, ""); err != nil {
+		t.Skipf("mount %s: %v", dev, err)
+	}
+	t.Cleanup(func() {
+		if err := unix.Unmount(dir, 0); err != nil {
+			t.Errorf("unmount %s: %v", dir, err)
+		}
+	})
+	return dir
+}
+
+func TestCheckWritableLoopZeroed(t *testing.T) {
+	loop := newLoopDevice(t, 32<<20)
+	if err := CheckWritable(loop); err != nil {
+		t.Errorf("zeroed loop device refused: %v", err)
+	}
+}
+
+func TestCheckWritableLoopExt4(t *testing.T) {
+	requireTool(t, "mkfs.ext4")
+	loop := newLoopDevice(t, 32<<20)
+	run(t, "", "mkfs.ext4", "-q", "-F", loop)
+	checkUnsafe(t, CheckWritable(loop), "holds an ext4 filesystem", false)
+
+	dir := mount(t, loop, "ext4")
+	checkUnsafe(t, CheckWritable(loop), "is mounted at "+dir, true)
+}
+
+func TestCheckWritableLoopPartitionTables(t *testing.T) {
+	requireTool(t, "sfdisk")
+	for _, tt := range []struct{ label, want string }{
+		{"gpt", "has a GPT partition table"},
+		{"dos", "has an MBR partition table"},
+	} {
+		t.Run(tt.label, func(t *testing.T) {
+			loop := newLoopDevice(t, 32<<20)
+			run(t, "label: "+tt.label+"\n", "sfdisk", "-q", "--no-reread", loop)
+			checkUnsafe(t, CheckWritable(loop), tt.want, false)
+		})
+	}
+}
+
+// TestCheckWritableLoopPartitions partitions a loop device, mounts the
+// partition, and checks both refusals. Partition devices are added with
+// partx because this kernel may not scan loop devices itself.
+func TestCheckWritableLoopPartitions(t *testing.T) {
+	requireTool(t, "sfdisk")
+	requireTool(t, "partx")
+	requireTool(t, "mkfs.ext4")
+	loop := newLoopDevice(t, 32<<20, "--partscan")
+	run(t, "label: gpt\n,8M\n", "sfdisk", "-q", loop)
+	part := loop + "p1"
+	if _, err := os.Stat(part); err != nil {
+		run(t, "", "partx", "--add", loop)
+	}
+	t.Cleanup(func() { exec.Command("partx", "--delete", loop).Run() })
+	checkUnsafe(t, CheckWritable(loop), "has partitions ("+part+")", false)
+
+	run(t, "", "mkfs.ext4", "-q", "-F", part)
+	dir := mount(t, part, "ext4")
+	checkUnsafe(t, CheckWritable(loop), "has partition "+part+" mounted at "+dir, true)
+}
+
+func TestCheckWritableLoopBusy(t *testing.T) {
+	loop := newLoopDevice(t, 32<<20)
+	f, err := os.OpenFile(loop, os.O_RDONLY|unix.O_EXCL, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	checkUnsafe(t, CheckWritable(loop), "is busy", true)
+}

@@ -1,0 +1,315 @@
+package reports
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// Step kinds, as the manifest spells the plan's node kinds.
+const (
+	kindPrecondition = "precondition"
+	kindProfile      = "profile"
+	kindReport       = "report"
+)
+
+// step is one step of the manifest with its record, nil when it has none.
+type step struct {
+	info results.StepInfo
+	rec  *results.Record
+}
+
+// status is the record's status, StatusNotRun without a record and
+// "unknown" when the record does not say.
+func (s step) status() string {
+	switch {
+	case s.rec == nil:
+		return StatusNotRun
+	case s.rec.Status == "":
+		return "unknown"
+	}
+	return s.rec.Status
+}
+
+// source is the name of the precondition, profile or check the step runs.
+func (s step) source() string {
+	if s.info.Source != "" {
+		return s.info.Source
+	}
+	return s.info.Name
+}
+
+func (s step) is(kind string) bool { return s.info.Kind == kind }
+
+// Build reduces a run's manifest and step records to a Summary. Records are
+// matched to the manifest's steps by step ID, in the manifest's order;
+// records of steps the manifest does not list are left out and counted.
+// When two records share an ID the later one in recs wins. The report step
+// itself is left out, since the report is being made while it runs.
+func Build(m *results.Manifest, recs []*results.Record) *Summary {
+	if m == nil {
+		m = &results.Manifest{}
+	}
+	steps, unlisted := joinSteps(m.Steps, recs)
+	s := &Summary{
+		Schema:      SchemaVersion,
+		Plan:        Plan{Name: m.Plan, File: m.PlanFile, Hash: m.PlanHash},
+		GeneratedAt: generatedAt(m.Created, steps),
+		Version:     m.Version,
+		Testbed:     buildTestbed(m.Testbed),
+		Drives:      buildDrives(m.Drives),
+		Methodology: Methodology{
+			Preconditions: buildMethods(m.Preconditions),
+			Profiles:      buildMethods(m.Profiles),
+			Checks:        buildMethods(m.Checks),
+		},
+		Results:         buildResults(steps),
+		Preconditioning: buildPreconditioning(steps),
+		Checks:          buildChecks(steps),
+		Problems:        buildProblems(steps),
+	}
+	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
+	return s
+}
+
+// joinSteps pairs each listed step (but the report step) with its record
+// and counts the records of unlisted steps.
+func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
+	byID := map[string]*results.Record{}
+	for _, r := range recs {
+		if r != nil {
+			byID[r.StepID] = r
+		}
+	}
+	listed := map[string]bool{}
+	var steps []step
+	for _, info := range infos {
+		listed[info.ID] = true
+		if info.Kind != kindReport {
+			steps = append(steps, step{info: info, rec: byID[info.ID]})
+		}
+	}
+	unlisted := 0
+	for id := range byID {
+		if !listed[id] {
+			unlisted++
+		}
+	}
+	return steps, unlisted
+}
+
+// generatedAt is the latest finish time of the steps, or created when no
+// step has finished, in UTC.
+func generatedAt(created time.Time, steps []step) time.Time {
+	latest := created
+	finished := false
+	for _, s := range steps {
+		if s.rec == nil || s.rec.Finished.IsZero() {
+			continue
+		}
+		if !finished || s.rec.Finished.After(latest) {
+			latest, finished = s.rec.Finished, true
+		}
+	}
+	return latest.UTC()
+}
+
+func buildTestbed(t results.Testbed) Testbed {
+	return Testbed{
+		Name:        t.Name,
+		Description: t.Description,
+		Declared:    sortedFacts(t.Declared),
+		Detected:    sortedFacts(t.Detected),
+	}
+}
+
+// sortedFacts lists a map's entries by name; never nil.
+func sortedFacts(m map[string]string) []Fact {
+	facts := []Fact{}
+	for _, name := range slices.Sorted(maps.Keys(m)) {
+		facts = append(facts, Fact{Name: name, Value: m[name]})
+	}
+	return facts
+}
+
+func buildDrives(drives []results.Drive) []Drive {
+	out := []Drive{}
+	for _, d := range drives {
+		out = append(out, Drive{
+			Name:      d.Name,
+			Path:      d.Path,
+			Scratch:   d.Scratch,
+			SizeBytes: d.Size,
+			Writable:  d.Writable,
+			Facts:     sortedFacts(d.Facts),
+			Spec:      buildSpec(d.Spec),
+		})
+	}
+	return out
+}
+
+func buildSpec(entries []results.SpecEntry) []SpecEntry {
+	out := []SpecEntry{}
+	for _, e := range entries {
+		values := maps.Clone(e.Values)
+		if values == nil {
+			values = map[string]float64{}
+		}
+		out = append(out, SpecEntry{
+			Name: e.Name, Values: values, RW: e.RW, BS: e.BS,
+			IODepth: e.IODepth, NumJobs: e.NumJobs, State: e.State,
+		})
+	}
+	return out
+}
+
+func buildMethods(methods []results.Method) []Method {
+	out := []Method{}
+	for _, m := range methods {
+		method := Method{
+			Name:   m.Name,
+			Drives: append([]string{}, m.Drives...),
+			Params: []KV{},
+			Sweep:  []SweepDim{},
+		}
+		for _, kv := range m.Params {
+			method.Params = append(method.Params, KV{Key: kv.Key, Value: kv.Value})
+		}
+		for _, dim := range m.Sweep {
+			method.Sweep = append(method.Sweep, SweepDim{Param: dim.Param, Values: append([]string{}, dim.Values...)})
+		}
+		out = append(out, method)
+	}
+	return out
+}
+
+func buildPreconditioning(steps []step) []PreconditionPass {
+	out := []PreconditionPass{}
+	for _, s := range steps {
+		if !s.is(kindPrecondition) {
+			continue
+		}
+		pass := PreconditionPass{
+			StepID:       s.info.ID,
+			Precondition: s.source(),
+			Drive:        s.info.Drive,
+			Pass:         s.info.Pass,
+			Status:       s.status(),
+		}
+		if s.rec != nil {
+			pass.Error = s.rec.Error
+			pass.DurationNs = duration(s.rec)
+			if w := s.rec.Result; w != nil && w.Write != nil {
+				pass.BytesWritten = w.Write.Bytes
+				pass.BWBytes = finite(w.Write.BW)
+			}
+		}
+		out = append(out, pass)
+	}
+	return out
+}
+
+// duration is the measured phase of the step's run, or the step's wall
+// time when the run recorded none.
+func duration(r *results.Record) int64 {
+	if r.Result != nil && r.Result.RuntimeNs > 0 {
+		return r.Result.RuntimeNs
+	}
+	if r.Started.IsZero() || r.Finished.Before(r.Started) {
+		return 0
+	}
+	return int64(r.Finished.Sub(r.Started))
+}
+
+// buildChecks gathers the verdicts of every step, in step order.
+func buildChecks(steps []step) []CheckVerdict {
+	out := []CheckVerdict{}
+	for _, s := range steps {
+		if s.rec == nil {
+			continue
+		}
+		for _, v := range s.rec.Verdicts {
+			out = append(out, CheckVerdict{
+				StepID:  s.info.ID,
+				Check:   cmp.Or(v.Check, s.source()),
+				Drive:   cmp.Or(v.Drive, s.info.Drive),
+				Status:  v.Status,
+				Message: v.Message,
+				Where:   v.Where,
+			})
+		}
+	}
+	return out
+}
+
+// buildProblems lists the steps that failed, were interrupted or carry a
+// status this version does not know.
+func buildProblems(steps []step) []Problem {
+	out := []Problem{}
+	for _, s := range steps {
+		switch s.status() {
+		case results.StatusOK, results.StatusSkipped, StatusNotRun:
+			continue
+		}
+		out = append(out, Problem{
+			StepID: s.info.ID,
+			Name:   cmp.Or(s.info.Name, s.rec.Name),
+			Kind:   s.info.Kind,
+			Drive:  s.info.Drive,
+			Status: s.status(),
+			Error:  s.rec.Error,
+		})
+	}
+	return out
+}
+
+func countSteps(steps []step, unlisted int) StepCounts {
+	c := StepCounts{Total: len(steps), Unlisted: unlisted}
+	for _, s := range steps {
+		switch s.status() {
+		case results.StatusOK:
+			c.OK++
+		case results.StatusFailed:
+			c.Failed++
+		case results.StatusInterrupted:
+			c.Interrupted++
+		case results.StatusSkipped:
+			c.Skipped++
+		case StatusNotRun:
+			c.NotRun++
+		default:
+			c.Other++
+		}
+	}
+	return c
+}
+
+// Verdict status values, as hooks return them.
+const (
+	verdictPass  = "pass"
+	verdictFail  = "fail"
+	verdictWarn  = "warn"
+	verdictError = "error"
+)
+
+func countVerdicts(verdicts []CheckVerdict) VerdictCounts {
+	var c VerdictCounts
+	for _, v := range verdicts {
+		switch v.Status {
+		case verdictPass:
+			c.Pass++
+		case verdictFail:
+			c.Fail++
+		case verdictWarn:
+			c.Warn++
+		case verdictError:
+			c.Error++
+		default:
+			c.Other++
+		}
+	}
+	return c
+}

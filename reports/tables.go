@@ -1,0 +1,197 @@
+package reports
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/results"
+)
+
+// buildResults makes one table per profile and drive, in the order their
+// first steps appear, with one row per step in step order.
+func buildResults(steps []step) []ProfileResult {
+	out := []ProfileResult{}
+	index := map[[2]string]int{}
+	for _, s := range steps {
+		if !s.is(kindProfile) {
+			continue
+		}
+		key := [2]string{s.source(), s.info.Drive}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, ProfileResult{Profile: key[0], Drive: key[1], Rows: []Row{}})
+		}
+		out[i].Rows = append(out[i].Rows, buildRow(s))
+	}
+	for i := range out {
+		finishTable(&out[i])
+	}
+	return out
+}
+
+func buildRow(s step) Row {
+	row := Row{
+		StepID: s.info.ID,
+		Point:  pointLabel(s.info.Point),
+		Params: buildParams(s.info.Point),
+		Status: s.status(),
+	}
+	if s.rec == nil {
+		return row
+	}
+	row.Error = s.rec.Error
+	if res := s.rec.Result; res != nil {
+		row.Read = dirFigures(res.Read)
+		row.Write = dirFigures(res.Write)
+		row.Total = totalFigures(res.Read, res.Write)
+	}
+	return row
+}
+
+// finishTable decides whether the table is mixed, keeps the per-direction
+// figures only if it is, marks the peak and writes the highlight.
+func finishTable(t *ProfileResult) {
+	t.Mixed = slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Read != nil && r.Write != nil })
+	if !t.Mixed {
+		for i := range t.Rows {
+			t.Rows[i].Read, t.Rows[i].Write = nil, nil
+		}
+	}
+	if i := peakIndex(t.Rows); i >= 0 {
+		t.Rows[i].Peak = true
+	}
+	t.Highlight = highlight(t)
+}
+
+// completed reports whether a row may be compared: the step finished well
+// and measured something.
+func (r Row) completed() bool { return r.Status == results.StatusOK && r.Total != nil }
+
+// peakIndex is the first completed row with the highest IOPS, or -1.
+func peakIndex(rows []Row) int {
+	peak := -1
+	for i, r := range rows {
+		if r.completed() && (peak < 0 || r.Total.IOPS > rows[peak].Total.IOPS) {
+			peak = i
+		}
+	}
+	return peak
+}
+
+// pointLabel writes a sweep point for people: "iodepth=4, bs=4KiB".
+func pointLabel(point []results.Param) string {
+	parts := make([]string, len(point))
+	for i, p := range point {
+		parts[i] = p.Name + "=" + paramText(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// paramText writes a parameter value, block sizes in binary units.
+func paramText(p results.Param) string {
+	var n float64
+	switch v := p.Value.(type) {
+	case nil:
+		return ""
+	case float64:
+		n = v
+	case int64:
+		n = float64(v)
+	case int:
+		n = float64(v)
+	default:
+		return fmt.Sprint(v)
+	}
+	if p.Name == "bs" && n > 0 && n == math.Trunc(n) && n < 1<<62 {
+		return formatBlockSize(int64(n))
+	}
+	return strconv.FormatFloat(n, 'f', -1, 64)
+}
+
+func buildParams(point []results.Param) []Param {
+	out := []Param{}
+	for _, p := range point {
+		out = append(out, Param{Name: p.Name, Value: p.Value})
+	}
+	return out
+}
+
+// measured reports whether a direction did any I/O.
+func measured(d *metrics.DirStats) bool {
+	return d != nil && (d.IOs > 0 || d.IOPS > 0)
+}
+
+// dirFigures are one direction's figures, nil when it did no I/O.
+func dirFigures(d *metrics.DirStats) *Figures {
+	if !measured(d) {
+		return nil
+	}
+	f := &Figures{IOPS: finite(d.IOPS), BWBytes: finite(d.BW)}
+	if mean := finite(d.Lat.Mean); d.IOs > 0 || mean > 0 {
+		f.MeanLatNs = &mean
+	}
+	f.P50Ns = percentile(d.Lat.Percentiles, 50)
+	f.P99Ns = percentile(d.Lat.Percentiles, 99)
+	f.P999Ns = percentile(d.Lat.Percentiles, 99.9)
+	return f
+}
+
+// totalFigures add both directions. Percentiles of a mix cannot be made
+// from each direction's percentiles, so a mixed total has none.
+func totalFigures(read, write *metrics.DirStats) *Figures {
+	r, w := dirFigures(read), dirFigures(write)
+	switch {
+	case r == nil:
+		return w
+	case w == nil:
+		return r
+	}
+	return &Figures{
+		IOPS:      r.IOPS + w.IOPS,
+		BWBytes:   r.BWBytes + w.BWBytes,
+		MeanLatNs: mixedMean(read, write),
+	}
+}
+
+// mixedMean is the mean latency of all I/Os of both directions, each
+// direction weighted by its I/O count (by its IOPS when counts are absent).
+func mixedMean(read, write *metrics.DirStats) *float64 {
+	weight := func(d *metrics.DirStats) float64 {
+		if read.IOs+write.IOs > 0 {
+			return float64(d.IOs)
+		}
+		return finite(d.IOPS)
+	}
+	wr, ww := weight(read), weight(write)
+	if wr+ww <= 0 {
+		return nil
+	}
+	mean := (wr*finite(read.Lat.Mean) + ww*finite(write.Lat.Mean)) / (wr + ww)
+	return &mean
+}
+
+// percentile finds the latency at p in a summary's list, nil when the list
+// does not have it.
+func percentile(ps []metrics.Percentile, p float64) *uint64 {
+	for _, q := range ps {
+		if math.Abs(q.P-p) < 1e-9 {
+			ns := q.Ns
+			return &ns
+		}
+	}
+	return nil
+}
+
+// finite replaces a NaN or infinite figure, which JSON cannot carry, by 0.
+func finite(v float64) float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0
+	}
+	return v
+}
