@@ -8,18 +8,13 @@ import (
 	"os"
 	"time"
 
+	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
 )
-
-// Driver runs one workload against a resolved target. live, when set,
-// receives about one sample a second while the workload runs.
-type Driver interface {
-	Run(ctx context.Context, t native.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error)
-}
 
 // Options configure a run.
 type Options struct {
@@ -37,7 +32,7 @@ type Options struct {
 	// node calls it.
 	Report func(dir string) error
 	// Drivers maps engine names to drivers; "native" is always present.
-	Drivers map[string]Driver
+	Drivers map[string]driver.Driver
 }
 
 // Outcome is what a run did.
@@ -56,7 +51,7 @@ type Outcome struct {
 func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
 	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}}
 	if r.opt.Drivers == nil {
-		r.opt.Drivers = map[string]Driver{}
+		r.opt.Drivers = map[string]driver.Driver{}
 	}
 	if _, ok := r.opt.Drivers["native"]; !ok {
 		r.opt.Drivers["native"] = native.Engine{}

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/drivebench/drivebench/engine/native"
+	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -18,7 +18,7 @@ import (
 // target is a drive resolved for this run.
 type target struct {
 	drive   *plan.Drive
-	io      native.Target
+	io      driver.Target
 	scratch bool
 	facts   map[string]string
 }
@@ -103,7 +103,7 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if unix.Statfs(filepath.Dir(path), &st) == nil {
 		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
 	}
-	return &target{drive: d, io: native.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts}, nil
+	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts}, nil
 }
 
 // deviceTarget uses a block device, refusing one that holds data unless
@@ -122,7 +122,7 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 	if d.Size > 0 && d.Size < capacity {
 		capacity = d.Size
 	}
-	return &target{drive: d, io: native.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
+	return &target{drive: d, io: driver.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
 }
 
 // checkDeviceWritable refuses a device that is in use (mounted, swap,

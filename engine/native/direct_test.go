@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"github.com/drivebench/drivebench/engine/driver"
 	"os"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestDirectIO(t *testing.T) {
 			path, _ := patternFile(t, tt.dir(t), 256<<10)
 			w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 8192, IODepth: 2, NumJobs: 2, Direct: true, Offset: 4096, Bytes: 64 * 8192}
 			sys := &recordingSys{}
-			res, err := execute(context.Background(), Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
+			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
 			if tt.mayRefuse && errors.Is(err, ErrDirectRefused) {
 				t.Skipf("%s refuses O_DIRECT: %v", path, err)
 			}
@@ -73,7 +74,7 @@ func TestDirectRequiresAlignment(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := plan.Workload{RW: "randread", BS: tt.bs, IODepth: 1, NumJobs: 1, Direct: true, Offset: tt.offset}
-			_, err := Engine{}.Run(context.Background(), Target{Path: "/nonexistent", Capacity: 1 << 20, BlockSize: tt.blockSize}, w, nil)
+			_, err := Engine{}.Run(context.Background(), driver.Target{Path: "/nonexistent", Capacity: 1 << 20, BlockSize: tt.blockSize}, w, nil)
 			var we *WorkloadError
 			if !errors.As(err, &we) || we.Field != tt.field || !strings.Contains(err.Error(), "direct = false") {
 				t.Errorf("error %v, want a %s error that suggests direct = false", err, tt.field)
@@ -85,7 +86,7 @@ func TestDirectRequiresAlignment(t *testing.T) {
 func TestDirectRefused(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 64<<10)
 	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Direct: true}
-	target := Target{Path: path, Capacity: 64 << 10, BlockSize: 4096}
+	target := driver.Target{Path: path, Capacity: 64 << 10, BlockSize: 4096}
 
 	t.Run("at open", func(t *testing.T) {
 		_, err := execute(context.Background(), target, w, nil, &recordingSys{openErr: unix.EINVAL})

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"github.com/drivebench/drivebench/engine/driver"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,25 +12,6 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"
 )
-
-// Target is an already-resolved file or block device: the caller has
-// checked that it may be written, created scratch files and knows its
-// capacity.
-type Target struct {
-	Path string
-	// Capacity is the number of usable bytes from offset 0.
-	Capacity int64
-	// BlockSize is the logical block size O_DIRECT aligns to; 0 means
-	// 4096.
-	BlockSize int
-}
-
-func (t Target) logicalBlockSize() int {
-	if t.BlockSize <= 0 {
-		return 4096
-	}
-	return t.BlockSize
-}
 
 // Engine runs workloads with the built-in I/O engine. The zero value is
 // ready to use.
@@ -48,12 +30,12 @@ type Engine struct{}
 // the run too: Run returns the partial result and an *IOError. A workload
 // the engine cannot run gives a nil result and a *WorkloadError (several,
 // joined, when several attributes are wrong).
-func (Engine) Run(ctx context.Context, t Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
+func (Engine) Run(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
 	return execute(ctx, t, w, live, unixSyscalls{})
 }
 
 // execute is Run over an injectable system interface.
-func execute(ctx context.Context, t Target, w plan.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
+func execute(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -90,7 +72,7 @@ type run struct {
 
 // prepare validates w against t, opens the target and sets up the jobs
 // and their slots.
-func prepare(t Target, w plan.Workload, sys syscalls) (*run, error) {
+func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
 	if err := validate(w); err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 	"reflect"
 	"testing"
@@ -36,7 +37,7 @@ func TestSequentialFillWritesExactlyTheRegion(t *testing.T) {
 			w := plan.Workload{RW: "write", BS: bs, IODepth: tt.iodepth, NumJobs: tt.numjobs,
 				Offset: regionOff, Size: regionLen + 1000, Loops: tt.loops}
 			sys := &recordingSys{}
-			res, err := execute(context.Background(), Target{Path: path, Capacity: fileSize}, w, nil, sys)
+			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: fileSize}, w, nil, sys)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +75,7 @@ func TestRandRWReadShare(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
 	w := plan.Workload{RW: "randrw", ReadPct: 70, BS: 4096, IODepth: 2, NumJobs: 2, Bytes: ios * 4096, Seed: 7}
 	sys := &recordingSys{}
-	res, err := execute(context.Background(), Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func TestOffsetsStayInsideTheRegionAligned(t *testing.T) {
 			w := plan.Workload{RW: tt.rw, ReadPct: 50, BS: bs, IODepth: 3, NumJobs: 2,
 				Offset: regionOff, Size: 300000, Loops: loops, Seed: 3}
 			sys := &recordingSys{}
-			res, err := execute(context.Background(), Target{Path: path, Capacity: 512 << 10}, w, nil, sys)
+			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 512 << 10}, w, nil, sys)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -157,7 +158,7 @@ func TestBytesLimitsTheTransfer(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
 	w := plan.Workload{RW: "write", BS: 4096, IODepth: 4, NumJobs: 3, Bytes: 10 * 4096, Loops: 5}
 	sys := &recordingSys{}
-	res, err := execute(context.Background(), Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestSeedRepeatsOffsets(t *testing.T) {
 	offsets := func(seed uint64) []transfer {
 		w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 200 * 4096, Seed: seed}
 		sys := &recordingSys{}
-		if _, err := execute(context.Background(), Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
+		if _, err := execute(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
 			t.Fatal(err)
 		}
 		return sys.transfers()
@@ -191,7 +192,7 @@ func TestTimeBasedRunExcludesRamp(t *testing.T) {
 	sys := &recordingSys{}
 	var live []metrics.Sample
 	before := time.Now()
-	res, err := execute(context.Background(), Target{Path: path, Capacity: 1 << 20}, w, func(s metrics.Sample) { live = append(live, s) }, sys)
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, func(s metrics.Sample) { live = append(live, s) }, sys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,7 +261,7 @@ func TestCancelStopsTheRun(t *testing.T) {
 				}
 			}}
 			start := time.Now()
-			res, err := execute(ctx, Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
+			res, err := execute(ctx, driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("error %v, want context.Canceled", err)
 			}
@@ -293,7 +294,7 @@ func TestIOErrorStopsTheRun(t *testing.T) {
 			sys := &recordingSys{inject: func(tr transfer) (int, error, bool) {
 				return 0, unix.EIO, tr.offset == failAt
 			}}
-			res, err := execute(context.Background(), Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
+			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
 			var ioErr *IOError
 			if !errors.As(err, &ioErr) || ioErr.Offset != failAt || ioErr.Op != "pwrite" || !errors.Is(err, unix.EIO) {
 				t.Fatalf("error %v, want a pwrite *IOError at offset %d with EIO", err, failAt)
@@ -315,7 +316,7 @@ func TestShortTransferIsAnError(t *testing.T) {
 	t.Run("read past the end of the file", func(t *testing.T) {
 		path, _ := patternFile(t, t.TempDir(), 64<<10)
 		w := plan.Workload{RW: "read", BS: 4096, IODepth: 1, NumJobs: 1, Offset: 64 << 10}
-		_, err := Engine{}.Run(context.Background(), Target{Path: path, Capacity: 128 << 10}, w, nil)
+		_, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 128 << 10}, w, nil)
 		want := fmt.Sprintf("pread %s at offset %d: short transfer: 0 of 4096 bytes", path, 64<<10)
 		if err == nil || err.Error() != want {
 			t.Errorf("error %v, want %q", err, want)
@@ -325,7 +326,7 @@ func TestShortTransferIsAnError(t *testing.T) {
 		path, _ := patternFile(t, t.TempDir(), 64<<10)
 		w := plan.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 1}
 		sys := &recordingSys{inject: func(tr transfer) (int, error, bool) { return 100, nil, tr.offset == 8192 }}
-		_, err := execute(context.Background(), Target{Path: path, Capacity: 64 << 10}, w, nil, sys)
+		_, err := execute(context.Background(), driver.Target{Path: path, Capacity: 64 << 10}, w, nil, sys)
 		var ioErr *IOError
 		if !errors.As(err, &ioErr) || ioErr.Offset != 8192 || ioErr.Err.Error() != "short transfer: 100 of 4096 bytes" {
 			t.Errorf("error %v, want a short transfer of 100 of 4096 bytes at 8192", err)
@@ -335,7 +336,7 @@ func TestShortTransferIsAnError(t *testing.T) {
 
 func TestOpenFailure(t *testing.T) {
 	w := baseWorkload()
-	_, err := Engine{}.Run(context.Background(), Target{Path: "/nonexistent/target", Capacity: 1 << 20}, w, nil)
+	_, err := Engine{}.Run(context.Background(), driver.Target{Path: "/nonexistent/target", Capacity: 1 << 20}, w, nil)
 	if !errors.Is(err, unix.ENOENT) || err.Error() != "open /nonexistent/target: no such file or directory" {
 		t.Errorf("error %v, want the open failure with its path", err)
 	}
@@ -347,7 +348,7 @@ func TestReadOnlyWorkloadOpensReadOnly(t *testing.T) {
 		w := baseWorkload()
 		w.RW, w.ReadPct, w.Bytes = rw, 100, 16*4096
 		sys := &recordingSys{}
-		if _, err := execute(context.Background(), Target{Path: path, Capacity: 64 << 10}, w, nil, sys); err != nil {
+		if _, err := execute(context.Background(), driver.Target{Path: path, Capacity: 64 << 10}, w, nil, sys); err != nil {
 			t.Fatal(err)
 		}
 		if sys.openFlags&unix.O_ACCMODE != unix.O_RDONLY {
@@ -360,7 +361,7 @@ func BenchmarkRandRead4KPageCache(b *testing.B) {
 	path, _ := patternFile(b, b.TempDir(), 4<<20)
 	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: int64(b.N) * 4096}
 	b.ResetTimer()
-	res, err := Engine{}.Run(context.Background(), Target{Path: path, Capacity: 4 << 20}, w, nil)
+	res, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 4 << 20}, w, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

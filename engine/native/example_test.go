@@ -3,6 +3,7 @@ package native_test
 import (
 	"context"
 	"fmt"
+	"github.com/drivebench/drivebench/engine/driver"
 	"os"
 
 	"github.com/drivebench/drivebench/engine/native"
@@ -24,7 +25,7 @@ func ExampleEngine_Run() {
 		return
 	}
 	w := plan.Workload{RW: "write", BS: 64 << 10, IODepth: 4, NumJobs: 2, Loops: 2}
-	res, err := native.Engine{}.Run(context.Background(), native.Target{Path: f.Name(), Capacity: 1 << 20}, w, nil)
+	res, err := native.Engine{}.Run(context.Background(), driver.Target{Path: f.Name(), Capacity: 1 << 20}, w, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -1,6 +1,7 @@
 package native
 
 import (
+	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 
 	"github.com/drivebench/drivebench/plan"
@@ -22,7 +23,7 @@ type layout struct {
 
 // planLayout resolves the region of t that w covers and divides the work
 // among w.NumJobs jobs. w must have passed validate.
-func planLayout(t Target, w plan.Workload) (layout, error) {
+func planLayout(t driver.Target, w plan.Workload) (layout, error) {
 	reg, err := resolveRegion(t, w)
 	if err != nil {
 		return layout{}, err

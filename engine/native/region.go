@@ -2,6 +2,7 @@ package native
 
 import (
 	"fmt"
+	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 
 	"github.com/drivebench/drivebench/plan"
@@ -23,7 +24,7 @@ func (r region) blocks(bs int64) int64 { return r.length / bs }
 // in, w.Size bytes long (or w.SizePct percent of the capacity, or up to
 // the end), rounded down to a multiple of w.BS. It fails when the region is
 // empty or reaches past the capacity.
-func resolveRegion(t Target, w plan.Workload) (region, error) {
+func resolveRegion(t driver.Target, w plan.Workload) (region, error) {
 	if t.Capacity <= 0 {
 		return region{}, fmt.Errorf("target %s has no usable capacity (%d bytes)", t.Path, t.Capacity)
 	}

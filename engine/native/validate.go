@@ -2,6 +2,7 @@ package native
 
 import (
 	"errors"
+	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 
 	"github.com/drivebench/drivebench/plan"
@@ -44,8 +45,8 @@ func validate(w plan.Workload) error {
 
 // checkDirect checks what O_DIRECT requires of the region and block size:
 // both aligned to the target's logical block size.
-func checkDirect(t Target, w plan.Workload, r region) error {
-	lbs := int64(t.logicalBlockSize())
+func checkDirect(t driver.Target, w plan.Workload, r region) error {
+	lbs := int64(t.LogicalBlockSize())
 	if w.BS%lbs != 0 {
 		return workloadErrorf("bs", "bs = %d is not a multiple of the logical block size %d of %s, which O_DIRECT requires; choose a multiple or set direct = false",
 			w.BS, lbs, t.Path)

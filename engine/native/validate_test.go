@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"github.com/drivebench/drivebench/engine/driver"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestInvalidWorkloads(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			w := baseWorkload()
 			tt.change(&w)
-			res, err := Engine{}.Run(context.Background(), Target{Path: "/nonexistent", Capacity: 1 << 20}, w, nil)
+			res, err := Engine{}.Run(context.Background(), driver.Target{Path: "/nonexistent", Capacity: 1 << 20}, w, nil)
 			var we *WorkloadError
 			if !errors.As(err, &we) || we.Field != tt.field || !strings.Contains(err.Error(), tt.says) {
 				t.Errorf("error %v, want a %s error saying %q", err, tt.field, tt.says)

@@ -1,0 +1,41 @@
+// Package driver is the contract between the scheduler and the engines
+// that do the I/O (the built-in one, fio, an external command): the
+// resolved target a step runs against and the one method a driver
+// implements. It has its own package so that drivers depend on the
+// contract and not on each other or on the scheduler.
+package driver
+
+import (
+	"context"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+)
+
+// Target is an already-resolved file or block device: the scheduler has
+// checked that it may be written, created scratch files and knows its
+// capacity.
+type Target struct {
+	Path string
+	// Capacity is the number of usable bytes from offset 0.
+	Capacity int64
+	// BlockSize is the logical block size O_DIRECT aligns to; 0 means
+	// 4096.
+	BlockSize int
+}
+
+// LogicalBlockSize is the alignment O_DIRECT needs on the target.
+func (t Target) LogicalBlockSize() int {
+	if t.BlockSize <= 0 {
+		return 4096
+	}
+	return t.BlockSize
+}
+
+// Driver runs one workload against a target. live, when not nil, receives
+// about one sample a second while the workload runs. On cancellation a
+// driver stops within a second and returns what it measured so far with
+// the context's error.
+type Driver interface {
+	Run(ctx context.Context, t Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error)
+}
