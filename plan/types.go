@@ -166,6 +166,49 @@ type Workload struct {
 	IOEngine string `json:"ioengine,omitempty"`
 	// Seed makes random offsets reproducible.
 	Seed uint64 `json:"seed"`
+
+	// RateIOPS and RateBW cap the run open loop: each I/O is scheduled at
+	// its intended time and its latency counted from then. Zero is
+	// unlimited. Arrival is "uniform" (the default) or "poisson".
+	RateIOPS float64 `json:"rate_iops,omitempty"`
+	RateBW   float64 `json:"rate_bw,omitempty"`
+	Arrival  string  `json:"arrival,omitempty"`
+	// RatePct, with RateBase, sets RateIOPS at run time to RatePct percent
+	// of the IOPS measured by the step whose ID is RateBase: the points of
+	// a rate curve after its uncontrolled maximum.
+	RatePct  float64 `json:"rate_pct,omitempty"`
+	RateBase string  `json:"rate_base,omitempty"`
+	// BSSplit is a transfer-size distribution; when set it replaces BS.
+	BSSplit []SizeWeight `json:"bs_split,omitempty"`
+	// SeqPct is the share of I/Os of a random workload that continue
+	// sequentially from the previous one (vdbench's 100 - seekpct).
+	SeqPct int `json:"seq_pct,omitempty"`
+	// Zones skew random offsets: AccessPct of the I/Os land in RegionPct
+	// of the region, zone after zone (fio's zoned random_distribution).
+	Zones []Zone `json:"zones,omitempty"`
+	// Data is the write buffer pattern: "random" (the default), "zero",
+	// "compressible" (CompressPct percent of each buffer compresses away)
+	// or "dedupe" (DedupePct percent of buffers repeat earlier ones).
+	Data        string `json:"data,omitempty"`
+	CompressPct int    `json:"compress_pct,omitempty"`
+	DedupePct   int    `json:"dedupe_pct,omitempty"`
+	// Verify writes a header (offset, generation, checksum) into every
+	// block and reads the region back after the run, reporting every block
+	// that is corrupt, misplaced or stale.
+	Verify bool `json:"verify,omitempty"`
+}
+
+// SizeWeight is one transfer size of a distribution and its weight in
+// percent.
+type SizeWeight struct {
+	Size   int64   `json:"size"`
+	Weight float64 `json:"weight"`
+}
+
+// Zone is one part of a skewed access distribution.
+type Zone struct {
+	AccessPct float64 `json:"access_pct"`
+	RegionPct float64 `json:"region_pct"`
 }
 
 // Writes reports whether the workload issues any write.
