@@ -1,0 +1,117 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// checkBlockSchema is the body of a check block.
+var checkBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "script", Required: true},
+		{Name: "function", Required: true},
+		{Name: "profile", Required: true},
+		{Name: "drives"},
+		{Name: "args"},
+	},
+}
+
+// starlarkIdentifier is what a Starlark function name looks like.
+var starlarkIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// decodeCheckBlock decodes one check block.
+func (l *loader) decodeCheckBlock(block *hcl.Block) *Check {
+	content, diags := block.Body.Content(checkBlockSchema)
+	l.diags = append(l.diags, diags...)
+	l.defineName(block)
+	attrs := content.Attributes
+	c := &Check{Name: block.Labels[0], Args: map[string]any{}, Range: block.DefRange}
+	if l.stringAttr(attrs["script"], &c.ScriptName) {
+		l.loadScript(c, attrSite(attrs["script"]))
+	}
+	if l.stringAttr(attrs["function"], &c.Function) && !starlarkIdentifier.MatchString(c.Function) {
+		l.errorAt(attrSite(attrs["function"]), "Invalid Function Name",
+			fmt.Sprintf("%q is not a Starlark function name: use the name from the script's def line, such as \"p99_under\".", c.Function))
+	}
+	profileOK := l.stringAttr(attrs["profile"], &c.Profile) && l.profileRef(c.Profile, attrSite(attrs["profile"]))
+	drives, drivesOK := l.driveRefs(attrs["drives"])
+	c.Drives = drives
+	if profileOK && drivesOK {
+		l.checkDrivesInProfile(c, attrs["drives"])
+	}
+	if attr := attrs["args"]; attr != nil {
+		c.Args = l.decodeArgs(attr)
+	}
+	return c
+}
+
+// loadScript reads the check's script, relative to the plan's folder, and
+// records its absolute path and content hash.
+func (l *loader) loadScript(c *Check, s site) {
+	path := c.ScriptName
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(l.dir, path)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		l.errorAt(s, "Check Script Not Found", fmt.Sprintf(
+			"Cannot read the script %q: %s. The path is relative to the plan's folder, %q.", c.ScriptName, err, l.dir))
+		return
+	}
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	sum := sha256.Sum256(src)
+	c.Script, c.ScriptHash = path, hex.EncodeToString(sum[:])
+	l.scripts = append(l.scripts, src)
+}
+
+// profileRef reports a reference to a profile that is not defined.
+func (l *loader) profileRef(name string, s site) bool {
+	if l.profiles[name] != nil {
+		return true
+	}
+	l.errorAt(s, "Reference To Undefined Profile", fmt.Sprintf(
+		"There is no profile %q; name one of the plan's profiles or define it with a profile block.%s",
+		name, didYouMean(name, sortedKeys(l.profiles))))
+	return false
+}
+
+// checkDrivesInProfile reports drives of a check that its profile does
+// not run on: there would be no results to judge.
+func (l *loader) checkDrivesInProfile(c *Check, attr *hcl.Attribute) {
+	profileDrives := l.profiles[c.Profile].Drives
+	if len(c.Drives) == 0 || len(profileDrives) == 0 {
+		return
+	}
+	sites := elementSites(attr, len(c.Drives))
+	for i, d := range c.Drives {
+		if !slices.Contains(profileDrives, d) {
+			l.errorAt(sites[i], "Check On A Drive Its Profile Skips", fmt.Sprintf(
+				"Profile %q does not run on drive %q, so check %q would have no results to judge there. Remove the drive from the check, or add it to the profile's drives.",
+				c.Profile, d, c.Name))
+		}
+	}
+}
+
+// decodeArgs decodes the arguments passed to the check function.
+func (l *loader) decodeArgs(attr *hcl.Attribute) map[string]any {
+	v, ok := l.objectValue(attr, "{ limit_us = 5000 }")
+	if !ok {
+		return map[string]any{}
+	}
+	g, err := goValue(v)
+	args, isMap := g.(map[string]any)
+	if err != nil || !isMap {
+		l.errorAt(attrSite(attr), "Invalid Check Arguments", "args must be an object of plain values (strings, numbers, bools, lists and objects).")
+		return map[string]any{}
+	}
+	return args
+}

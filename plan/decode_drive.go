@@ -1,0 +1,216 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// driveBlockSchema is the body of a drive block.
+var driveBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "path"},
+		{Name: "size"},
+		{Name: "writable"},
+		{Name: "allow_existing_data"},
+		{Name: "engine"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "spec"},
+	},
+}
+
+// specConditionKeys are the keys of a spec entry that state the conditions
+// of a figure rather than the figure itself.
+var specConditionKeys = []string{"bs", "iodepth", "numjobs", "rw", "state"}
+
+// specMetricKeys are the figures a spec entry commonly claims; any other
+// key with a number is a figure too.
+var specMetricKeys = []string{"iops", "bw", "lat_us"}
+
+// driveStates are the drive states a spec figure can be measured in:
+// fresh out of the box, or in steady state after preconditioning.
+var driveStates = []string{"fresh", "steady"}
+
+// decodeDriveBlock decodes one drive block.
+func (l *loader) decodeDriveBlock(block *hcl.Block) *Drive {
+	content, diags := block.Body.Content(driveBlockSchema)
+	l.diags = append(l.diags, diags...)
+	d := &Drive{Name: block.Labels[0], Engine: defaultEngine, Range: block.DefRange}
+	if l.defineName(block) {
+		l.drives[d.Name] = d
+		l.driveOrder = append(l.driveOrder, d.Name)
+	}
+	attrs := content.Attributes
+	l.stringAttr(attrs["path"], &d.Path)
+	l.sizeAttr(attrs["size"], &d.Size)
+	l.boolAttr(attrs["writable"], &d.Writable)
+	l.boolAttr(attrs["allow_existing_data"], &d.AllowExistingData)
+	if l.stringAttr(attrs["engine"], &d.Engine) {
+		l.oneOf(d.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
+	}
+	l.checkScratchSize(block, d, attrs)
+	d.Spec = l.decodeSpecBlocks(block, content.Blocks)
+	return d
+}
+
+// checkScratchSize reports a scratch drive without a size: the engine has
+// to know how large a file to create.
+func (l *loader) checkScratchSize(block *hcl.Block, d *Drive, attrs hcl.Attributes) {
+	if d.Path != "" || d.Size > 0 {
+		return
+	}
+	if attrs["size"] != nil && !l.knownValue(attrs["size"]) || attrs["path"] != nil && !l.knownValue(attrs["path"]) {
+		return
+	}
+	detail := fmt.Sprintf("Drive %q has no path, so it is a scratch file in the results folder, and needs a size such as size = \"1GiB\" to know how large a file to create. Or set path to a block device or file.", d.Name)
+	for _, name := range []string{"size", "path"} {
+		if attr := attrs[name]; attr != nil {
+			l.errorAt(attrSite(attr), "Missing Scratch File Size", detail)
+			return
+		}
+	}
+	l.blockError(block, "Missing Scratch File Size", detail)
+}
+
+// knownValue reports whether an attribute evaluates without problems, to
+// avoid reporting follow-on errors.
+func (l *loader) knownValue(attr *hcl.Attribute) bool {
+	v, diags := attr.Expr.Value(l.ctx)
+	return !diags.HasErrors() && v.IsWhollyKnown() && !v.IsNull()
+}
+
+// decodeSpecBlocks decodes the drive's spec block, of which there may be
+// at most one. Entries are kept in the order written.
+func (l *loader) decodeSpecBlocks(drive *hcl.Block, blocks hcl.Blocks) []*SpecEntry {
+	if len(blocks) == 0 {
+		return nil
+	}
+	for _, extra := range blocks[1:] {
+		l.blockError(extra, "Duplicate Spec Block",
+			fmt.Sprintf("Drive %q already has a spec block. Put all spec entries in the first one and remove this one.", drive.Labels[0]))
+	}
+	attrs, diags := blocks[0].Body.JustAttributes()
+	l.diags = append(l.diags, diags...)
+	var entries []*SpecEntry
+	for _, attr := range attributesInOrder(attrs) {
+		entries = append(entries, l.decodeSpecEntry(attr))
+	}
+	return entries
+}
+
+// attributesInOrder returns attributes in the order they are written.
+func attributesInOrder(attrs hcl.Attributes) []*hcl.Attribute {
+	list := make([]*hcl.Attribute, 0, len(attrs))
+	for _, a := range attrs {
+		list = append(list, a)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Range.Start.Byte < list[j].Range.Start.Byte })
+	return list
+}
+
+// decodeSpecEntry decodes one figure such as
+// rand_read_4k = { iops = 1000000, bs = "4KiB", iodepth = 32 }.
+func (l *loader) decodeSpecEntry(attr *hcl.Attribute) *SpecEntry {
+	e := &SpecEntry{Name: attr.Name, Values: map[string]float64{}, Range: attr.Range}
+	v, ok := l.objectValue(attr, `{ iops = 1000000, bs = "4KiB", iodepth = 32 }`)
+	if !ok {
+		return e
+	}
+	sites := objectItemSites(attr)
+	for it := v.ElementIterator(); it.Next(); {
+		k, ev := it.Element()
+		l.decodeSpecItem(e, k.AsString(), ev, sites(k.AsString()))
+	}
+	if !hasFigureKey(v) {
+		l.errorAt(attrSite(attr), "Spec Entry Without A Figure",
+			fmt.Sprintf("Spec entry %q states conditions but no figure. Add the claimed figure, such as iops = 1000000, bw = \"6200MB/s\" or lat_us = 80.", e.Name))
+	}
+	return e
+}
+
+// hasFigureKey reports whether a spec entry has a key that is not a
+// condition, that is, a figure.
+func hasFigureKey(entry cty.Value) bool {
+	for it := entry.ElementIterator(); it.Next(); {
+		k, _ := it.Element()
+		if !slices.Contains(specConditionKeys, k.AsString()) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeSpecItem decodes one key of a spec entry: a condition or a figure.
+func (l *loader) decodeSpecItem(e *SpecEntry, key string, v cty.Value, s itemSites) {
+	switch key {
+	case "bs":
+		e.BS, _ = l.positiveSizeValue(v, s.value)
+	case "iodepth":
+		e.IODepth = l.intOrZero(v, s.value, maxIODepth)
+	case "numjobs":
+		e.NumJobs = l.intOrZero(v, s.value, maxNumJobs)
+	case "rw":
+		if rw, ok := l.stringValue(v, s.value); ok && l.oneOf(rw, rwModes, s.value, "Invalid I/O Pattern") {
+			e.RW = rw
+		}
+	case "state":
+		if st, ok := l.stringValue(v, s.value); ok && l.oneOf(st, driveStates, s.value, "Invalid Drive State") {
+			e.State = st
+		}
+	case "bw":
+		l.decodeSpecBandwidth(e, v, s.value)
+	default:
+		l.decodeSpecFigure(e, key, v, s)
+	}
+}
+
+// intOrZero decodes a count from 1 to hi; zero when it is invalid.
+func (l *loader) intOrZero(v cty.Value, s site, hi int64) int {
+	n, _ := l.intValue(v, s, 1, hi)
+	return int(n)
+}
+
+// decodeSpecBandwidth decodes bw: a rate such as "6200MB/s", or a number
+// of bytes per second.
+func (l *loader) decodeSpecBandwidth(e *SpecEntry, v cty.Value, s site) {
+	if v.Type() == cty.Number {
+		l.decodeSpecFigure(e, "bw", v, itemSites{value: s})
+		return
+	}
+	str, ok := l.stringValue(v, s)
+	if !ok {
+		return
+	}
+	bw, err := ParseBandwidth(str)
+	if err != nil {
+		l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, BandwidthUnitsHelp))
+		return
+	}
+	e.Values["bw"] = bw
+}
+
+// decodeSpecFigure decodes a claimed figure, which must be a number that
+// is not negative. A key that is neither a condition nor a number is most
+// likely a misspelt condition, and is reported on the key.
+func (l *loader) decodeSpecFigure(e *SpecEntry, key string, v cty.Value, s itemSites) {
+	if !l.notNull(v, s.value) {
+		return
+	}
+	if v.Type() != cty.Number {
+		l.errorAt(s.key, "Unknown Spec Condition",
+			fmt.Sprintf("%q is not a condition (%s) and its value is not a number, as a figure such as %s must be.%s",
+				key, quotedList(specConditionKeys), quotedList(specMetricKeys), didYouMean(key, specConditionKeys)))
+		return
+	}
+	f, _ := v.AsBigFloat().Float64()
+	if f < 0 || math.IsInf(f, 0) {
+		l.errorAt(s.value, "Invalid Spec Figure", fmt.Sprintf("%s must be a figure of zero or more.", s.value.name))
+		return
+	}
+	e.Values[key] = f
+}

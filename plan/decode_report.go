@@ -1,0 +1,53 @@
+package plan
+
+import (
+	"github.com/hashicorp/hcl/v2"
+)
+
+// reportBlockSchema is the body of the report block.
+var reportBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "formats"},
+	},
+}
+
+// reportFormats are the report formats that can be written.
+var reportFormats = []string{"markdown", "json", "html"}
+
+// defaultReportFormats are written when the plan does not say.
+var defaultReportFormats = []string{"markdown", "json"}
+
+// decodeReports decodes the plan's report block, of which there may be at
+// most one.
+func (l *loader) decodeReports(blocks hcl.Blocks) Report {
+	if len(blocks) == 0 {
+		return Report{Formats: append([]string(nil), defaultReportFormats...)}
+	}
+	for _, extra := range blocks[1:] {
+		l.blockError(extra, "Duplicate Report Block",
+			"A plan may have one report block. Put all formats in the first one and remove this one.")
+	}
+	return l.decodeReportBlock(blocks[0])
+}
+
+// decodeReportBlock decodes one report block.
+func (l *loader) decodeReportBlock(block *hcl.Block) Report {
+	content, diags := block.Body.Content(reportBlockSchema)
+	l.diags = append(l.diags, diags...)
+	r := Report{Formats: append([]string(nil), defaultReportFormats...)}
+	attr := content.Attributes["formats"]
+	formats, sites, ok := l.stringList(attr)
+	if !ok {
+		return r
+	}
+	if len(formats) == 0 {
+		l.errorAt(attrSite(attr), "No Report Format",
+			"formats = [] writes no report. List at least one of "+quotedList(reportFormats)+", or remove formats to get markdown and json.")
+		return r
+	}
+	for i, f := range formats {
+		l.oneOf(f, reportFormats, sites[i], "Unknown Report Format")
+	}
+	r.Formats = formats
+	return r
+}

@@ -1,0 +1,135 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// assumedBytesPerSecond is the speed at which Estimate expects a byte-count
+// step (a precondition pass, a profile with io_size) to run before
+// anything has been measured: 1 GB/s, a round figure between a SATA SSD
+// (about 0.5 GB/s) and an NVMe drive (3 to 7 GB/s). It only sizes the
+// overview shown before a run starts.
+const assumedBytesPerSecond = 1e9
+
+// add sets the node's ID from its identity and appends it.
+func (g *Graph) add(n *Node, id nodeIdentity) *Node {
+	n.ID = id.hash()
+	g.Nodes = append(g.Nodes, n)
+	return n
+}
+
+// addOnDrive adds a node of drive d.
+func (g *Graph) addOnDrive(n *Node, d *Drive) *Node {
+	return g.add(n, identityOf(n, d))
+}
+
+// Node returns the node with the given ID, or nil.
+func (g *Graph) Node(id string) *Node {
+	for _, n := range g.Nodes {
+		if n.ID == id {
+			return n
+		}
+	}
+	return nil
+}
+
+// Estimate is the expected duration of the whole graph: drives run in
+// parallel and each runs its steps one at a time, so it is the largest
+// per-drive sum of node estimates. Steps of unknown duration count as
+// zero.
+func (g *Graph) Estimate() time.Duration {
+	perDrive := map[string]time.Duration{}
+	var longest time.Duration
+	for _, n := range g.Nodes {
+		perDrive[n.Drive] += n.Estimate
+		longest = max(longest, perDrive[n.Drive])
+	}
+	return longest
+}
+
+// estimate is the expected duration of a workload on a drive: runtime and
+// ramp for a timed run; for a byte-count run, the bytes at
+// assumedBytesPerSecond when the number of bytes is known (io_size, or a
+// region of known size); otherwise zero.
+func estimate(w *Workload, d *Drive) time.Duration {
+	if w.Runtime > 0 {
+		return w.Runtime + w.Ramp
+	}
+	bytes := w.Bytes
+	if bytes == 0 {
+		bytes = regionBytes(w, d) * int64(max(w.Loops, 1))
+	}
+	if bytes <= 0 {
+		return 0
+	}
+	return w.Ramp + time.Duration(float64(bytes)/assumedBytesPerSecond*float64(time.Second))
+}
+
+// regionBytes is the size of a workload's region in bytes, 0 when the
+// drive's capacity is not known.
+func regionBytes(w *Workload, d *Drive) int64 {
+	switch {
+	case w.Size > 0:
+		return w.Size
+	case d.Size == 0:
+		return 0
+	case w.SizePct > 0:
+		return int64(float64(d.Size) * w.SizePct / 100)
+	}
+	return d.Size - w.Offset
+}
+
+// DOT renders the graph in Graphviz's language, one cluster per drive:
+// `drivebench plan --dot | dot -Tsvg`.
+func (g *Graph) DOT() string {
+	var b strings.Builder
+	b.WriteString("digraph plan {\n\trankdir=LR;\n\tnode [shape=box, fontname=\"Helvetica\"];\n")
+	for i, drive := range g.drives() {
+		fmt.Fprintf(&b, "\tsubgraph cluster_%d {\n\t\tlabel=%s;\n", i, dotQuote(drive))
+		for _, n := range g.Nodes {
+			if n.Drive == drive {
+				fmt.Fprintf(&b, "\t\t%s [label=%s];\n", dotQuote(n.ID), dotQuote(dotLabel(n)))
+			}
+		}
+		b.WriteString("\t}\n")
+	}
+	for _, n := range g.Nodes {
+		if n.Drive == "" {
+			fmt.Fprintf(&b, "\t%s [label=%s, shape=note];\n", dotQuote(n.ID), dotQuote(n.Name))
+		}
+	}
+	for _, n := range g.Nodes {
+		for _, dep := range n.DependsOn {
+			fmt.Fprintf(&b, "\t%s -> %s;\n", dotQuote(dep), dotQuote(n.ID))
+		}
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// drives lists the graph's drives in order of first appearance.
+func (g *Graph) drives() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range g.Nodes {
+		if n.Drive != "" && !seen[n.Drive] {
+			seen[n.Drive] = true
+			out = append(out, n.Drive)
+		}
+	}
+	return out
+}
+
+// dotLabel is a node's label inside its drive's cluster: its name without
+// the drive, and its kind.
+func dotLabel(n *Node) string {
+	return string(n.Kind) + "\n" + strings.TrimPrefix(n.Name, n.Drive+" / ")
+}
+
+// dotQuote quotes s as a DOT string.
+func dotQuote(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}

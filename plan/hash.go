@@ -1,0 +1,35 @@
+package plan
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"hash"
+)
+
+// hash identifies a plan's content: the plan file's bytes, the check
+// scripts' bytes in plan order and the variables' values in name order.
+// Each part is length-prefixed, so that no two different inputs hash
+// alike by moving bytes from one part to the next.
+func (l *loader) hash(src []byte, p *Plan) string {
+	h := sha256.New()
+	writePart(h, src)
+	for _, s := range l.scripts {
+		writePart(h, s)
+	}
+	for _, name := range sortedKeys(p.Variables) {
+		value, _ := json.Marshal(p.Variables[name])
+		writePart(h, []byte(name))
+		writePart(h, value)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// writePart writes b to h after its length.
+func writePart(h hash.Hash, b []byte) {
+	var n [8]byte
+	binary.BigEndian.PutUint64(n[:], uint64(len(b)))
+	h.Write(n[:])
+	h.Write(b)
+}

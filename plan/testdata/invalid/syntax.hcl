@@ -1,0 +1,3 @@
+drive "scratch" {
+  size = "1GiB" writable = true # ERROR: Missing newline after argument
+}

@@ -1,0 +1,8 @@
+drive "scratch" {
+  size = "256MiB"
+}
+
+profile "read" {
+  rw      = "randread"
+  runtime = 5
+}

@@ -1,0 +1,130 @@
+package plan
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// rwModes are the I/O patterns a workload can have.
+var rwModes = []string{"read", "write", "randread", "randwrite", "rw", "randrw"}
+
+// engines are the drivers that can run a step.
+var engines = []string{"native", "fio"}
+
+// defaultEngine runs steps of drives that name no engine.
+const defaultEngine = "native"
+
+// Defaults and limits of workload parameters. The limits keep a mistyped
+// number from expanding into millions of steps or threads.
+const (
+	defaultIODepth    = 1
+	defaultNumJobs    = 1
+	defaultPasses     = 1
+	defaultMixReadPct = 50
+	defaultPrecondBS  = 128 << 10
+	defaultProfileBS  = 4 << 10
+	maxIODepth        = 65536
+	maxNumJobs        = 4096
+	maxPasses         = 100
+	maxSweepPoints    = 10000
+)
+
+// isMix reports whether an rw mode mixes reads and writes.
+func isMix(rw string) bool {
+	return rw == "rw" || rw == "randrw"
+}
+
+// normalizeReadPct sets the read share of a workload that does not mix:
+// 100 for reads and 0 for writes, so that equal workloads compare equal.
+// A mix keeps its share.
+func normalizeReadPct(w *Workload) {
+	switch w.RW {
+	case "read", "randread":
+		w.ReadPct = 100
+	case "write", "randwrite":
+		w.ReadPct = 0
+	}
+}
+
+// drivesOf returns the drives a step applies to: the listed ones, or every
+// drive of the plan when none are listed.
+func (l *loader) drivesOf(listed []string) []string {
+	if len(listed) > 0 {
+		return listed
+	}
+	return l.driveOrder
+}
+
+// driveRefs decodes a drives attribute: a non-empty list of defined drive
+// names. ok is false when the attribute has a problem, so that checks
+// that depend on the drives are skipped rather than run on every drive.
+func (l *loader) driveRefs(attr *hcl.Attribute) (names []string, ok bool) {
+	if attr == nil {
+		return nil, true
+	}
+	names, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil, false
+	}
+	if len(names) == 0 {
+		l.errorAt(attrSite(attr), "Empty Drive List",
+			"drives = [] selects no drive. List at least one drive, or remove drives to use every drive.")
+		return nil, false
+	}
+	for i, name := range names {
+		if l.drives[name] == nil {
+			l.errorAt(sites[i], "Reference To Undefined Drive",
+				fmt.Sprintf("There is no drive %q; define it with a drive block or fix the name.%s", name, didYouMean(name, l.driveOrder)))
+			ok = false
+		}
+	}
+	return names, ok
+}
+
+// checkWritable reports each drive a writing step would write to that is
+// not marked writable. what describes the step; s is where it is told to
+// write.
+func (l *loader) checkWritable(what string, drives []string, s site) {
+	for _, name := range drives {
+		d := l.drives[name]
+		if d == nil || d.Writable {
+			continue
+		}
+		l.errorAt(s, "Write To A Drive Not Marked Writable", fmt.Sprintf(
+			"%s writes to drive %q, which destroys the data on it. If that is intended, add writable = true to drive %q (at %s); otherwise limit the step to other drives with drives = [...].",
+			what, name, name, d.Range))
+	}
+}
+
+// decodeWorkloadShape decodes the attributes that preconditions and
+// profiles share: bs, iodepth, numjobs, direct and the region.
+func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *Workload) {
+	l.positiveSizeAttr(attrs["bs"], &w.BS)
+	l.countAttr(attrs["iodepth"], &w.IODepth, maxIODepth)
+	l.countAttr(attrs["numjobs"], &w.NumJobs, maxNumJobs)
+	l.boolAttr(attrs["direct"], &w.Direct)
+	l.sizeAttr(attrs["offset"], &w.Offset)
+	l.regionSizeAttr(attrs["size"], &w.Size, &w.SizePct)
+}
+
+// checkRegion reports a region that does not fit on a drive of known
+// size.
+func (l *loader) checkRegion(w *Workload, drives []string, attrs hcl.Attributes) {
+	for _, name := range drives {
+		d := l.drives[name]
+		if d == nil || d.Size == 0 {
+			continue
+		}
+		switch {
+		case w.Offset >= d.Size && attrs["offset"] != nil:
+			l.errorAt(attrSite(attrs["offset"]), "Region Outside The Drive", fmt.Sprintf(
+				"offset = %s starts at or after the end of drive %q, which is %s. Use a smaller offset.",
+				FormatSize(w.Offset), name, FormatSize(d.Size)))
+		case w.Size > 0 && w.Size > d.Size-w.Offset && attrs["size"] != nil:
+			l.errorAt(attrSite(attrs["size"]), "Region Outside The Drive", fmt.Sprintf(
+				"offset %s plus size %s ends after the end of drive %q, which is %s. Use a smaller size, or a percentage such as \"50%%\".",
+				FormatSize(w.Offset), FormatSize(w.Size), name, FormatSize(d.Size)))
+		}
+	}
+}
