@@ -47,19 +47,22 @@ func (l *loader) decodeDriveBlock(block *hcl.Block) *Drive {
 	}
 	attrs := content.Attributes
 	l.stringAttr(attrs["path"], &d.Path)
-	l.sizeAttr(attrs["size"], &d.Size)
+	sizeValid := l.sizeAttr(attrs["size"], &d.Size)
 	l.boolAttr(attrs["writable"], &d.Writable)
 	l.boolAttr(attrs["allow_existing_data"], &d.AllowExistingData)
 	if l.stringAttr(attrs["engine"], &d.Engine) {
 		l.oneOf(d.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
 	}
-	l.checkScratchSize(block, d, attrs)
+	if attrs["size"] == nil || sizeValid {
+		l.checkScratchSize(block, d, attrs)
+	}
 	d.Spec = l.decodeSpecBlocks(block, content.Blocks)
 	return d
 }
 
 // checkScratchSize reports a scratch drive without a size: the engine has
-// to know how large a file to create.
+// to know how large a file to create. A size that failed to decode has
+// been reported already.
 func (l *loader) checkScratchSize(block *hcl.Block, d *Drive, attrs hcl.Attributes) {
 	if d.Path != "" || d.Size > 0 {
 		return

@@ -174,9 +174,10 @@ func TestWriteDiagnosticsShowsSource(t *testing.T) {
 	out := buf.String()
 	for _, want := range []string{
 		"Error: Value Out Of Range",
-		`10:   iodepth = 0`,
+		"  10 |   iodepth = 0",
+		"\n" + strings.Repeat(" ", 21) + "^\n", // under the 0
 		`Did you mean "scratch"?`,
-		`on testdata/invalid/three_mistakes.hcl line 24, in check "latency"`,
+		`at testdata/invalid/three_mistakes.hcl:24:14, in check "latency"`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("rendered diagnostics lack %q:\n%s", want, out)

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,13 +17,6 @@ type Sources struct {
 	// Files maps a file name, as used in diagnostic ranges, to its parsed
 	// form (which holds its bytes).
 	Files map[string]*hcl.File
-}
-
-// WriteDiagnostics renders diags as text with source snippets, wrapped to
-// width columns (0 for no wrapping), with terminal colours when color is
-// set.
-func (s *Sources) WriteDiagnostics(w io.Writer, diags hcl.Diagnostics, width uint, color bool) error {
-	return hcl.NewDiagnosticTextWriter(w, s.Files, width, color).WriteDiagnostics(diags)
 }
 
 // planFileSchema is the top level of a plan file.

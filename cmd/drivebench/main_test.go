@@ -49,9 +49,9 @@ func TestValidateReportsEveryMistake(t *testing.T) {
 		t.Fatalf("exit %d, want %d\n%s", code, exitUsage, errOut)
 	}
 	for _, want := range []string{
-		"three-mistakes.hcl:2,",  // the bad unit
-		"three-mistakes.hcl:10,", // the unknown drive
-		"three-mistakes.hcl:14,", // the missing script
+		"three-mistakes.hcl:2:14",  // the bad unit
+		"three-mistakes.hcl:10:14", // the unknown drive
+		"three-mistakes.hcl:14:14", // the missing script
 		"3 errors",
 	} {
 		if !strings.Contains(errOut, want) {
