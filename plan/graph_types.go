@@ -11,7 +11,24 @@ const (
 	KindProfile      NodeKind = "profile"
 	KindCheck        NodeKind = "check"
 	KindReport       NodeKind = "report"
+	// KindAggregate combines the rounds of a repeated step into one result.
+	KindAggregate NodeKind = "aggregate"
 )
+
+// StopCondition ends a rate curve early: once a point's latency statistic
+// exceeds the limit, the curve's remaining points are skipped.
+type StopCondition struct {
+	// Stat is "mean" or "p99" (completion latency over all directions).
+	Stat    string `json:"stat"`
+	LimitNs uint64 `json:"limit_ns"`
+}
+
+// Aggregate says how the rounds of a repeated step are combined: Keep of
+// them, chosen by Use ("last": the final Keep rounds; "all"), averaged.
+type Aggregate struct {
+	Use  string `json:"use"`
+	Keep int    `json:"keep"`
+}
 
 // Param is one coordinate of a sweep point, such as iodepth=4.
 type Param struct {
@@ -40,6 +57,16 @@ type Node struct {
 	Workload *Workload `json:"workload,omitempty"`
 	// Check is set for check nodes.
 	Check *Check `json:"-"`
+	// Group names the set a node belongs to: the points of one rate curve
+	// or the rounds of one repeated step.
+	Group string `json:"group,omitempty"`
+	// Stop, on the points of a rate curve, ends the curve early.
+	Stop *StopCondition `json:"stop,omitempty"`
+	// Round is the 1-based round of a repeated step, of Rounds.
+	Round  int `json:"round,omitempty"`
+	Rounds int `json:"rounds,omitempty"`
+	// Aggregate is set on aggregate nodes, which depend on their rounds.
+	Aggregate *Aggregate `json:"aggregate,omitempty"`
 	// DependsOn lists the IDs of the nodes that must finish first.
 	DependsOn []string `json:"depends_on,omitempty"`
 	// Estimate is the expected duration; zero when unknown (a byte-count
