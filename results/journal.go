@@ -23,9 +23,14 @@ func (f *Folder) appendJournal(e journalEntry) error {
 	if err != nil {
 		return err
 	}
-	j, err := os.OpenFile(filepath.Join(f.Dir, JournalFile), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	j, err := os.OpenFile(filepath.Join(f.Dir, JournalFile), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
+	}
+	if torn, err := endsTorn(j); err != nil || torn {
+		// The last append was cut short: end that line so this one
+		// stands on its own.
+		line = append([]byte{'\n'}, line...)
 	}
 	if _, err := j.Write(append(line, '\n')); err != nil {
 		j.Close()
@@ -59,4 +64,17 @@ func (f *Folder) Journal() (map[string]string, error) {
 		}
 	}
 	return status, nil
+}
+
+// endsTorn reports whether the journal's last line lacks its newline.
+func endsTorn(j *os.File) (bool, error) {
+	info, err := j.Stat()
+	if err != nil || info.Size() == 0 {
+		return false, err
+	}
+	last := make([]byte, 1)
+	if _, err := j.ReadAt(last, info.Size()-1); err != nil {
+		return false, err
+	}
+	return last[0] != '\n', nil
 }

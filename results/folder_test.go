@@ -1,0 +1,139 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+)
+
+func newFolder(t *testing.T, steps ...string) *Folder {
+	t.Helper()
+	m := &Manifest{Plan: "p", PlanHash: "h"}
+	for _, s := range steps {
+		m.Steps = append(m.Steps, StepInfo{ID: s, Name: "step " + s})
+	}
+	f, err := Create(filepath.Join(t.TempDir(), "run"), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestRecordRoundTripAndOrder(t *testing.T) {
+	f := newFolder(t, "b2", "a1")
+	var h metrics.Histogram
+	h.Record(1500)
+	h.Record(2500)
+	for _, id := range []string{"a1", "b2", "zz-older"} {
+		r := &Record{StepID: id, Name: id, Status: StatusOK, Finished: time.Unix(1, 0).UTC(),
+			Result: &metrics.Result{Read: metrics.Summarize(&h, 8192, time.Second)}}
+		if err := f.WriteRecord(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	again, err := Open(f.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := again.Records()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range recs {
+		ids = append(ids, r.StepID)
+	}
+	if got := strings.Join(ids, ","); got != "b2,a1,zz-older" {
+		t.Errorf("records in order %s, want the manifest's order then the rest", got)
+	}
+	if recs[0].Result.Read.Hist.Count() != 2 || recs[0].Schema != RecordSchema {
+		t.Errorf("record did not survive the round trip: %+v", recs[0])
+	}
+}
+
+func TestWriteRecordLeavesNoTemporaryFiles(t *testing.T) {
+	f := newFolder(t, "s")
+	if err := f.WriteRecord(&Record{StepID: "s", Status: StatusOK}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(f.Dir, StepsDir))
+	if len(entries) != 1 || entries[0].Name() != "s.json" {
+		t.Errorf("steps folder holds %v", entries)
+	}
+}
+
+func TestJournalToleratesTornLastLine(t *testing.T) {
+	f := newFolder(t, "a", "b")
+	for _, id := range []string{"a", "b"} {
+		if err := f.WriteRecord(&Record{StepID: id, Status: StatusOK}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j, err := os.OpenFile(filepath.Join(f.Dir, JournalFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.WriteString(`{"step":"c","stat`)
+	j.Close()
+	status, err := f.Journal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(status) != 2 || status["a"] != StatusOK || status["b"] != StatusOK {
+		t.Errorf("journal read as %v", status)
+	}
+	// Appending after a torn line still gives readable entries.
+	if err := f.WriteRecord(&Record{StepID: "c", Status: StatusFailed}); err != nil {
+		t.Fatal(err)
+	}
+	if status, _ := f.Journal(); status["c"] != StatusFailed {
+		t.Errorf("entry after a torn line lost: %v", status)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "not a results folder") {
+		t.Errorf("Open of an empty folder: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"schema":"drivebench/manifest/v9"}`), 0o644)
+	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("Open of a future schema: %v", err)
+	}
+	os.WriteFile(filepath.Join(dir, ManifestFile), []byte(`{"schema":`), 0o644)
+	if _, err := Open(dir); err == nil {
+		t.Error("Open of a torn manifest succeeded")
+	}
+}
+
+func TestReadRecordMissingAndCorrupt(t *testing.T) {
+	f := newFolder(t, "x")
+	if _, err := f.ReadRecord("x"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing record: %v", err)
+	}
+	os.WriteFile(f.RecordPath("x"), []byte("{"), 0o644)
+	if _, err := f.ReadRecord("x"); err == nil || !strings.Contains(err.Error(), "x.json") {
+		t.Errorf("corrupt record: %v", err)
+	}
+}
+
+func TestWriteJSONAtomicReplaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "v.json")
+	for i := range 3 {
+		if err := WriteJSONAtomic(path, map[string]int{"i": i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var v map[string]int
+	data, _ := os.ReadFile(path)
+	if json.Unmarshal(data, &v) != nil || v["i"] != 2 {
+		t.Errorf("file holds %s", data)
+	}
+}
