@@ -113,20 +113,24 @@ func (r *runner) runNodes(ctx context.Context) error {
 			return err
 		}
 		rec, err := r.runNode(ctx, i, n)
+		if rec != nil {
+			r.keep(n, rec)
+		}
 		if err != nil {
 			return err
 		}
-		if rec == nil {
-			continue
-		}
-		r.records[n.ID] = rec
-		r.out.Records = append(r.out.Records, rec)
-		r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
-		if rec.Status != results.StatusOK {
-			r.out.Failed++
-		}
 	}
 	return nil
+}
+
+// keep adds a finished step's record to the outcome.
+func (r *runner) keep(n *plan.Node, rec *results.Record) {
+	r.records[n.ID] = rec
+	r.out.Records = append(r.out.Records, rec)
+	r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
+	if rec.Status != results.StatusOK {
+		r.out.Failed++
+	}
 }
 
 // runNode runs one node, or reuses its complete record from an earlier run

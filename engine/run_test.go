@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+func load(t *testing.T, file string, vars map[string]string) (*plan.Plan, *plan.Graph) {
+	t.Helper()
+	p, _, diags := plan.Load(file, vars)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %s", file, diags.Error())
+	}
+	return p, plan.Expand(p)
+}
+
+func TestRunWritesEveryRecordAndRemovesScratch(t *testing.T) {
+	p, g := load(t, "testdata/small.hcl", nil)
+	dir := filepath.Join(t.TempDir(), "out")
+	reports := 0
+	out, err := Run(context.Background(), p, g, Options{Dir: dir, Report: func(string) error { reports++; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Failed != 0 || len(out.Records) != len(g.Nodes)-1 || reports != 1 {
+		t.Fatalf("%d failed, %d records for %d nodes, %d reports", out.Failed, len(out.Records), len(g.Nodes), reports)
+	}
+	fill := out.Records[0]
+	if fill.Result.Write == nil || fill.Result.Write.Bytes != 16<<20 {
+		t.Errorf("fill wrote %+v, want exactly the 16 MiB drive", fill.Result.Write)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "scratch-d.img")); !os.IsNotExist(err) {
+		t.Errorf("scratch file left behind: %v", err)
+	}
+	folder, err := results.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(folder.Manifest.Steps) != len(g.Nodes) || folder.Manifest.Testbed.Detected["cpus"] == "" {
+		t.Errorf("manifest: %+v", folder.Manifest)
+	}
+}
+
+// TestRunResumesCompleteSteps: the same plan pointed at the same folder
+// keeps every complete step instead of measuring it again.
+func TestRunResumesCompleteSteps(t *testing.T) {
+	p, g := load(t, "testdata/small.hcl", nil)
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := Run(context.Background(), p, g, Options{Dir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	var reused int
+	out, err := Run(context.Background(), p, g, Options{Dir: dir, Observe: func(e Event) {
+		if e.Kind == StepReused {
+			reused++
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reused != len(g.Nodes)-1 || len(out.Records) != len(g.Nodes)-1 {
+		t.Errorf("reused %d of %d steps", reused, len(g.Nodes)-1)
+	}
+}
+
+// TestRunNeverWritesAnUnwritableFile: reads of an existing file leave it
+// byte for byte as it was, and a plan that would write is refused before
+// any I/O.
+func TestRunNeverWritesAnUnwritableFile(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "data.bin")
+	content := bytes.Repeat([]byte("drivebench"), 1<<20)
+	if err := os.WriteFile(target, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, g := load(t, "testdata/readonly.hcl", map[string]string{"target": target})
+	out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+	if err != nil || out.Failed != 0 {
+		t.Fatalf("read-only run: %v, %+v", err, out)
+	}
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, content) {
+		t.Fatal("a read-only run changed the target")
+	}
+
+	p, g = load(t, "testdata/small.hcl", map[string]string{"target": target})
+	p.Drives[0].Writable = false
+	_, err = Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out2")})
+	if err == nil || !strings.Contains(err.Error(), "writable = true") {
+		t.Fatalf("write to an unwritable drive: %v", err)
+	}
+	if got, _ := os.ReadFile(target); !bytes.Equal(got, content) {
+		t.Fatal("a refused run changed the target")
+	}
+}
+
+// TestRunInterrupted: cancelling stops the running step promptly, keeps
+// its partial record marked interrupted and runs nothing after it.
+func TestRunInterrupted(t *testing.T) {
+	p, g := load(t, "testdata/long.hcl", nil)
+	dir := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	observe := func(e Event) {
+		if e.Kind == StepLive {
+			cancel()
+		}
+	}
+	start := time.Now()
+	out, err := Run(ctx, p, g, Options{Dir: dir, Observe: observe})
+	if err == nil || ctx.Err() == nil {
+		t.Fatalf("Run returned %v after cancellation", err)
+	}
+	if time.Since(start) > 30*time.Second {
+		t.Errorf("a cancelled one-minute step ran for %v", time.Since(start))
+	}
+	if len(out.Records) != 1 || out.Records[0].Status != results.StatusInterrupted || out.Records[0].Result == nil {
+		t.Fatalf("records after interruption: %+v", out.Records)
+	}
+	folder, _ := results.Open(dir)
+	if rec, err := folder.ReadRecord(out.Records[0].StepID); err != nil || rec.Status != results.StatusInterrupted {
+		t.Errorf("interrupted record on disk: %v %+v", err, rec)
+	}
+}
