@@ -80,6 +80,8 @@ type runner struct {
 	targets map[string]*target
 	hooks   *script.Runtime
 	records map[string]*results.Record
+	// stopped holds, by group, why a rate curve ended early.
+	stopped map[string]string
 	out     *Outcome
 	start   time.Time
 }
@@ -108,6 +110,7 @@ func (r *runner) removeScratch() {
 func (r *runner) runNodes(ctx context.Context) error {
 	r.start = time.Now()
 	r.records = map[string]*results.Record{}
+	r.stopped = map[string]string{}
 	for i, n := range r.graph.Nodes {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -128,7 +131,7 @@ func (r *runner) keep(n *plan.Node, rec *results.Record) {
 	r.records[n.ID] = rec
 	r.out.Records = append(r.out.Records, rec)
 	r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
-	if rec.Status != results.StatusOK {
+	if rec.Status != results.StatusOK && rec.Status != results.StatusSkipped {
 		r.out.Failed++
 	}
 }
@@ -148,11 +151,18 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	}
 	r.emit(ev)
 	rec := r.newRecord(n)
-	switch n.Kind {
-	case plan.KindCheck:
+	switch {
+	case r.stopped[n.Group] != "":
+		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.stopped[n.Group]
+	case n.Kind == plan.KindCheck:
 		r.runCheck(ctx, n, rec)
+	case n.Kind == plan.KindAggregate:
+		r.runAggregate(n, rec)
 	default:
 		r.runWorkload(ctx, i, n, rec)
+	}
+	if reason := stopReason(n.Stop, rec); reason != "" && n.Group != "" {
+		r.stopped[n.Group] = reason
 	}
 	rec.Finished = time.Now()
 	if err := r.folder.WriteRecord(rec); err != nil {
@@ -195,6 +205,11 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	if w.Seed == 0 {
 		w.Seed = seedFromID(n.ID)
 	}
+	if err := r.resolveRate(&w); err != nil {
+		rec.Status, rec.Error = results.StatusFailed, err.Error()
+		return
+	}
+	rec.Workload, _ = json.Marshal(w)
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}

@@ -80,34 +80,40 @@ func (m opMix) next() op {
 	return opWrite
 }
 
-// offsetSource yields the offset of each I/O. n is the I/O's sequence
-// number within its job, counted from 0 across all the job's slots.
-type offsetSource interface {
-	offset(n int64) int64
-}
-
-// sequentialOffsets walks a job's slice block by block, wrapping at its
-// end: the n-th I/O of the job goes to the n-th block, so the slots of a
-// job share one cursor and a pass writes every block exactly once.
-type sequentialOffsets struct {
-	slice region
-	bs    int64
-}
-
-func (s sequentialOffsets) offset(n int64) int64 {
-	return s.slice.start + n%s.slice.blocks(s.bs)*s.bs
-}
-
-// randomOffsets picks a block of the region uniformly at random for every
-// I/O, from the slot's own random stream.
+// randomOffsets places the I/Os of a random pattern: uniformly over the
+// region, or over a zone drawn by the skew, or, with probability seqPct,
+// right after the slot's previous I/O. Offsets are multiples of the
+// granule from the region's start and an I/O never crosses the region's
+// end.
 type randomOffsets struct {
-	region region
-	bs     int64
-	rng    *rand.Rand
+	region  region
+	granule int64
+	zones   zoneSet
+	seqPct  int
+	// lastEnd is the end of the slot's previous I/O; -1 before the first.
+	lastEnd int64
+	rng     *rand.Rand // offsets
+	skew    *rand.Rand // zone and sequential-continuation choices
 }
 
-func (r randomOffsets) offset(int64) int64 {
-	return r.region.start + r.rng.Int64N(r.region.blocks(r.bs))*r.bs
+// offset places an I/O of size bytes.
+func (p *randomOffsets) offset(size int64) int64 {
+	off := p.draw(size)
+	p.lastEnd = off + size
+	return off
+}
+
+func (p *randomOffsets) draw(size int64) int64 {
+	if p.seqPct > 0 && p.skew.IntN(100) < p.seqPct && p.lastEnd >= 0 && p.lastEnd+size <= p.region.end() {
+		return p.lastEnd
+	}
+	if len(p.zones.zones) == 0 {
+		positions := (p.region.length-size)/p.granule + 1
+		return p.region.start + p.rng.Int64N(positions)*p.granule
+	}
+	z := p.zones.pick(p.skew)
+	off := z.start + p.rng.Int64N(z.length/p.granule)*p.granule
+	return min(off, p.region.end()-size)
 }
 
 // stream names what a slot's random numbers are for; each purpose has its
@@ -118,11 +124,13 @@ const (
 	streamOffsets stream = iota
 	streamOps
 	streamData
+	streamSizes
+	streamSkew
 )
 
 // slotRNG returns the random stream of one purpose for the slot with the
 // given index in the run. The same seed gives every slot the same offsets,
-// op choices and data again.
+// op choices, sizes and data again.
 func slotRNG(seed uint64, slot int, purpose stream) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, splitmix64(uint64(slot)<<8|uint64(purpose))))
 }

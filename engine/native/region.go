@@ -2,9 +2,9 @@ package native
 
 import (
 	"fmt"
-	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 
+	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/plan"
 )
 
@@ -17,14 +17,15 @@ type region struct {
 // end is the first byte after the region.
 func (r region) end() int64 { return r.start + r.length }
 
-// blocks is the number of bs-sized blocks in the region.
-func (r region) blocks(bs int64) int64 { return r.length / bs }
+// blocks is the number of unit-sized blocks in the region.
+func (r region) blocks(unit int64) int64 { return r.length / unit }
 
 // resolveRegion works out the region of t that w covers: w.Offset bytes
 // in, w.Size bytes long (or w.SizePct percent of the capacity, or up to
-// the end), rounded down to a multiple of w.BS. It fails when the region is
-// empty or reaches past the capacity.
-func resolveRegion(t driver.Target, w plan.Workload) (region, error) {
+// the end), rounded down to a multiple of unit (the granule of the
+// transfer sizes). It fails when the region is empty or reaches past the
+// capacity.
+func resolveRegion(t driver.Target, w plan.Workload, unit int64) (region, error) {
 	if t.Capacity <= 0 {
 		return region{}, fmt.Errorf("target %s has no usable capacity (%d bytes)", t.Path, t.Capacity)
 	}
@@ -37,10 +38,10 @@ func resolveRegion(t driver.Target, w plan.Workload) (region, error) {
 		return region{}, workloadErrorf(field, "offset %d + size %d = %d bytes reaches past the end of %s (capacity %d bytes); lower size or offset",
 			w.Offset, length, w.Offset+length, t.Path, t.Capacity)
 	}
-	rounded := length - length%w.BS
+	rounded := length - length%unit
 	if rounded == 0 {
-		return region{}, workloadErrorf(field, "the region of %d bytes at offset %d holds no whole block of bs = %d bytes",
-			length, w.Offset, w.BS)
+		return region{}, workloadErrorf(field, "the region of %d bytes at offset %d holds no whole block of %s",
+			length, w.Offset, unitName(w, unit))
 	}
 	return region{start: w.Offset, length: rounded}, nil
 }
@@ -58,11 +59,19 @@ func requestedLength(capacity int64, w plan.Workload) (int64, string) {
 	}
 }
 
+// unitName names the unit a region is rounded to, for messages.
+func unitName(w plan.Workload, unit int64) string {
+	if len(w.BSSplit) == 0 {
+		return fmt.Sprintf("bs = %d bytes", unit)
+	}
+	return fmt.Sprintf("%d bytes (the largest size dividing every bs_split size)", unit)
+}
+
 // split cuts the region into n contiguous slices of whole blocks, in
 // order, their lengths differing by at most one block. The caller checks
 // that the region has at least n blocks.
-func (r region) split(n int, bs int64) []region {
-	per, extra := r.blocks(bs)/int64(n), r.blocks(bs)%int64(n)
+func (r region) split(n int, unit int64) []region {
+	per, extra := r.blocks(unit)/int64(n), r.blocks(unit)%int64(n)
 	slices := make([]region, n)
 	start := r.start
 	for i := range slices {
@@ -70,8 +79,8 @@ func (r region) split(n int, bs int64) []region {
 		if int64(i) < extra {
 			blocks++
 		}
-		slices[i] = region{start: start, length: blocks * bs}
-		start += blocks * bs
+		slices[i] = region{start: start, length: blocks * unit}
+		start += blocks * unit
 	}
 	return slices
 }

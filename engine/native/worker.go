@@ -1,137 +1,149 @@
 package native
 
 import (
-	"encoding/binary"
 	"errors"
 	"math/rand/v2"
-	"sort"
-	"strings"
+	"runtime"
 	"sync"
 	"sync/atomic"
-	"time"
 
-	"github.com/drivebench/drivebench/metrics"
 	"golang.org/x/sys/unix"
 )
 
-// ioMethod is how a job's I/Os reach the kernel (the workload's
-// ioengine). It keeps the job's slots busy, asking each slot for its next
-// I/O and handing back the completion, until every slot says to stop.
-type ioMethod interface {
-	runJob(r *run, j *job)
-}
-
-// ioMethods are the supported ioengine values; "" selects the default.
-var ioMethods = map[string]ioMethod{
-	"":      psync{},
-	"psync": psync{},
-}
-
-// ioMethodNames lists the ioengine values for error messages.
-func ioMethodNames() string {
-	var names []string
-	for name := range ioMethods {
-		if name != "" {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
-}
-
-// psync runs every slot as a goroutine that issues one pread or pwrite at
-// a time and waits for it, so a job has iodepth system calls in flight.
-type psync struct{}
-
-func (psync) runJob(r *run, j *job) {
-	var wg sync.WaitGroup
-	for _, s := range j.slots {
-		wg.Go(func() {
-			for {
-				req, ok := s.next(r)
-				if !ok {
-					return
-				}
-				start := time.Now()
-				n, err := r.transfer(req)
-				if !s.complete(r, req, n, time.Since(start), err) {
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-}
-
-// transfer issues req synchronously.
-func (r *run) transfer(req ioRequest) (int, error) {
-	if req.op == opRead {
-		return r.sys.pread(r.fd, req.buf, req.offset)
-	}
-	return r.sys.pwrite(r.fd, req.buf, req.offset)
-}
-
 // job is one of the workload's numjobs workers: iodepth slots that share
-// an I/O budget and, for sequential patterns, one cursor over the job's
-// slice of the region.
+// a byte budget, a rate schedule and, for sequential patterns, one cursor
+// over the job's slice of the region.
 type job struct {
-	// issued counts the I/Os the job's slots have claimed; it is the
-	// sequential cursor.
-	issued atomic.Int64
-	// limit is how many I/Os the job issues in a byte-count run;
-	// math.MaxInt64 in a time-based one.
-	limit int64
+	// cursor counts the bytes the job's slots have claimed; it is the
+	// sequential position and the budget's meter.
+	cursor atomic.Int64
+	_      [56]byte // keeps the cursor off the fields the slots only read
+	// budget is how many bytes the job transfers; unbounded in a
+	// time-based run without one.
+	budget     int64
+	sequential bool
+	slice      region
+	// pace is the job's arrival schedule; nil when the run is not rate
+	// limited.
+	pace  *schedule
 	slots []*slot
 }
 
-// claim takes the sequence number of the job's next I/O; false once the
-// job's budget is spent.
-func (j *job) claim() (int64, bool) {
-	n := j.issued.Add(1) - 1
-	return n, n < j.limit
+// claim takes the job's next size bytes (fewer at the end of its budget
+// or, for a sequential job, of its slice) and returns their position in
+// the job's stream; false once the budget is spent.
+func (j *job) claim(size int64) (pos, n int64, ok bool) {
+	for {
+		p := j.cursor.Load()
+		if p >= j.budget {
+			return 0, 0, false
+		}
+		n := min(size, j.budget-p)
+		if j.sequential {
+			n = min(n, j.slice.length-p%j.slice.length)
+		}
+		if j.cursor.CompareAndSwap(p, p+n) {
+			return p, n, true
+		}
+	}
 }
 
-// slot is one outstanding I/O of a job: its buffers, its random streams
-// and its recorders, owned by whoever runs the slot, so the hot path takes
-// no locks.
+// slot is one outstanding I/O of a job: its buffers, random streams and
+// recorder, owned by whoever runs the slot, so the hot path takes no
+// locks.
 type slot struct {
-	job     *job
-	offsets offsetSource
+	job *job
+	// id is the slot's index within its job.
+	id      int
+	rec     *recorder
 	ops     opMix
+	sizes   *sizeMix
+	sizeRNG *rand.Rand
+	// random places the I/Os of a random pattern; nil for a sequential
+	// one.
+	random  *randomOffsets
 	readBuf []byte
-	writes  writeSource
-	// rec holds the completions by direction (opRead, opWrite); nil for
-	// a direction the workload never issues.
-	rec [2]*metrics.Recorder
+	writes  *writeData
 }
 
 // ioRequest is one I/O ready to issue.
 type ioRequest struct {
 	op     op
 	offset int64
+	size   int64
 	buf    []byte
+	// due is the intended start on the run's clock of a paced I/O.
+	due int64
+	// late is set when the I/O was already due when its slot became
+	// free: the backlog of a slow target, counted in its latency.
+	late bool
 }
 
-// next prepares the slot's next I/O; false when the run is stopping or
-// the job's budget is spent.
+// next claims the slot's next I/O and draws its direction, size, offset
+// and intended time; false when the run is stopping or the job's budget
+// is spent.
 func (s *slot) next(r *run) (ioRequest, bool) {
 	if r.stop.Load() {
 		return ioRequest{}, false
 	}
-	n, ok := s.job.claim()
+	pos, size, ok := s.job.claim(s.sizes.pick(s.sizeRNG))
 	if !ok {
 		return ioRequest{}, false
 	}
-	req := ioRequest{op: s.ops.next(), offset: s.offsets.offset(n), buf: s.readBuf}
-	if req.op == opWrite {
-		req.buf = s.writes.buffer(req.offset)
+	req := ioRequest{op: s.ops.next(), size: size}
+	if s.random != nil {
+		req.offset = s.random.offset(size)
+	} else {
+		req.offset = s.job.slice.start + pos%s.job.slice.length
+	}
+	if s.job.pace != nil {
+		req.due = s.job.pace.take(size)
 	}
 	return req, true
 }
 
-// complete accounts for a finished I/O that moved n bytes in lat. A
+// arm readies req's buffer just before it is issued. For a write of a
+// verify run it first claims the blocks written; when another write to
+// one of them is in flight, a random I/O moves elsewhere and a sequential
+// one reports false, to be armed again later.
+func (s *slot) arm(r *run, req *ioRequest) bool {
+	if req.op == opRead {
+		req.buf = s.readBuf[:req.size]
+		return true
+	}
+	if r.blocks != nil && !s.claimBlocks(r, req) {
+		return false
+	}
+	req.buf = s.writes.buffer(req.size)
+	if r.blocks != nil {
+		r.blocks.stamp(req.buf, req.offset)
+	}
+	return true
+}
+
+// claimAttempts is how many offsets a random write of a verify run tries
+// before waiting for its blocks.
+const claimAttempts = 8
+
+func (s *slot) claimBlocks(r *run, req *ioRequest) bool {
+	for range claimAttempts {
+		if r.blocks.claim(req.offset, req.size) {
+			return true
+		}
+		if s.random == nil {
+			return false
+		}
+		req.offset = s.random.offset(req.size)
+	}
+	return false
+}
+
+// complete accounts for a finished I/O that moved n bytes in lat ns. A
 // failed or short transfer stops the run; complete then returns false.
-func (s *slot) complete(r *run, req ioRequest, n int, lat time.Duration, err error) bool {
+func (s *slot) complete(r *run, req *ioRequest, n int, lat int64, err error) bool {
+	if r.blocks != nil && req.op == opWrite {
+		r.blocks.release(req.offset, req.size)
+	}
 	if err == nil && n != len(req.buf) {
 		err = &shortTransfer{got: n, want: len(req.buf)}
 	}
@@ -139,15 +151,13 @@ func (s *slot) complete(r *run, req ioRequest, n int, lat time.Duration, err err
 		r.fail(r.ioError(req, err))
 		return false
 	}
-	if r.measuring.Load() {
-		s.rec[req.op].Record(uint64(lat), uint64(n))
-	}
+	s.rec.record(&r.coll.epoch, req.op, lat, n)
 	return true
 }
 
 // ioError describes a failed transfer; EINVAL under O_DIRECT on an
 // aligned request means the filesystem or device refuses O_DIRECT.
-func (r *run) ioError(req ioRequest, err error) error {
+func (r *run) ioError(req *ioRequest, err error) error {
 	ioErr := &IOError{Path: r.path, Op: req.op.syscall(), Offset: req.offset, Err: err}
 	if r.direct && errors.Is(err, unix.EINVAL) {
 		return &directRefusedError{path: r.path, cause: ioErr}
@@ -155,27 +165,64 @@ func (r *run) ioError(req ioRequest, err error) error {
 	return ioErr
 }
 
-// writeSource supplies the bytes a write carries.
-type writeSource interface {
-	buffer(offset int64) []byte
+// psync runs every slot as a goroutine that issues one pread or pwrite at
+// a time and waits for it, so a job has iodepth system calls in flight.
+type psync struct{}
+
+func (psync) sharedRecorder() bool { return false }
+
+func (psync) runJob(r *run, j *job) {
+	var wg sync.WaitGroup
+	for _, s := range j.slots {
+		wg.Go(func() { r.runSlot(s) })
+	}
+	wg.Wait()
 }
 
-// randomData is one buffer of seeded random bytes that every write of a
-// slot carries unchanged.
-type randomData []byte
-
-func (d randomData) buffer(int64) []byte { return d }
-
-// newRandomData fills buf from rng.
-func newRandomData(buf []byte, rng *rand.Rand) randomData {
-	i := 0
-	for ; i+8 <= len(buf); i += 8 {
-		binary.LittleEndian.PutUint64(buf[i:], rng.Uint64())
+// runSlot issues the slot's I/Os one after another until the run stops.
+func (r *run) runSlot(s *slot) {
+	if s.job.pace != nil {
+		pace()
 	}
-	if i < len(buf) {
-		var tail [8]byte
-		binary.LittleEndian.PutUint64(tail[:], rng.Uint64())
-		copy(buf[i:], tail[:])
+	for {
+		req, ok := s.next(r)
+		if !ok || !r.await(&req) {
+			return
+		}
+		for !s.arm(r, &req) {
+			if r.stop.Load() {
+				return
+			}
+			runtime.Gosched()
+		}
+		start := r.clock()
+		if req.late {
+			start = req.due
+		}
+		n, err := r.transfer(&req)
+		if !s.complete(r, &req, n, r.clock()-start, err) {
+			return
+		}
 	}
-	return randomData(buf)
+}
+
+// await holds a paced request until it is due and marks it late when it
+// already was; false when the run stops meanwhile.
+func (r *run) await(req *ioRequest) bool {
+	if !r.paced {
+		return true
+	}
+	if req.due <= r.clock() {
+		req.late = true
+		return true
+	}
+	return r.sleepUntil(req.due)
+}
+
+// transfer issues req synchronously.
+func (r *run) transfer(req *ioRequest) (int, error) {
+	if req.op == opRead {
+		return r.sys.pread(r.fd, req.buf, req.offset)
+	}
+	return r.sys.pwrite(r.fd, req.buf, req.offset)
 }

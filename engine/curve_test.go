@@ -1,0 +1,86 @@
+package engine
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+// okRecord is a finished step whose reads all took latNs and ran at iops.
+func okRecord(name string, iops float64, latNs ...uint64) *results.Record {
+	var h metrics.Histogram
+	for _, l := range latNs {
+		h.Record(l)
+	}
+	d := metrics.Summarize(&h, uint64(len(latNs))*4096, time.Second)
+	d.IOPS = iops
+	return &results.Record{Name: name, Kind: string(plan.KindProfile), Status: results.StatusOK, Result: &metrics.Result{Read: d, RuntimeNs: int64(time.Second)}}
+}
+
+func TestStopReason(t *testing.T) {
+	rec := okRecord("curve / 80%", 1000, 100_000, 100_000, 100_000, 5_000_000)
+	cases := []struct {
+		stop *plan.StopCondition
+		want string
+	}{
+		{nil, ""},
+		{&plan.StopCondition{Stat: "mean", LimitNs: 2_000_000}, ""},
+		{&plan.StopCondition{Stat: "mean", LimitNs: 1_000_000}, "mean latency 1325.0 µs at curve / 80% exceeded the curve's limit of 1000.0 µs"},
+		{&plan.StopCondition{Stat: "p99", LimitNs: 10_000_000}, ""},
+		{&plan.StopCondition{Stat: "p99", LimitNs: 1_000_000}, "p99 latency"},
+	}
+	for _, tc := range cases {
+		got := stopReason(tc.stop, rec)
+		if (tc.want == "") != (got == "") || !strings.HasPrefix(got, tc.want) {
+			t.Errorf("stop %+v: %q, want %q", tc.stop, got, tc.want)
+		}
+	}
+	failed := &results.Record{Status: results.StatusFailed}
+	if got := stopReason(&plan.StopCondition{Stat: "mean", LimitNs: 1}, failed); got != "" {
+		t.Errorf("a failed point stopped the curve: %q", got)
+	}
+}
+
+func TestResolveRate(t *testing.T) {
+	r := &runner{records: map[string]*results.Record{"max": okRecord("max", 40_000, 1000)}}
+	w := plan.Workload{RatePct: 25, RateBase: "max"}
+	if err := r.resolveRate(&w); err != nil || w.RateIOPS != 10_000 {
+		t.Errorf("25%% of 40,000 IOPS: %v, %v", w.RateIOPS, err)
+	}
+	w = plan.Workload{RatePct: 50, RateBase: "missing"}
+	if err := r.resolveRate(&w); err == nil || !strings.Contains(err.Error(), "uncontrolled run") {
+		t.Errorf("missing base: %v", err)
+	}
+}
+
+func TestAggregateUsesLastRounds(t *testing.T) {
+	r := &runner{records: map[string]*results.Record{}}
+	n := &plan.Node{Aggregate: &plan.Aggregate{Use: "last", Keep: 2}}
+	for i, iops := range []float64{100, 200, 300} {
+		id := string(rune('a' + i))
+		r.records[id] = okRecord(id, iops, uint64(1000*(i+1)))
+		n.DependsOn = append(n.DependsOn, id)
+	}
+	rec := &results.Record{Status: results.StatusOK}
+	r.runAggregate(n, rec)
+	if rec.Status != results.StatusOK || rec.Result.Read.IOPS != 250 {
+		t.Fatalf("aggregate of the last two rounds: %+v", rec)
+	}
+	if h := rec.Result.Read.Hist; h.Count() != 2 || h.Min() != 2000 || h.Max() != 3000 {
+		t.Errorf("merged histogram: n=%d min=%d max=%d", h.Count(), h.Min(), h.Max())
+	}
+	if math.Abs(rec.Result.Read.Lat.Mean-2500) > 1e-9 {
+		t.Errorf("mean latency %v, want 2500", rec.Result.Read.Lat.Mean)
+	}
+	n.Aggregate.Keep = 5
+	rec = &results.Record{Status: results.StatusOK}
+	r.runAggregate(n, rec)
+	if rec.Status != results.StatusFailed {
+		t.Errorf("aggregate with too few rounds: %+v", rec)
+	}
+}
