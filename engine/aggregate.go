@@ -15,7 +15,7 @@ import (
 func (r *runner) runAggregate(n *plan.Node, rec *results.Record) {
 	var rounds []*results.Record
 	for _, dep := range n.DependsOn {
-		if d := r.records[dep]; d != nil && d.Kind == string(plan.KindProfile) && d.Status == results.StatusOK && d.Result != nil {
+		if d := r.record(dep); d != nil && d.Kind == string(plan.KindProfile) && d.Status == results.StatusOK && d.Result != nil {
 			rounds = append(rounds, d)
 		}
 	}

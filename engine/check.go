@@ -67,7 +67,7 @@ func (r *runner) driveValue(name string) script.Struct {
 func (r *runner) pointValues(n *plan.Node) []any {
 	var points []any
 	for _, dep := range n.DependsOn {
-		rec := r.records[dep]
+		rec := r.record(dep)
 		if rec == nil || rec.Kind != string(plan.KindProfile) {
 			continue
 		}

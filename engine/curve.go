@@ -15,7 +15,7 @@ func (r *runner) resolveRate(w *plan.Workload) error {
 	if w.RatePct <= 0 || w.RateBase == "" {
 		return nil
 	}
-	base := r.records[w.RateBase]
+	base := r.record(w.RateBase)
 	if base == nil || base.Status != results.StatusOK || base.Result == nil {
 		return fmt.Errorf("the curve's uncontrolled run (step %s) has no result, so %g%% of its maximum is unknown", w.RateBase, w.RatePct)
 	}

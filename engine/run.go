@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
@@ -79,6 +80,9 @@ type runner struct {
 	folder  *results.Folder
 	targets map[string]*target
 	hooks   *script.Runtime
+	// mu guards records, stopped, out and the observer, which lanes
+	// running in parallel share.
+	mu      sync.Mutex
 	records map[string]*results.Record
 	// stopped holds, by group, why a rate curve ended early.
 	stopped map[string]string
@@ -107,14 +111,71 @@ func (r *runner) removeScratch() {
 	}
 }
 
+// runNodes runs the graph. Each drive's steps run in plan order; the
+// drives run one after another (a quiet host) unless the testbed says
+// parallel = true. Steps without a drive (the report) run last.
 func (r *runner) runNodes(ctx context.Context) error {
 	r.start = time.Now()
 	r.records = map[string]*results.Record{}
 	r.stopped = map[string]string{}
+	lanes, tail := r.lanes()
+	if r.plan.Testbed != nil && r.plan.Testbed.Parallel && len(lanes) > 1 {
+		if err := r.runParallel(ctx, lanes); err != nil {
+			return err
+		}
+	} else {
+		for _, lane := range lanes {
+			if err := r.runLane(ctx, lane); err != nil {
+				return err
+			}
+		}
+	}
+	return r.runLane(ctx, tail)
+}
+
+// lanes splits the graph's node indexes by drive, in order of appearance.
+func (r *runner) lanes() (lanes [][]int, tail []int) {
+	byDrive := map[string]int{}
 	for i, n := range r.graph.Nodes {
+		if n.Drive == "" {
+			tail = append(tail, i)
+			continue
+		}
+		k, ok := byDrive[n.Drive]
+		if !ok {
+			k = len(lanes)
+			byDrive[n.Drive] = k
+			lanes = append(lanes, nil)
+		}
+		lanes[k] = append(lanes[k], i)
+	}
+	return lanes, tail
+}
+
+// runParallel runs the lanes at once; the first error that stops a lane
+// (a results folder that cannot be written, cancellation) stops them all.
+func (r *runner) runParallel(ctx context.Context, lanes [][]int) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var wg sync.WaitGroup
+	for _, lane := range lanes {
+		wg.Go(func() {
+			if err := r.runLane(ctx, lane); err != nil {
+				cancel(err)
+			}
+		})
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+// runLane runs nodes one after another.
+func (r *runner) runLane(ctx context.Context, lane []int) error {
+	for _, i := range lane {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		n := r.graph.Nodes[i]
 		rec, err := r.runNode(ctx, i, n)
 		if rec != nil {
 			r.keep(n, rec)
@@ -128,12 +189,34 @@ func (r *runner) runNodes(ctx context.Context) error {
 
 // keep adds a finished step's record to the outcome.
 func (r *runner) keep(n *plan.Node, rec *results.Record) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.records[n.ID] = rec
 	r.out.Records = append(r.out.Records, rec)
 	r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
 	if rec.Status != results.StatusOK && rec.Status != results.StatusSkipped {
 		r.out.Failed++
 	}
+}
+
+// record returns the record of a step finished in this run, or nil.
+func (r *runner) record(id string) *results.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.records[id]
+}
+
+// stopReasonOf says why the group's remaining steps are skipped, or "".
+func (r *runner) stopReasonOf(group string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stopped[group]
+}
+
+func (r *runner) stop(group, reason string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.stopped[group] = reason
 }
 
 // runNode runs one node, or reuses its complete record from an earlier run
@@ -152,8 +235,8 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	r.emit(ev)
 	rec := r.newRecord(n)
 	switch {
-	case r.stopped[n.Group] != "":
-		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.stopped[n.Group]
+	case n.Group != "" && r.stopReasonOf(n.Group) != "":
+		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.stopReasonOf(n.Group)
 	case n.Kind == plan.KindCheck:
 		r.runCheck(ctx, n, rec)
 	case n.Kind == plan.KindAggregate:
@@ -162,7 +245,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		r.runWorkload(ctx, i, n, rec)
 	}
 	if reason := stopReason(n.Stop, rec); reason != "" && n.Group != "" {
-		r.stopped[n.Group] = reason
+		r.stop(n.Group, reason)
 	}
 	rec.Finished = time.Now()
 	if err := r.folder.WriteRecord(rec); err != nil {
@@ -244,6 +327,8 @@ func (r *runner) report() error {
 
 func (r *runner) emit(e Event) {
 	if r.opt.Observe != nil {
+		r.mu.Lock()
+		defer r.mu.Unlock()
 		r.opt.Observe(e)
 	}
 }

@@ -127,3 +127,21 @@ func TestRunInterrupted(t *testing.T) {
 		t.Errorf("interrupted record on disk: %v %+v", err, rec)
 	}
 }
+
+// TestRunParallelDrives: with parallel = true the drives' steps overlap in
+// time; by default one drive finishes before the next starts.
+func TestRunParallelDrives(t *testing.T) {
+	for _, parallel := range []bool{false, true} {
+		p, g := load(t, "testdata/two-drives.hcl", nil)
+		p.Testbed.Parallel = parallel
+		out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+		if err != nil || out.Failed != 0 || len(out.Records) != 2 {
+			t.Fatalf("parallel=%v: %v, %+v", parallel, err, out)
+		}
+		a, b := out.Records[0], out.Records[1]
+		overlap := a.Started.Before(b.Finished) && b.Started.Before(a.Finished)
+		if overlap != parallel {
+			t.Errorf("parallel=%v: steps overlap=%v (a %v-%v, b %v-%v)", parallel, overlap, a.Started, a.Finished, b.Started, b.Finished)
+		}
+	}
+}

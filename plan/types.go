@@ -37,6 +37,9 @@ type Testbed struct {
 	Description string
 	// Facts are declared facts (server model, HBA, ...) by name.
 	Facts map[string]string
+	// Parallel lets steps of different drives run at the same time;
+	// by default drives run one after another to keep the host quiet.
+	Parallel bool
 }
 
 // Drive is one device or file under test.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // File names inside a results folder.
@@ -21,6 +22,9 @@ const (
 type Folder struct {
 	Dir      string
 	Manifest *Manifest
+	// journalMu serialises appends to the journal from steps that run in
+	// parallel.
+	journalMu sync.Mutex
 }
 
 // Create makes dir (and its steps folder) if needed and writes the

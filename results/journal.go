@@ -19,6 +19,8 @@ type journalEntry struct {
 }
 
 func (f *Folder) appendJournal(e journalEntry) error {
+	f.journalMu.Lock()
+	defer f.journalMu.Unlock()
 	line, err := json.Marshal(e)
 	if err != nil {
 		return err
