@@ -13,11 +13,14 @@ import (
 
 // buildManifest describes the run for the results folder, so a report can
 // be written from the folder alone.
-func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, version string) *results.Manifest {
+func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt Options) *results.Manifest {
 	m := &results.Manifest{
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
-		Version: version, Variables: p.Variables,
+		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs,
 		Testbed: results.Testbed{Name: "local", Detected: DetectTestbed()},
+	}
+	if abs, err := filepath.Abs(p.File); err == nil {
+		m.PlanPath = abs
 	}
 	if tb := p.Testbed; tb != nil {
 		m.Testbed.Name, m.Testbed.Description, m.Testbed.Declared = tb.Name, tb.Description, tb.Facts

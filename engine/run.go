@@ -25,6 +25,9 @@ type Options struct {
 	Dir string
 	// Version is drivebench's version, stored in the manifest.
 	Version string
+	// VarArgs are the -var values the plan was loaded with, stored so the
+	// run can be resumed with the same plan.
+	VarArgs map[string]string
 	// Observe receives progress events; it may be nil.
 	Observe func(Event)
 	// HookLimits bound every Starlark hook.
@@ -65,7 +68,7 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if err := r.resolveDrives(); err != nil {
 		return nil, err
 	}
-	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt.Version))
+	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt))
 	if err != nil {
 		return nil, err
 	}
@@ -182,6 +185,9 @@ func (r *runner) runLane(ctx context.Context, lane []int) error {
 		}
 		if err != nil {
 			return err
+		}
+		if rec != nil && rec.Status == results.StatusFailed && r.plan.OnError == "abort" {
+			return &AbortError{Step: rec.Name, Err: rec.Error}
 		}
 	}
 	return nil
@@ -331,4 +337,15 @@ func (r *runner) emit(e Event) {
 		defer r.mu.Unlock()
 		r.opt.Observe(e)
 	}
+}
+
+// AbortError stops a run whose plan says on_error = "abort" after a step
+// failed; the records written so far are kept.
+type AbortError struct {
+	Step string
+	Err  string
+}
+
+func (e *AbortError) Error() string {
+	return fmt.Sprintf("step %s failed (%s); the plan says on_error = \"abort\", so no further steps ran", e.Step, e.Err)
 }

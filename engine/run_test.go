@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,6 +143,30 @@ func TestRunParallelDrives(t *testing.T) {
 		overlap := a.Started.Before(b.Finished) && b.Started.Before(a.Finished)
 		if overlap != parallel {
 			t.Errorf("parallel=%v: steps overlap=%v (a %v-%v, b %v-%v)", parallel, overlap, a.Started, a.Finished, b.Started, b.Finished)
+		}
+	}
+}
+
+// TestRunOnError: a failed step is recorded with its error; the plan's
+// on_error decides whether the steps after it run.
+func TestRunOnError(t *testing.T) {
+	target := filepath.Join(t.TempDir(), "small.bin")
+	if err := os.WriteFile(target, make([]byte, 64<<10), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		onError string
+		records int
+	}{{"", 2}, {"continue", 2}, {"abort", 1}} {
+		p, g := load(t, "testdata/failing.hcl", map[string]string{"target": target})
+		p.OnError = tc.onError
+		out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+		var abort *AbortError
+		if (tc.onError == "abort") != errors.As(err, &abort) {
+			t.Errorf("on_error=%q: error %v", tc.onError, err)
+		}
+		if len(out.Records) != tc.records || out.Failed != 1 || !strings.Contains(out.Records[0].Error, "offset") {
+			t.Errorf("on_error=%q: %d records, %d failed, first error %q", tc.onError, len(out.Records), out.Failed, out.Records[0].Error)
 		}
 	}
 }

@@ -34,6 +34,7 @@ func Create(dir string, m *Manifest) (*Folder, error) {
 	if err := os.MkdirAll(filepath.Join(dir, StepsDir), 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
+	removeStaleTemporaries(dir)
 	m.Schema = ManifestSchema
 	if err := WriteJSONAtomic(filepath.Join(dir, ManifestFile), m); err != nil {
 		return nil, fmt.Errorf("write manifest: %w", err)
@@ -137,4 +138,16 @@ func (f *Folder) Records() ([]*Record, error) {
 		}
 	}
 	return recs, nil
+}
+
+// removeStaleTemporaries deletes the temporary files of atomic writes that
+// a killed run left behind; they were never renamed, so nothing refers to
+// them.
+func removeStaleTemporaries(dir string) {
+	for _, d := range []string{dir, filepath.Join(dir, StepsDir)} {
+		tmps, _ := filepath.Glob(filepath.Join(d, ".*.tmp*"))
+		for _, t := range tmps {
+			os.Remove(t)
+		}
+	}
 }

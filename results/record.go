@@ -68,14 +68,18 @@ type Verdict struct {
 // written when the run starts, so a report can be made from the folder
 // alone even if the run never finishes.
 type Manifest struct {
-	Schema   string    `json:"schema"`
-	Plan     string    `json:"plan"`
-	PlanFile string    `json:"plan_file"`
-	PlanHash string    `json:"plan_hash"`
-	Created  time.Time `json:"created"`
-	Version  string    `json:"drivebench_version"`
-	Testbed  Testbed   `json:"testbed"`
-	Drives   []Drive   `json:"drives"`
+	Schema   string `json:"schema"`
+	Plan     string `json:"plan"`
+	PlanFile string `json:"plan_file"`
+	// PlanPath and VarArgs let `drivebench run -resume DIR` load the same
+	// plan with the same -var values again.
+	PlanPath string            `json:"plan_path,omitempty"`
+	VarArgs  map[string]string `json:"var_args,omitempty"`
+	PlanHash string            `json:"plan_hash"`
+	Created  time.Time         `json:"created"`
+	Version  string            `json:"drivebench_version"`
+	Testbed  Testbed           `json:"testbed"`
+	Drives   []Drive           `json:"drives"`
 	// Methodology lists preconditions and profiles as the plan wrote them.
 	Preconditions []Method       `json:"preconditions"`
 	Profiles      []Method       `json:"profiles"`

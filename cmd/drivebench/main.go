@@ -28,6 +28,7 @@ const (
 	exitCheckFailed = 1
 	exitUsage       = 2
 	exitStepFailed  = 3
+	exitInterrupted = 130
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

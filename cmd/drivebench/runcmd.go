@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -14,16 +15,17 @@ import (
 )
 
 func cmdRun(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("run", "PLAN", "Run a plan: every step, its checks and its reports.", io)
+	fs := newFlagSet("run", "PLAN | -resume DIR", "Run a plan: every step, its checks and its reports.", io)
 	var pf planFlags
 	pf.register(fs)
 	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
+	resume := fs.String("resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	path, ok := onePositional(fs, "plan file")
+	path, dir, ok := runTarget(fs, &pf, *out, *resume)
 	if !ok {
 		return exitUsage
 	}
@@ -31,7 +33,6 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if !ok {
 		return exitUsage
 	}
-	dir := *out
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
@@ -39,32 +40,62 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
 		Version:    version,
+		VarArgs:    pf.vars,
 		Observe:    prog.observe,
 		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats) },
 	})
 	prog.finish()
 	if err != nil {
-		return runError(io, dir, err, outcome)
+		return runError(io, dir, err, outcome, p.Report.Formats)
 	}
 	return summarize(io, dir, p, outcome)
 }
 
-// runError explains a run that stopped early; what was measured is in dir.
-func runError(io stdio, dir string, err error, outcome *engine.Outcome) int {
+// runTarget decides which plan to load and where the results go: the
+// plan argument and -out, or, with -resume, the plan and -var values the
+// results folder recorded.
+func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
+	if resume == "" {
+		planPath, ok = onePositional(fs, "plan file")
+		return planPath, out, ok
+	}
+	if fs.NArg() > 0 || out != "" || len(pf.vars) > 0 {
+		fmt.Fprintln(fs.Output(), "drivebench run: -resume takes the plan and its -var values from the results folder; give no plan, -out or -var")
+		return "", "", false
+	}
+	folder, err := results.Open(resume)
+	if err != nil {
+		fmt.Fprintln(fs.Output(), "drivebench run:", err)
+		return "", "", false
+	}
+	if folder.Manifest.PlanPath == "" {
+		fmt.Fprintf(fs.Output(), "drivebench run: %s does not record its plan's path; run the plan again with -out %s\n", resume, resume)
+		return "", "", false
+	}
+	for k, v := range folder.Manifest.VarArgs {
+		pf.vars[k] = v
+	}
+	return folder.Manifest.PlanPath, resume, true
+}
+
+// runError explains a run that stopped early. When the results folder
+// was started, the reports of what was done are written before exiting.
+func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats []string) int {
+	if outcome != nil {
+		if rerr := writeReports(dir, formats); rerr != nil {
+			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
+		}
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "drivebench: interrupted; the results measured so far are in %s\n", dir)
-		if outcome != nil {
-			if rerr := writeReports(dir, nil); rerr != nil {
-				fmt.Fprintln(io.err, "drivebench:", rerr)
-			}
-		}
-		return 130
+		return exitInterrupted
 	}
 	fmt.Fprintln(io.err, "drivebench:", err)
 	if outcome == nil {
 		return exitUsage
 	}
+	fmt.Fprintf(io.err, "drivebench: the results measured so far are in %s\n", dir)
 	return exitStepFailed
 }
 
