@@ -3,6 +3,7 @@ module github.com/drivebench/drivebench
 go 1.26.8
 
 require (
+	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/mitchellh/go-wordwrap v1.0.1
 	github.com/zclconf/go-cty v1.20.0
