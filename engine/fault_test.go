@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/drivebench/drivebench/faultfs"
@@ -73,5 +74,56 @@ func expectStep(t *testing.T, rec *results.Record, wantErr string, offset int64)
 	}
 	if rec.Result == nil {
 		t.Errorf("%s: the partial result was lost", rec.Name)
+	}
+}
+
+// TestRunResultsDiskFull fills the results folder's disk after the first
+// step: the run stops with a clear error and the first record is intact.
+func TestRunResultsDiskFull(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a small tmpfs for the results folder needs root")
+	}
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.bin")
+	if err := os.WriteFile(target, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	small := filepath.Join(dir, "small")
+	os.Mkdir(small, 0o755)
+	if err := syscall.Mount("tmpfs", small, "tmpfs", 0, "size=2m"); err != nil {
+		t.Skipf("cannot mount tmpfs: %v", err)
+	}
+	defer syscall.Unmount(small, 0)
+	p, g := load(t, "testdata/two-reads.hcl", map[string]string{"target": target})
+	observe := func(e Event) {
+		if e.Kind == StepFinished && e.Index == 0 {
+			fillDisk(t, small)
+		}
+	}
+	out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(small, "out"), Observe: observe})
+	if err == nil || !strings.Contains(err.Error(), "disk of the results folder is full") || !strings.Contains(err.Error(), "-resume") {
+		t.Fatalf("Run on a full disk: %v", err)
+	}
+	folder, ferr := results.Open(filepath.Join(small, "out"))
+	if ferr != nil {
+		t.Fatal(ferr)
+	}
+	if rec, err := folder.ReadRecord(out.Records[0].StepID); err != nil || rec.Status != results.StatusOK {
+		t.Errorf("first record after the disk filled: %v", err)
+	}
+}
+
+// fillDisk writes a file until the file system at dir has no space left.
+func fillDisk(t *testing.T, dir string) {
+	f, err := os.Create(filepath.Join(dir, "ballast"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	chunk := make([]byte, 64<<10)
+	for {
+		if _, err := f.Write(chunk); err != nil {
+			return
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
@@ -255,11 +256,20 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	}
 	rec.Finished = time.Now()
 	if err := r.folder.WriteRecord(rec); err != nil {
-		return nil, err
+		return nil, r.saveError(err)
 	}
 	ev.Kind, ev.Record, ev.Elapsed = StepFinished, rec, time.Since(r.start)
 	r.emit(ev)
 	return rec, ctx.Err()
+}
+
+// saveError explains a record that could not be saved; the run stops, as
+// measuring what cannot be kept is pointless.
+func (r *runner) saveError(err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return fmt.Errorf("the disk of the results folder is full (%w); the records written so far are intact: free some space and continue with drivebench run -resume %s", err, r.opt.Dir)
+	}
+	return err
 }
 
 func (r *runner) newRecord(n *plan.Node) *results.Record {
