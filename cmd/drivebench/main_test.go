@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"os"
 	"path/filepath"
 	"strings"
@@ -140,5 +141,36 @@ func TestHookErrorKeepsResults(t *testing.T) {
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil || !strings.Contains(string(md), "hook-error.star:3") {
 		t.Errorf("report lacks the hook error (err %v)", err)
+	}
+}
+
+func TestRunWritesJUnit(t *testing.T) {
+	dir := t.TempDir()
+	junit := filepath.Join(dir, "verdicts.xml")
+	code, out, errOut := runCLI(t, "run", "-junit", junit, "-out", filepath.Join(dir, "out"), "testdata/hook-error.hcl")
+	if code != exitStepFailed {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	data, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var suites struct {
+		Suites []struct {
+			Tests  int `xml:"tests,attr"`
+			Errors int `xml:"errors,attr"`
+			Cases  []struct {
+				Error *struct {
+					Text string `xml:",chardata"`
+				} `xml:"error"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &suites); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	s := suites.Suites[0]
+	if s.Errors < 1 || s.Tests < 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Text, "hook-error.star:3") {
+		t.Errorf("junit: %s", data)
 	}
 }

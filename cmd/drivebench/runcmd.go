@@ -20,6 +20,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	pf.register(fs)
 	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
 	resume := fs.String("resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
+	junit := fs.String("junit", "", "also write every verdict and failed step as JUnit XML to this file, for CI")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	if code, done := parseFlags(fs, args); done {
@@ -37,6 +38,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
 	prog := newProgress(io, g)
+	started := time.Now()
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
 		Version:    version,
@@ -46,6 +48,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats) },
 	})
 	prog.finish()
+	if *junit != "" && outcome != nil {
+		if jerr := writeJUnit(*junit, p.Name, outcome, time.Since(started)); jerr != nil {
+			fmt.Fprintln(io.err, "drivebench: junit:", jerr)
+		}
+	}
 	if err != nil {
 		return runError(io, dir, err, outcome, p.Report.Formats)
 	}
@@ -134,4 +141,12 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 		return exitCheckFailed
 	}
 	return exitOK
+}
+
+func writeJUnit(path, planName string, o *engine.Outcome, elapsed time.Duration) error {
+	data, err := junitReport(planName, o, elapsed)
+	if err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(path, data)
 }
