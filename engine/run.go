@@ -74,6 +74,9 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 		return nil, err
 	}
 	r.folder = folder
+	if r.journal, err = folder.Journal(); err != nil {
+		return nil, fmt.Errorf("read the journal: %w", err)
+	}
 	return r.out, r.runNodes(ctx)
 }
 
@@ -84,6 +87,9 @@ type runner struct {
 	folder  *results.Folder
 	targets map[string]*target
 	hooks   *script.Runtime
+	// journal is the status of each step the folder's journal held when
+	// the run started.
+	journal map[string]string
 	// mu guards records, stopped, out and the observer, which lanes
 	// running in parallel share.
 	mu      sync.Mutex
@@ -235,6 +241,11 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		return nil, r.report()
 	}
 	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && n.Kind != plan.KindCheck {
+		if r.journal[n.ID] != old.Status {
+			if err := r.folder.MarkDone(old); err != nil {
+				return nil, r.saveError(err)
+			}
+		}
 		ev.Kind, ev.Record = StepReused, old
 		r.emit(ev)
 		return old, nil

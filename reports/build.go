@@ -2,6 +2,7 @@ package reports
 
 import (
 	"cmp"
+	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -44,6 +45,30 @@ func (s step) source() string {
 
 func (s step) is(kind string) bool { return s.info.Kind == kind }
 
+// workload holds the fields of a record's workload (the engine input, as
+// the plan package encodes it) that reports read.
+type workload struct {
+	BS      int64             `json:"bs"`
+	BSSplit []json.RawMessage `json:"bs_split"`
+	Offset  int64             `json:"offset"`
+	Size    int64             `json:"size"`
+	SizePct float64           `json:"size_pct"`
+	RatePct float64           `json:"rate_pct"`
+}
+
+// workload is the engine input the step's record holds, nil when it has
+// none or one this version cannot read.
+func (s step) workload() *workload {
+	if s.rec == nil || len(s.rec.Workload) == 0 {
+		return nil
+	}
+	var w workload
+	if json.Unmarshal(s.rec.Workload, &w) != nil {
+		return nil
+	}
+	return &w
+}
+
 // Build reduces a run's manifest and step records to a Summary. Records are
 // matched to the manifest's steps by step ID, in the manifest's order;
 // records of steps the manifest does not list are left out and counted.
@@ -67,12 +92,53 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 			Checks:        buildMethods(m.Checks),
 		},
 		Results:         buildResults(steps),
+		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps),
+		SteadyState:     []SteadyState{},
+		Acceptance:      []AcceptanceRow{},
 		Checks:          buildChecks(steps),
 		Problems:        buildProblems(steps),
 	}
+	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
+	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
+	s.arrange()
 	return s
+}
+
+// setRegions sets each method's region from the workload of its first
+// step of the given kind that recorded one.
+func setRegions(methods []Method, steps []step, kind string) {
+	for i := range methods {
+		for _, s := range steps {
+			if w := s.workload(); s.is(kind) && s.source() == methods[i].Name && w != nil {
+				methods[i].Region = regionText(w)
+				break
+			}
+		}
+	}
+}
+
+// regionText describes the part of the drive a workload covers: "whole
+// drive", "first 25% of capacity", "64GiB from offset 1GiB".
+func regionText(w *workload) string {
+	from := ""
+	if w.Offset > 0 {
+		from = " from offset " + formatBlockSize(w.Offset)
+	}
+	switch {
+	case w.Size > 0 && from == "":
+		return "first " + formatBlockSize(w.Size)
+	case w.Size > 0:
+		return formatBlockSize(w.Size) + from
+	case w.SizePct > 0 && w.SizePct < 100 && from == "":
+		return "first " + formatPlain(w.SizePct) + "% of capacity"
+	case w.SizePct > 0 && w.SizePct < 100:
+		return formatPlain(w.SizePct) + "% of capacity" + from
+	case from != "":
+		return "from offset " + formatBlockSize(w.Offset) + " to the end"
+	}
+	return "whole drive"
 }
 
 // joinSteps pairs each listed step (but the report step) with its record

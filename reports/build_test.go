@@ -46,19 +46,31 @@ func record(id, status string, finished time.Time, res *metrics.Result) *results
 // render builds and renders a Summary, failing the test on any error.
 func render(t *testing.T, m *results.Manifest, recs []*results.Record) (*Summary, string) {
 	t.Helper()
-	s := Build(m, recs)
-	var md, js bytes.Buffer
-	if err := WriteMarkdown(&md, s); err != nil {
-		t.Fatalf("WriteMarkdown: %v", err)
+	return renderSummary(t, Build(m, recs))
+}
+
+// renderSummary renders a Summary in every format and returns report.md.
+// report.json must read back and meet the published schema.
+func renderSummary(t *testing.T, s *Summary) (*Summary, string) {
+	t.Helper()
+	files, err := Render(s, Formats)
+	if err != nil {
+		t.Fatalf("Render: %v", err)
 	}
-	if err := WriteJSON(&js, s); err != nil {
-		t.Fatalf("WriteJSON: %v", err)
+	var md string
+	for _, f := range files {
+		switch f.Name {
+		case "report.md":
+			md = string(f.Data)
+		case "report.json":
+			var back Summary
+			if err := json.Unmarshal(f.Data, &back); err != nil {
+				t.Fatalf("report.json does not read back: %v", err)
+			}
+			validateReport(t, f.Data)
+		}
 	}
-	var back Summary
-	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
-		t.Fatalf("report.json does not read back: %v", err)
-	}
-	return s, md.String()
+	return s, md
 }
 
 func TestBuildEmpty(t *testing.T) {
@@ -206,6 +218,9 @@ func TestWriteNilSummary(t *testing.T) {
 	}
 	if err := WriteMarkdown(&buf, nil); err == nil {
 		t.Error("WriteMarkdown(nil) gave no error")
+	}
+	if err := WriteHTML(&buf, nil); err == nil {
+		t.Error("WriteHTML(nil) gave no error")
 	}
 }
 

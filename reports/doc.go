@@ -1,13 +1,28 @@
 // Package reports turns the records of a run into the documents people
-// read: report.json for tools and report.md for reviewers.
+// read: report.md and report.html for reviewers, report.json for tools, and
+// the SVG charts they show; and it compares runs.
 //
 // Results are the product of a run and reports are views of them, so a
 // report is made from the results folder alone, at any time, without the
 // drive or the plan file. The work is split the way k6 splits its
 // end-of-test summary: Build reduces the manifest and the step records to a
 // Summary, a plain data model that holds every figure and judgement a report
-// shows, and renderers (WriteJSON, WriteMarkdown) only lay that model out.
-// A new format is a new renderer over the same Summary.
+// shows, and renderers (WriteJSON, WriteMarkdown, WriteHTML, Render) only
+// lay that model out. Markdown and HTML are written from one layout of the
+// review, so they say the same thing.
+//
+// Charts are drawn by the package's own small SVG plotter rather than a
+// plotting library: a handful of chart kinds is all a review needs, and
+// owning the drawing keeps the output byte-for-byte stable (every
+// coordinate is written with one decimal), so charts are golden-tested
+// like the text. Which charts a profile gets follows from its data: the
+// shape of its sweep (one parameter, two, a rate curve), the length of its
+// time series and the percentiles it recorded.
+//
+// AddComparable puts other runs on the same charts and rankings, noting
+// when they were measured on another testbed. Compare matches two runs
+// point by point and judges every figure against a threshold, for
+// firmware-to-firmware regression checks.
 //
 // Build is deterministic: the same records give byte-identical reports.
 // Its clock is the latest step's finish time, and every list follows the

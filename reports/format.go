@@ -121,3 +121,48 @@ func formatDuration(ns int64) string {
 	d = d.Round(time.Minute)
 	return fmt.Sprintf("%d h %02d min", d/time.Hour, d%time.Hour/time.Minute)
 }
+
+// trimNumber writes v rounded to three decimals, without trailing zeros:
+// the numbers of chart ticks and cells.
+func trimNumber(v float64) string {
+	text := strconv.FormatFloat(math.Round(v*1000)/1000, 'f', -1, 64)
+	if text == "-0" {
+		return "0"
+	}
+	return text
+}
+
+// scaled writes v divided by the largest of the units it reaches, with
+// that unit's suffix; units are ordered largest first and the last has a
+// factor of 1.
+func scaled(v float64, units []unit) string {
+	if v == 0 {
+		return "0"
+	}
+	for _, u := range units {
+		if math.Abs(v) >= u.factor || u.factor == 1 {
+			return trimNumber(v/u.factor) + u.suffix
+		}
+	}
+	return trimNumber(v)
+}
+
+// unit is a factor and the suffix that names it.
+type unit struct {
+	factor float64
+	suffix string
+}
+
+var (
+	countUnits     = []unit{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}, {1, ""}}
+	latencyUnits   = []unit{{1e9, " s"}, {1e6, " ms"}, {1e3, " µs"}, {1, " ns"}}
+	bandwidthUnits = []unit{{1e9, " GB/s"}, {1e6, " MB/s"}, {1e3, " kB/s"}, {1, " B/s"}}
+	byteUnits      = []unit{{1e15, " PB"}, {1e12, " TB"}, {1e9, " GB"}, {1e6, " MB"}, {1e3, " kB"}, {1, " B"}}
+)
+
+// Short forms for chart ticks and heat map cells: "250K" IOPS, "200 µs",
+// "13.4 GB/s", "1.5 TB".
+func shortCount(v float64) string     { return scaled(v, countUnits) }
+func shortLatency(ns float64) string  { return scaled(ns, latencyUnits) }
+func shortBandwidth(v float64) string { return scaled(v, bandwidthUnits) }
+func shortBytes(v float64) string     { return scaled(v, byteUnits) }

@@ -3,7 +3,7 @@ package reports
 import (
 	"bytes"
 	"flag"
-	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,35 +29,95 @@ func loadRun(t testing.TB, dir string) (*results.Manifest, []*results.Record) {
 	return f.Manifest, recs
 }
 
-var renderers = []struct {
-	ext   string
-	write func(io.Writer, *Summary) error
-}{
-	{"md", WriteMarkdown},
-	{"json", WriteJSON},
+// mustLoad builds the Summary of a fixture run under testdata/.
+func mustLoad(t testing.TB, run string) *Summary {
+	t.Helper()
+	s, err := Load(filepath.Join("testdata", run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-// TestGolden renders the fixture runs under testdata/ and compares them
-// with testdata/<run>.report.md and .json; -update rewrites those files.
+// goldenCases are the reports held under testdata/golden/<name>/: every
+// file Render writes in every format, charts included.
+var goldenCases = []struct {
+	name    string
+	summary func(t testing.TB) *Summary
+}{
+	// One drive, a queue-depth sweep and a failed step.
+	{"quickstart", func(t testing.TB) *Summary { return mustLoad(t, "quickstart") }},
+	// A rate curve, an iodepth x numjobs matrix, a two-hour write
+	// saturation, a mixed sweep and a single run, beside a comparable
+	// drive measured on another testbed.
+	{"review", func(t testing.TB) *Summary {
+		s := mustLoad(t, "review")
+		s.AddComparable("review-cd6", mustLoad(t, "review-cd6"))
+		return s
+	}},
+	// Steady state and spec acceptance, as their producers will record
+	// them.
+	{"acceptance", func(t testing.TB) *Summary {
+		s := mustLoad(t, "quickstart")
+		s.SteadyState, s.Acceptance = steadyStateFixture(), acceptanceFixture()
+		s.arrange()
+		return s
+	}},
+}
+
+// TestGolden renders each case in every format and compares every file
+// with testdata/golden/<case>/; -update rewrites them and removes golden
+// files a case no longer writes.
 func TestGolden(t *testing.T) {
-	for _, run := range []string{"quickstart"} {
-		m, recs := loadRun(t, filepath.Join("testdata", run))
-		s := Build(m, recs)
-		for _, r := range renderers {
-			t.Run(run+"."+r.ext, func(t *testing.T) {
-				var got bytes.Buffer
-				if err := r.write(&got, s); err != nil {
-					t.Fatal(err)
+	for _, gc := range goldenCases {
+		t.Run(gc.name, func(t *testing.T) {
+			files, err := Render(gc.summary(t), Formats)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := filepath.Join("testdata", "golden", gc.name)
+			var names []string
+			for _, f := range files {
+				names = append(names, f.Name)
+				if f.Name == "report.json" {
+					validateReport(t, f.Data)
 				}
-				compareGolden(t, filepath.Join("testdata", run+".report."+r.ext), got.Bytes())
-			})
+				compareGolden(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
+			}
+			checkNoStaleGolden(t, dir, names)
+		})
+	}
+}
+
+// checkNoStaleGolden fails on golden files the case no longer writes, or
+// removes them under -update.
+func checkNoStaleGolden(t *testing.T, dir string, names []string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
 		}
+		rel, _ := filepath.Rel(dir, path)
+		if slices.Contains(names, filepath.ToSlash(rel)) {
+			return nil
+		}
+		if *update {
+			return os.Remove(path)
+		}
+		t.Errorf("%s is no longer written (run go test -update to remove it)", path)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
 func compareGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
 	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -74,7 +134,8 @@ func compareGolden(t *testing.T, path string, got []byte) {
 	for i := range max(len(gotLines), len(wantLines)) {
 		g, w := lineAt(gotLines, i), lineAt(wantLines, i)
 		if g != w {
-			t.Fatalf("%s differs at line %d (run go test -update if the change is intended):\ngot:  %q\nwant: %q", path, i+1, g, w)
+			t.Errorf("%s differs at line %d (run go test -update if the change is intended):\ngot:  %.300q\nwant: %.300q", path, i+1, g, w)
+			return
 		}
 	}
 }

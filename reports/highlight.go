@@ -24,7 +24,7 @@ func highlight(t *ProfileResult) string {
 	if len(done) == 0 {
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
-	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1)
+	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline)
 	if tail := tailClause(done, t.Mixed); tail != "" {
 		sentence += "; " + tail
 	}
@@ -32,20 +32,118 @@ func highlight(t *ProfileResult) string {
 }
 
 // peakClause states the best point: "Peak of 41,230 IOPS (168.9 MB/s) at
-// iodepth=16 with 388.2 µs mean latency".
-func peakClause(peak Row, swept bool) string {
+// iodepth=16 with 388.2 µs mean latency", bandwidth first when it is the
+// profile's headline.
+func peakClause(peak Row, swept bool, headline string) string {
 	lead := "Measured "
 	if swept {
 		lead = "Peak of "
 	}
-	clause := lead + formatCount(peak.Total.IOPS) + " IOPS (" + formatBandwidth(peak.Total.BWBytes) + ")"
-	if peak.Point != "" {
-		clause += " at " + peak.Point
+	return lead + figuresText(peak.Total, headline) + pointAndLatency(peak)
+}
+
+// figuresText writes IOPS and bandwidth, the headline first:
+// "41,230 IOPS (168.9 MB/s)" or "2,418.4 MB/s (18,450 IOPS)".
+func figuresText(f *Figures, headline string) string {
+	iops, bw := formatCount(f.IOPS)+" IOPS", formatBandwidth(f.BWBytes)
+	if headline == headlineBW {
+		return bw + " (" + iops + ")"
 	}
-	if peak.Total.MeanLatNs != nil {
-		clause += " with " + formatLatency(*peak.Total.MeanLatNs) + " mean latency"
+	return iops + " (" + bw + ")"
+}
+
+// pointAndLatency writes " at iodepth=16 with 388.2 µs mean latency",
+// leaving out what the row does not have.
+func pointAndLatency(r Row) string {
+	var text string
+	if r.Point != "" {
+		text += " at " + r.Point
 	}
-	return clause
+	if r.Total.MeanLatNs != nil {
+		text += " with " + formatLatency(*r.Total.MeanLatNs) + " mean latency"
+	}
+	return text
+}
+
+// lightestSentence states the completed point with the fewest I/Os in
+// flight (iodepth x numjobs), as reviews quote the QD1 figure; empty when
+// the sweep has no such parameter or that point is the peak.
+func lightestSentence(t *ProfileResult) string {
+	best, bestLoad := -1, 0.0
+	for i, r := range t.Rows {
+		load, ok := inFlight(r.Params)
+		if r.completed() && ok && (best < 0 || load < bestLoad) {
+			best, bestLoad = i, load
+		}
+	}
+	if best < 0 || t.Rows[best].Peak {
+		return ""
+	}
+	r := t.Rows[best]
+	return "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline) + latencyTail(r) + "."
+}
+
+// latencyTail is " with 18.4 µs mean latency", or nothing.
+func latencyTail(r Row) string {
+	if r.Total.MeanLatNs == nil {
+		return ""
+	}
+	return " with " + formatLatency(*r.Total.MeanLatNs) + " mean latency"
+}
+
+// inFlight is iodepth x numjobs at a point; ok is false when the point
+// sets neither.
+func inFlight(params []Param) (float64, bool) {
+	load, found := 1.0, false
+	for _, p := range params {
+		v, numeric := p.Value.(float64)
+		if numeric && (p.Name == "iodepth" || p.Name == "numjobs") {
+			load *= v
+			found = true
+		}
+	}
+	return load, found
+}
+
+// minSeries is the length from which a time series is charted and
+// described: shorter runs say little about behaviour over time.
+const minSeries = 30
+
+// seriesSentence says how IOPS moved over a long run, comparing its first
+// and last tenth: "Over 6 h 00 min, IOPS fell from 520,113 (first tenth of
+// the run) to 161,002 (last tenth)."
+func seriesSentence(t *ProfileResult) string {
+	n := len(t.Series)
+	if n <= minSeries {
+		return ""
+	}
+	tenth := max(n/10, 1)
+	first, last := meanIOPS(t.Series[:tenth]), meanIOPS(t.Series[n-tenth:])
+	verb := "held near"
+	switch {
+	case first <= 0:
+		return ""
+	case last < first*0.8:
+		verb = "fell from"
+	case last > first*1.2:
+		verb = "rose from"
+	}
+	span := formatDuration(int64(t.Series[n-1].T * 1e9))
+	return fmt.Sprintf("Over %s, IOPS %s %s (first tenth of the run) to %s (last tenth).",
+		span, verb, formatCount(first), formatCount(last))
+}
+
+func meanIOPS(samples []SeriesSample) float64 {
+	sum := 0.0
+	for _, s := range samples {
+		sum += s.IOPS
+	}
+	return sum / float64(len(samples))
+}
+
+// joinSentences joins the non-empty sentences with a space.
+func joinSentences(sentences ...string) string {
+	return strings.Join(slices.DeleteFunc(sentences, func(s string) bool { return s == "" }), " ")
 }
 
 // tail is a row's p99 latency: in a mixed table the worse direction's,

@@ -134,7 +134,7 @@ func TestHighlight(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			table := ProfileResult{Profile: "p", Drive: "d", Rows: tt.rows}
-			finishTable(&table)
+			finishTable(&table, nil)
 			if table.Highlight != tt.want {
 				t.Errorf("highlight:\ngot:  %s\nwant: %s", table.Highlight, tt.want)
 			}
@@ -149,7 +149,7 @@ func TestPeakMarksOneRow(t *testing.T) {
 		okRow("iodepth=4", fig(300, 1, 1)),
 		okRow("iodepth=8", fig(300, 1, 1)),
 	}}
-	finishTable(&table)
+	finishTable(&table, nil)
 	var peaks []string
 	for _, r := range table.Rows {
 		if r.Peak {

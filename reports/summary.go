@@ -25,9 +25,20 @@ type Summary struct {
 	Drives      []Drive     `json:"drives"`
 	Methodology Methodology `json:"methodology"`
 	// Results holds one table per profile and drive, in step order.
-	Results         []ProfileResult    `json:"results"`
+	Results []ProfileResult `json:"results"`
+	// Sections gathers each profile's tables, this run's drives and the
+	// comparables' alike, with the charts drawn from them and a ranking,
+	// in the order the profiles first ran.
+	Sections []Section `json:"sections"`
+	// Comparables are other runs whose results are drawn and ranked beside
+	// this run's.
+	Comparables     []Comparable       `json:"comparables"`
 	Preconditioning []PreconditionPass `json:"preconditioning"`
-	Checks          []CheckVerdict     `json:"checks"`
+	// SteadyState lists the steady-state searches of the run.
+	SteadyState []SteadyState `json:"steady_state"`
+	// Acceptance compares the drives' spec sheets with what was measured.
+	Acceptance []AcceptanceRow `json:"acceptance"`
+	Checks     []CheckVerdict  `json:"checks"`
 	// Problems lists the steps that did not finish well.
 	Problems []Problem `json:"problems"`
 	Counts   Counts    `json:"counts"`
@@ -93,6 +104,9 @@ type Method struct {
 	Drives []string   `json:"drives"`
 	Params []KV       `json:"params"`
 	Sweep  []SweepDim `json:"sweep"`
+	// Region is the part of the drive the steps worked on, as recorded in
+	// their workloads: "whole drive", "first 25% of capacity".
+	Region string `json:"region,omitempty"`
 }
 
 // KV is a parameter and its value as text.
@@ -115,8 +129,46 @@ type ProfileResult struct {
 	// each direction's figures.
 	Mixed bool  `json:"mixed"`
 	Rows  []Row `json:"rows"`
-	// Highlight is one sentence on the peak and the tail latency.
+	// Headline is the figure reviews quote for the profile: "iops", or
+	// "bw" when every point moved blocks of 64 KiB or more.
+	Headline string `json:"headline"`
+	// Highlight is a few sentences on the peak, the tail latency, the
+	// lightest load and, for long runs, how IOPS held over time.
 	Highlight string `json:"highlight"`
+	// Latency is the latency distribution of the peak row, one curve per
+	// direction it measured.
+	Latency []LatencyCurve `json:"latency"`
+	// Series is the time series of the peak row, at most maxSeries
+	// samples: longer series are merged into that many intervals.
+	Series []SeriesSample `json:"series"`
+}
+
+// LatencyCurve is a latency distribution: the latency below which each
+// percentage of I/Os completed.
+type LatencyCurve struct {
+	Direction   string            `json:"direction"`
+	Percentiles []PercentileValue `json:"percentiles"`
+}
+
+// PercentileValue is the latency in nanoseconds below which P percent of
+// I/Os completed.
+type PercentileValue struct {
+	P  float64 `json:"p"`
+	Ns uint64  `json:"ns"`
+}
+
+// SeriesSample is one interval of a run's time series. T is the end of
+// the interval in seconds since the measured phase began.
+type SeriesSample struct {
+	T         float64 `json:"t"`
+	IOPS      float64 `json:"iops"`
+	BWBytes   float64 `json:"bw_bytes"`
+	MeanLatNs float64 `json:"mean_lat_ns"`
+	// P99Ns is the worst per-interval p99 of the merged intervals; 0 when
+	// the engine kept no histogram per interval.
+	P99Ns uint64 `json:"p99_ns"`
+	// BytesWritten is the running total written since the phase began.
+	BytesWritten uint64 `json:"bytes_written"`
 }
 
 // Row is one sweep point of a profile on a drive.
@@ -136,6 +188,9 @@ type Row struct {
 	Write *Figures `json:"write,omitempty"`
 	// Peak marks the row with the highest IOPS among completed points.
 	Peak bool `json:"peak"`
+	// RatePct is set on the points of a rate curve: the step ran at this
+	// percentage of the curve's uncontrolled maximum.
+	RatePct *float64 `json:"rate_pct,omitempty"`
 }
 
 // Param is one coordinate of a sweep point; Value is a number or a string.
@@ -218,4 +273,112 @@ type VerdictCounts struct {
 	Warn  int `json:"warn"`
 	Error int `json:"error"`
 	Other int `json:"other"`
+}
+
+// Section is one profile across every drive that ran it: this run's and
+// the comparables'.
+type Section struct {
+	Profile string `json:"profile"`
+	// Shape is what the profile's points are, and so how they are drawn:
+	// "rate_curve", "sweep" (one parameter), "matrix" (two), "multi"
+	// (more) or "single".
+	Shape  string     `json:"shape"`
+	Charts []ChartRef `json:"charts"`
+	// Ranking orders the drives by their peak headline figure, best
+	// first.
+	Ranking []Rank `json:"ranking"`
+	// Highlight is a sentence on the ranking; empty with one drive.
+	Highlight string `json:"highlight"`
+}
+
+// ChartRef names a chart of the report and the file that holds it.
+type ChartRef struct {
+	// Kind is one of sweep_iops, sweep_latency, heatmap, rate_curve,
+	// series_time, series_written, percentiles and steady_state.
+	Kind string `json:"kind"`
+	// File is the SVG file's path relative to the report:
+	// "charts/4k-random-read-percentiles.svg".
+	File  string `json:"file"`
+	Title string `json:"title"`
+}
+
+// Rank is one drive's place in a section's ranking.
+type Rank struct {
+	Rank  int    `json:"rank"`
+	Drive string `json:"drive"`
+	// Run is the comparable the drive's result comes from; empty for this
+	// run.
+	Run    string  `json:"run"`
+	StepID string  `json:"step_id"`
+	Point  string  `json:"point"`
+	Total  Figures `json:"total"`
+	// OtherTestbed is set when the result was measured on another testbed
+	// than this run's.
+	OtherTestbed bool `json:"other_testbed"`
+}
+
+// Comparable is another run shown beside this one.
+type Comparable struct {
+	// Name labels the run in charts and tables, such as its folder name.
+	Name    string  `json:"name"`
+	Plan    Plan    `json:"plan"`
+	Testbed Testbed `json:"testbed"`
+	// SameTestbed is set when the run's testbed has this run's name and
+	// declared facts.
+	SameTestbed bool `json:"same_testbed"`
+	// Differences lists how its testbed differs from this run's:
+	// "cpu: 1x AMD EPYC 7452 (this run: 2x Intel Xeon Gold 6430)".
+	Differences []string        `json:"differences"`
+	Drives      []Drive         `json:"drives"`
+	Results     []ProfileResult `json:"results"`
+}
+
+// AcceptanceRow compares one claim of a spec sheet with the measurement
+// made under the closest conditions.
+type AcceptanceRow struct {
+	Drive string `json:"drive"`
+	// Spec is the spec-sheet entry's name; Metric the claimed figure:
+	// iops, bw (bytes/s) or lat_us, as in SpecEntry.Values.
+	Spec    string  `json:"spec"`
+	Metric  string  `json:"metric"`
+	Claimed float64 `json:"claimed"`
+	// Measured and Ratio (measured / claimed) are absent when no step
+	// measured the claim.
+	Measured *float64 `json:"measured,omitempty"`
+	Ratio    *float64 `json:"ratio,omitempty"`
+	// Verdict is pass, fail, warn or not_measured.
+	Verdict string `json:"verdict"`
+	// Conditions says where the measurement's conditions differ from the
+	// vendor's: "measured at QD16, the spec states QD32".
+	Conditions []string `json:"conditions"`
+	StepID     string   `json:"step_id,omitempty"`
+}
+
+// SteadyState is a steady-state search: rounds of a profile repeated
+// until a tracked figure settled within a window of rounds.
+type SteadyState struct {
+	Drive   string `json:"drive"`
+	Profile string `json:"profile"`
+	// Variable is the tracked figure, such as iops.
+	Variable string        `json:"variable"`
+	Rounds   []SteadyRound `json:"rounds"`
+	// WindowFirst and WindowLast are the first and last round of the
+	// measurement window; 0 when no window was judged.
+	WindowFirst int `json:"window_first"`
+	WindowLast  int `json:"window_last"`
+	// Average is the tracked figure's mean over the window; the best-fit
+	// line over the window is Intercept + Slope x round.
+	Average   float64 `json:"average"`
+	Slope     float64 `json:"slope"`
+	Intercept float64 `json:"intercept"`
+	Reached   bool    `json:"reached"`
+	Message   string  `json:"message"`
+	// Chart is the SVG file of the rounds, relative to the report.
+	Chart string `json:"chart"`
+}
+
+// SteadyRound is the tracked figure of one round.
+type SteadyRound struct {
+	Round int     `json:"round"`
+	Value float64 `json:"value"`
 }

@@ -14,7 +14,7 @@ import (
 // buildResults makes one table per profile and drive, in the order their
 // first steps appear, with one row per step in step order.
 func buildResults(steps []step) []ProfileResult {
-	out := []ProfileResult{}
+	var tables []tableSteps
 	index := map[[2]string]int{}
 	for _, s := range steps {
 		if !s.is(kindProfile) {
@@ -23,16 +23,25 @@ func buildResults(steps []step) []ProfileResult {
 		key := [2]string{s.source(), s.info.Drive}
 		i, ok := index[key]
 		if !ok {
-			i = len(out)
+			i = len(tables)
 			index[key] = i
-			out = append(out, ProfileResult{Profile: key[0], Drive: key[1], Rows: []Row{}})
+			tables = append(tables, tableSteps{table: ProfileResult{Profile: key[0], Drive: key[1], Rows: []Row{}}})
 		}
-		out[i].Rows = append(out[i].Rows, buildRow(s))
+		tables[i].table.Rows = append(tables[i].table.Rows, buildRow(s))
+		tables[i].steps = append(tables[i].steps, s)
 	}
-	for i := range out {
-		finishTable(&out[i])
+	out := []ProfileResult{}
+	for _, ts := range tables {
+		finishTable(&ts.table, ts.steps)
+		out = append(out, ts.table)
 	}
 	return out
+}
+
+// tableSteps is a table being built with the step of each row.
+type tableSteps struct {
+	table ProfileResult
+	steps []step
 }
 
 func buildRow(s step) Row {
@@ -41,6 +50,10 @@ func buildRow(s step) Row {
 		Point:  pointLabel(s.info.Point),
 		Params: buildParams(s.info.Point),
 		Status: s.status(),
+	}
+	if w := s.workload(); w != nil && w.RatePct > 0 {
+		pct := w.RatePct
+		row.RatePct = &pct
 	}
 	if s.rec == nil {
 		return row
@@ -55,18 +68,115 @@ func buildRow(s step) Row {
 }
 
 // finishTable decides whether the table is mixed, keeps the per-direction
-// figures only if it is, marks the peak and writes the highlight.
-func finishTable(t *ProfileResult) {
+// figures only if it is, marks the peak, takes the peak's latency curves
+// and time series and writes the highlight. steps holds each row's step;
+// it may be shorter than the rows, or nil, when no records stand behind
+// them.
+func finishTable(t *ProfileResult, steps []step) {
 	t.Mixed = slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Read != nil && r.Write != nil })
 	if !t.Mixed {
 		for i := range t.Rows {
 			t.Rows[i].Read, t.Rows[i].Write = nil, nil
 		}
 	}
+	t.Headline = headline(steps)
+	t.Latency, t.Series = []LatencyCurve{}, []SeriesSample{}
 	if i := peakIndex(t.Rows); i >= 0 {
 		t.Rows[i].Peak = true
+		if res := resultOf(steps, i); res != nil {
+			t.Latency = latencyCurves(res)
+			t.Series = seriesSamples(res.Series)
+		}
 	}
-	t.Highlight = highlight(t)
+	t.Highlight = joinSentences(highlight(t), lightestSentence(t), seriesSentence(t))
+}
+
+// resultOf is the result recorded by the i-th step, nil when there is
+// none.
+func resultOf(steps []step, i int) *metrics.Result {
+	if i >= len(steps) || steps[i].rec == nil {
+		return nil
+	}
+	return steps[i].rec.Result
+}
+
+// Headline figures.
+const (
+	headlineIOPS = "iops"
+	headlineBW   = "bw"
+)
+
+// largeBlock is the block size from which reviews quote bandwidth rather
+// than IOPS.
+const largeBlock = 64 << 10
+
+// headline is "bw" when every step with a known workload moved blocks of
+// largeBlock or more, "iops" otherwise.
+func headline(steps []step) string {
+	known := false
+	for _, s := range steps {
+		w := s.workload()
+		if w == nil {
+			continue
+		}
+		if w.BS < largeBlock || len(w.BSSplit) > 0 {
+			return headlineIOPS
+		}
+		known = true
+	}
+	if known {
+		return headlineBW
+	}
+	return headlineIOPS
+}
+
+// latencyCurves are the percentile lists of each direction of a result.
+func latencyCurves(res *metrics.Result) []LatencyCurve {
+	curves := []LatencyCurve{}
+	for _, d := range []struct {
+		name  string
+		stats *metrics.DirStats
+	}{{"read", res.Read}, {"write", res.Write}} {
+		if !measured(d.stats) || len(d.stats.Lat.Percentiles) == 0 {
+			continue
+		}
+		c := LatencyCurve{Direction: d.name, Percentiles: []PercentileValue{}}
+		for _, p := range d.stats.Lat.Percentiles {
+			if !math.IsNaN(p.P) && !math.IsInf(p.P, 0) {
+				c.Percentiles = append(c.Percentiles, PercentileValue{P: p.P, Ns: p.Ns})
+			}
+		}
+		curves = append(curves, c)
+	}
+	return curves
+}
+
+// maxSeries is the most samples a table keeps of a time series: enough
+// for a chart, small enough for report.json.
+const maxSeries = 600
+
+// seriesSamples merges a time series into at most maxSeries intervals:
+// rates and mean latency averaged, p99 the worst of the merged intervals,
+// time and bytes written those at the end of the last.
+func seriesSamples(series []metrics.Sample) []SeriesSample {
+	out := []SeriesSample{}
+	per := (len(series) + maxSeries - 1) / maxSeries
+	for start := 0; start < len(series); start += per {
+		group := series[start:min(start+per, len(series))]
+		var s SeriesSample
+		for _, smp := range group {
+			s.IOPS += finite(smp.ReadIOPS) + finite(smp.WriteIOPS)
+			s.BWBytes += finite(smp.BW)
+			s.MeanLatNs += finite(smp.MeanLatNs)
+			s.P99Ns = max(s.P99Ns, smp.P99Ns)
+		}
+		n := float64(len(group))
+		s.IOPS, s.BWBytes, s.MeanLatNs = s.IOPS/n, s.BWBytes/n, s.MeanLatNs/n
+		last := group[len(group)-1]
+		s.T, s.BytesWritten = finite(last.T), last.BytesWritten
+		out = append(out, s)
+	}
+	return out
 }
 
 // completed reports whether a row may be compared: the step finished well

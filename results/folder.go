@@ -85,6 +85,13 @@ func (f *Folder) WriteRecord(r *Record) error {
 	return f.appendJournal(journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished})
 }
 
+// MarkDone appends a journal line for a record that is complete on disk
+// but that the journal does not mention: the process died between the
+// two writes.
+func (f *Folder) MarkDone(r *Record) error {
+	return f.appendJournal(journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished})
+}
+
 // ReadRecord reads the record of step id; fs.ErrNotExist when there is none.
 func (f *Folder) ReadRecord(id string) (*Record, error) {
 	data, err := os.ReadFile(f.RecordPath(id))

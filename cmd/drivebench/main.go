@@ -7,6 +7,7 @@
 //	drivebench plan PLAN            list the steps a plan expands to
 //	drivebench run PLAN             run a plan and write its reports
 //	drivebench report DIR           rewrite the reports of a results folder
+//	drivebench compare BASE NEW     list every figure that moved between two runs
 //	drivebench version              print the version
 //
 // The command holds no logic of its own: it parses flags, wires the
@@ -54,6 +55,7 @@ var commands = []command{
 	{"plan", "list the steps a plan expands to, with estimated durations", cmdPlan},
 	{"run", "run a plan and write its results and reports", cmdRun},
 	{"report", "rewrite the reports of a results folder from its records", cmdReport},
+	{"compare", "compare two results folders figure by figure; exit 1 on a regression", cmdCompare},
 	{"version", "print the version", cmdVersion},
 }
 

@@ -99,7 +99,7 @@ func TestRunShortQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Testbed", "## Drives", "## Methodology", "4k-random-read", "iodepth=16", "## Checks"} {
+	for _, want := range []string{"## Testbed", "## Drive", "## Methodology", "4k-random-read", "iodepth=16", "## Checks"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("report.md lacks %q", want)
 		}

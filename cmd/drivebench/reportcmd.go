@@ -1,75 +1,70 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 
 	"github.com/drivebench/drivebench/reports"
-	"github.com/drivebench/drivebench/results"
 )
 
-// renderers maps a report format to its file and writer.
-var renderers = map[string]struct {
-	file  string
-	write func(io.Writer, *reports.Summary) error
-}{
-	"markdown": {"report.md", reports.WriteMarkdown},
-	"json":     {"report.json", reports.WriteJSON},
-}
+// defaultFormats are written when the plan does not choose.
+var defaultFormats = reports.Formats
 
-// reportFormats are written when the plan does not choose.
-var reportFormats = []string{"markdown", "json"}
-
+// reportFiles lists the main report files the formats produce.
 func reportFiles(formats []string) []string {
 	if len(formats) == 0 {
-		formats = reportFormats
+		formats = defaultFormats
 	}
 	var files []string
 	for _, f := range formats {
-		if r, ok := renderers[f]; ok {
-			files = append(files, r.file)
+		if name := reports.FileName(f); name != "" {
+			files = append(files, name)
 		}
 	}
 	return files
 }
 
-// writeReports renders the reports of a results folder from its records.
-func writeReports(dir string, formats []string) error {
-	folder, err := results.Open(dir)
+// writeReports renders the reports of a results folder from its records,
+// with the results folders in compare shown as comparables.
+func writeReports(dir string, formats, compare []string) error {
+	s, err := reports.Load(dir)
 	if err != nil {
 		return err
 	}
-	recs, err := folder.Records()
-	if err != nil {
-		return err
+	for _, c := range compare {
+		other, err := reports.Load(c)
+		if err != nil {
+			return fmt.Errorf("comparable %s: %w", c, err)
+		}
+		s.AddComparable(filepath.Base(filepath.Clean(c)), other)
 	}
-	summary := reports.Build(folder.Manifest, recs)
 	if len(formats) == 0 {
-		formats = reportFormats
+		formats = defaultFormats
 	}
-	for _, f := range formats {
-		r, ok := renderers[f]
-		if !ok {
-			return fmt.Errorf("report format %q is not supported; use one of markdown, json", f)
-		}
-		var buf bytes.Buffer
-		if err := r.write(&buf, summary); err != nil {
-			return fmt.Errorf("render %s: %w", r.file, err)
-		}
-		if err := results.WriteFileAtomic(filepath.Join(dir, r.file), buf.Bytes()); err != nil {
-			return err
-		}
+	files, err := reports.Render(s, formats)
+	if err != nil {
+		return err
 	}
+	return reports.WriteFiles(dir, files)
+}
+
+// listFlag collects a repeatable flag's values.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(s string) error {
+	*l = append(*l, s)
 	return nil
 }
 
 func cmdReport(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("report", "DIR", "Rewrite the reports of a results folder from its records alone; the drive is not needed.", io)
-	formats := fs.String("format", strings.Join(reportFormats, ","), "comma-separated report formats: markdown, json")
+	formats := fs.String("format", strings.Join(defaultFormats, ","), "comma-separated report formats: "+strings.Join(reports.Formats, ", "))
+	var compare listFlag
+	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one (repeatable)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -78,7 +73,7 @@ func cmdReport(_ context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	list := strings.Split(*formats, ",")
-	if err := writeReports(dir, list); err != nil {
+	if err := writeReports(dir, list, compare); err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
 	}

@@ -45,7 +45,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		VarArgs:    pf.vars,
 		Observe:    prog.observe,
 		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats) },
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
 	})
 	prog.finish()
 	if *junit != "" && outcome != nil {
@@ -90,7 +90,7 @@ func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, d
 // was started, the reports of what was done are written before exiting.
 func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats []string) int {
 	if outcome != nil {
-		if rerr := writeReports(dir, formats); rerr != nil {
+		if rerr := writeReports(dir, formats, nil); rerr != nil {
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/reports"
+)
+
+// quickstartRun is a results folder of the quickstart plan; its iodepth=16
+// step reads 590,441 IOPS.
+const (
+	quickstartRun  = "../../reports/testdata/quickstart"
+	quickstartQD16 = "7c4f18e6a2b05d93"
+)
+
+// runCompare runs drivebench compare in-process.
+func runCompare(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cmdCompare(context.Background(), args, stdio{out: &out, err: &errb, getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+// copyRunScaled copies the quickstart folder and multiplies the read IOPS
+// and bandwidth of its iodepth=16 step by factor, as a firmware that reads
+// slower (or faster) would.
+func copyRunScaled(t *testing.T, factor float64) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(quickstartRun)); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "steps", quickstartQD16+".json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec map[string]any
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	read := rec["result"].(map[string]any)["read"].(map[string]any)
+	read["iops"] = read["iops"].(float64) * factor
+	read["bw_bytes"] = read["bw_bytes"].(float64) * factor
+	if data, err = json.Marshal(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestCompareCommand(t *testing.T) {
+	slower, noisy := copyRunScaled(t, 0.90), copyRunScaled(t, 0.98)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{
+			name: "injected 10% regression fails",
+			args: []string{quickstartRun, slower, "--threshold", "5%"},
+			code: exitCheckFailed,
+			contains: []string{
+				"nvme0 / 4k-random-read / iodepth=16  iops      590,441       531,397       -10.0%  regressed",
+				"2 regressed, 0 improved, 0 noise, 16 unchanged, 0 lost",
+			},
+		},
+		{
+			name:     "a wider threshold accepts it",
+			args:     []string{"-threshold", "12", quickstartRun, slower},
+			code:     exitOK,
+			contains: []string{"-10.0%  noise", "0 regressed"},
+		},
+		{
+			name:     "noise under the threshold passes",
+			args:     []string{quickstartRun, noisy},
+			code:     exitOK,
+			contains: []string{"-2.0%   noise", "18 figures compared at a 5% threshold: 0 regressed, 0 improved, 2 noise"},
+		},
+		{
+			name:     "improvement passes",
+			args:     []string{slower, quickstartRun, "-threshold=5%"},
+			code:     exitOK,
+			contains: []string{"+11.1%  improved"},
+		},
+		{
+			name:     "the same run twice",
+			args:     []string{quickstartRun, quickstartRun},
+			code:     exitOK,
+			contains: []string{"No figure moved.", "0 noise, 18 unchanged"},
+		},
+		{name: "one folder", args: []string{quickstartRun}, code: exitUsage, contains: []string{"expected two results folders"}},
+		{name: "bad threshold", args: []string{quickstartRun, noisy, "-threshold", "five"}, code: exitUsage, contains: []string{`"five" is not a percentage`}},
+		{name: "not a results folder", args: []string{quickstartRun, t.TempDir()}, code: exitUsage, contains: []string{"new:", "is not a results folder"}},
+		{name: "help", args: []string{"-h"}, code: exitOK, contains: []string{"Usage: drivebench compare [flags] BASE NEW"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCompare(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, errOut)
+			}
+			for _, want := range tt.contains {
+				if !strings.Contains(out+errOut, want) {
+					t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+				}
+			}
+		})
+	}
+}
+
+func TestCompareCommandJSON(t *testing.T) {
+	code, out, errOut := runCompare(t, "-json", quickstartRun, copyRunScaled(t, 0.9))
+	if code != exitCheckFailed {
+		t.Fatalf("exit %d, want %d: %s", code, exitCheckFailed, errOut)
+	}
+	var c reports.Comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("output is not a comparison: %v\n%s", err, out)
+	}
+	if c.ThresholdPct != 5 || c.Counts[reports.Regressed] != 2 || !c.Regressed() {
+		t.Errorf("comparison = threshold %v, counts %v", c.ThresholdPct, c.Counts)
+	}
+}
+
+func TestParseThreshold(t *testing.T) {
+	for text, want := range map[string]float64{"5%": 5, "5": 5, " 2.5 % ": 2.5, "0%": 0} {
+		if got, err := parseThreshold(text); err != nil || got != want {
+			t.Errorf("parseThreshold(%q) = %v, %v; want %v", text, got, err, want)
+		}
+	}
+	for _, text := range []string{"", "%", "-1%", "five", "NaN", "Inf%", "5%%"} {
+		if _, err := parseThreshold(text); err == nil {
+			t.Errorf("parseThreshold(%q) gave no error", text)
+		}
+	}
+}
+
+func FuzzParseThreshold(f *testing.F) {
+	for _, seed := range []string{"5%", "2.5", "-1%", "1e3%", "0x10"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		pct, err := parseThreshold(text)
+		if err == nil && (pct < 0 || math.IsNaN(pct) || math.IsInf(pct, 0)) {
+			t.Errorf("parseThreshold(%q) = %v, which is no threshold", text, pct)
+		}
+	})
+}

@@ -1,0 +1,542 @@
+package reports
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// Chart kinds, as ChartRef.Kind names them.
+const (
+	chartSweepIOPS     = "sweep_iops"
+	chartSweepLatency  = "sweep_latency"
+	chartHeatmap       = "heatmap"
+	chartRateCurve     = "rate_curve"
+	chartSeriesTime    = "series_time"
+	chartSeriesWritten = "series_written"
+	chartPercentiles   = "percentiles"
+	chartSteadyState   = "steady_state"
+)
+
+// chartsDir is the folder beside the report that holds the chart files.
+const chartsDir = "charts"
+
+// plannedChart is a chart the report will hold: where it goes, its file
+// and how to draw it.
+type plannedChart struct {
+	// section is the index of the section it belongs to, or -1 when it
+	// draws steady-state search steady.
+	section, steady int
+	ref             ChartRef
+	// name tells charts of one kind in one section apart (the drive of a
+	// heat map); empty when the kind occurs once.
+	name string
+	draw func() *chart
+}
+
+// planCharts decides every chart of the report from its data, in report
+// order, with file names unique within the report. The same Summary
+// always gives the same plan.
+func planCharts(s *Summary) []plannedChart {
+	used := map[string]bool{}
+	var out []plannedChart
+	for i, sec := range s.Sections {
+		for _, pc := range sectionCharts(sec, s.entries(sec.Profile)) {
+			pc.section = i
+			pc.ref.File = chartFile(used, sec.Profile, pc.ref.Kind, pc.name)
+			out = append(out, pc)
+		}
+	}
+	for i := range s.SteadyState {
+		ss := &s.SteadyState[i]
+		out = append(out, plannedChart{
+			section: -1, steady: i,
+			ref: ChartRef{
+				Kind: chartSteadyState, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds",
+				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
+			},
+			draw: func() *chart { return steadyStateChart(ss) },
+		})
+	}
+	return out
+}
+
+// chartFile names a chart's file, charts/<profile>-<kind>[-<name>].svg,
+// numbering it when that name is taken.
+func chartFile(used map[string]bool, profile, kind, name string) string {
+	base := slug(profile) + "-" + strings.ReplaceAll(kind, "_", "-")
+	if name != "" {
+		base += "-" + slug(name)
+	}
+	file := base
+	for i := 2; used[file]; i++ {
+		file = base + "-" + strconv.Itoa(i)
+	}
+	used[file] = true
+	return chartsDir + "/" + file + ".svg"
+}
+
+// slug keeps letters and digits of a name, lower-cased, and joins the
+// runs between them with hyphens: "4K Random Read" -> "4k-random-read".
+func slug(name string) string {
+	var b strings.Builder
+	gap := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if gap && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			gap = false
+		} else {
+			gap = true
+		}
+	}
+	return cmp.Or(b.String(), "x")
+}
+
+// sectionCharts decides a section's charts from its data: the shape of
+// its points gives the main chart, long series add time series, and
+// recorded percentiles add a percentile plot.
+func sectionCharts(sec Section, entries []entry) []plannedChart {
+	var out []plannedChart
+	add := func(kind, name, title string, draw func() *chart) {
+		out = append(out, plannedChart{ref: ChartRef{Kind: kind, Title: title}, name: name, draw: draw})
+	}
+	headline := entries[0].table.Headline
+	switch dims := sweptParams(entries[0].table.Rows); {
+	case sec.Shape == shapeRateCurve:
+		add(chartRateCurve, "", sec.Profile+": average latency against IOPS", func() *chart { return rateCurveChart(sec.Profile, entries) })
+	case sec.Shape == shapeSweep && numericParam(entries[0].table.Rows, dims[0]):
+		add(chartSweepIOPS, "", sec.Profile+": "+metricName(headline)+" by "+dims[0], func() *chart { return sweepChart(sec.Profile, entries, dims[0]) })
+		add(chartSweepLatency, "", sec.Profile+": latency by "+dims[0], func() *chart { return sweepLatencyChart(sec.Profile, entries, dims[0]) })
+	case sec.Shape == shapeMatrix:
+		for _, e := range entries {
+			if e.table.peakRow() != nil {
+				title := sec.Profile + " on " + e.label + ": " + metricName(headline) + " by " + dims[0] + " and " + dims[1]
+				add(chartHeatmap, e.label, title, func() *chart { return heatMapChart(title, e, dims, headline) })
+			}
+		}
+	}
+	if long := withLongSeries(entries); len(long) > 0 {
+		lat := seriesLatencyName(long)
+		add(chartSeriesTime, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" over time", func() *chart { return seriesChart(sec.Profile, long, false) })
+		if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
+			add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *chart { return seriesChart(sec.Profile, long, true) })
+		}
+	}
+	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
+		add(chartPercentiles, "", sec.Profile+": latency percentiles at the peak", func() *chart { return percentileChart(sec.Profile, entries) })
+	}
+	return out
+}
+
+// metricName names a headline figure in a title.
+func metricName(headline string) string {
+	if headline == headlineBW {
+		return "bandwidth"
+	}
+	return "IOPS"
+}
+
+// numericParam reports whether every value of parameter name is a number.
+func numericParam(rows []Row, name string) bool {
+	for _, r := range rows {
+		if v, ok := paramValue(r, name); ok {
+			if _, isNum := v.(float64); !isNum {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// completedRows are the rows that may be drawn.
+func completedRows(t *ProfileResult) []Row {
+	var out []Row
+	for _, r := range t.Rows {
+		if r.completed() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// headlineAxis is a y axis for the headline figure, from zero.
+func headlineAxis(values []float64, headline string) *axis {
+	if headline == headlineBW {
+		return linearAxis("Bandwidth", values, true, shortBandwidth)
+	}
+	return linearAxis("IOPS", values, true, shortCount)
+}
+
+// shortHeadline writes a headline figure for a mark or a cell.
+func shortHeadline(v float64, headline string) string {
+	if headline == headlineBW {
+		return significant(v, bandwidthUnits)
+	}
+	return significant(v, countUnits) + " IOPS"
+}
+
+// significant writes v in the largest unit it reaches with three
+// significant digits: "1.97M", "13.4 GB/s".
+func significant(v float64, units []unit) string {
+	for _, u := range units {
+		if math.Abs(v) >= u.factor || u.factor == 1 {
+			x := v / u.factor
+			decimals := 0
+			switch a := math.Abs(math.Round(x*100) / 100); {
+			case a < 10:
+				decimals = 2
+			case a < 100:
+				decimals = 1
+			}
+			return strconv.FormatFloat(x, 'f', decimals, 64) + u.suffix
+		}
+	}
+	return trimNumber(v)
+}
+
+func rateCurveChart(profile string, entries []entry) *chart {
+	c := &chart{title: profile + ": average latency against IOPS"}
+	var xs, ys []float64
+	for i, e := range entries {
+		l := line{name: e.label, color: colorAt(i), markers: true}
+		rows := completedRows(e.table)
+		slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.Total.IOPS, b.Total.IOPS) })
+		for _, r := range rows {
+			if r.Total.MeanLatNs != nil {
+				l.points = append(l.points, point{r.Total.IOPS, *r.Total.MeanLatNs})
+				xs, ys = append(xs, r.Total.IOPS), append(ys, *r.Total.MeanLatNs)
+			}
+		}
+		c.lines = append(c.lines, l)
+		if p := e.table.peakRow(); e.run == "" && p != nil && p.Total.MeanLatNs != nil {
+			c.marks = append(c.marks, mark{at: point{p.Total.IOPS, *p.Total.MeanLatNs}, color: colorAt(i),
+				label: "peak " + significant(p.Total.IOPS, countUnits) + " IOPS at " + shortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
+		}
+	}
+	c.x = linearAxis("IOPS", xs, true, shortCount)
+	c.y = linearAxis("Average latency", ys, true, shortLatency)
+	return c
+}
+
+// sweepPoints are a table's completed rows as (parameter value, figure)
+// points in parameter order.
+func sweepPoints(t *ProfileResult, param string, figure func(*Figures) (float64, bool)) []point {
+	var pts []point
+	for _, r := range completedRows(t) {
+		v, ok := paramValue(r, param)
+		x, isNum := v.(float64)
+		y, has := figure(r.Total)
+		if ok && isNum && has {
+			pts = append(pts, point{x, y})
+		}
+	}
+	slices.SortStableFunc(pts, func(a, b point) int { return cmp.Compare(a.x, b.x) })
+	return pts
+}
+
+// paramAxis puts a tick at each value the sweep took.
+func paramAxis(param string, entries []entry) *axis {
+	var xs []float64
+	for _, e := range entries {
+		for _, r := range e.table.Rows {
+			if v, ok := paramValue(r, param); ok {
+				if x, isNum := v.(float64); isNum {
+					xs = append(xs, x)
+				}
+			}
+		}
+	}
+	return valuesAxis(param, xs, func(v float64) string { return paramText(results.Param{Name: param, Value: v}) })
+}
+
+func sweepChart(profile string, entries []entry, param string) *chart {
+	headline := entries[0].table.Headline
+	c := &chart{title: profile + ": " + metricName(headline) + " by " + param, x: paramAxis(param, entries)}
+	var ys []float64
+	for i, e := range entries {
+		pts := sweepPoints(e.table, param, func(f *Figures) (float64, bool) { return headlineValue(f, headline), true })
+		for _, p := range pts {
+			ys = append(ys, p.y)
+		}
+		c.lines = append(c.lines, line{name: e.label, color: colorAt(i), points: pts, markers: true})
+		if peak := e.table.peakRow(); e.run == "" && peak != nil {
+			if x, ok := paramValue(*peak, param); ok {
+				if xv, isNum := x.(float64); isNum {
+					v := headlineValue(peak.Total, headline)
+					c.marks = append(c.marks, mark{at: point{xv, v}, color: colorAt(i), label: "peak " + shortHeadline(v, headline)})
+				}
+			}
+		}
+	}
+	c.y = headlineAxis(ys, headline)
+	return c
+}
+
+func sweepLatencyChart(profile string, entries []entry, param string) *chart {
+	c := &chart{title: profile + ": latency by " + param, x: paramAxis(param, entries)}
+	var ys []float64
+	for i, e := range entries {
+		mean := sweepPoints(e.table, param, func(f *Figures) (float64, bool) {
+			if f.MeanLatNs == nil {
+				return 0, false
+			}
+			return *f.MeanLatNs, true
+		})
+		p99 := sweepPoints(e.table, param, func(f *Figures) (float64, bool) {
+			if f.P99Ns == nil {
+				return 0, false
+			}
+			return float64(*f.P99Ns), true
+		})
+		for _, p := range slices.Concat(mean, p99) {
+			ys = append(ys, p.y)
+		}
+		c.lines = append(c.lines, line{name: e.label + " mean", color: colorAt(i), points: mean, markers: true})
+		if len(p99) > 0 {
+			c.lines = append(c.lines, line{name: e.label + " p99", color: colorAt(i), points: p99, markers: true, dashed: true})
+		}
+	}
+	c.y = logAxis("Latency", ys, shortLatency)
+	return c
+}
+
+func heatMapChart(title string, e entry, dims []string, headline string) *chart {
+	rows := e.table.Rows
+	h := &heatMap{
+		xTitle: dims[0], yTitle: dims[1], peakRow: -1, peakCol: -1,
+		metric: metricName(headline),
+		cell:   func(v float64) string { return shortHeadline(v, headline) },
+	}
+	if headline != headlineBW {
+		h.cell = func(v float64) string { return significant(v, countUnits) }
+	}
+	colVals, rowVals := categories(rows, dims[0]), categories(rows, dims[1])
+	for _, v := range colVals {
+		h.cols = append(h.cols, paramText(results.Param{Name: dims[0], Value: v}))
+	}
+	for _, v := range rowVals {
+		h.rows = append(h.rows, paramText(results.Param{Name: dims[1], Value: v}))
+	}
+	h.cells = make([][]float64, len(rowVals))
+	for i := range h.cells {
+		h.cells[i] = slices.Repeat([]float64{math.NaN()}, len(colVals))
+	}
+	for _, r := range rows {
+		xv, _ := paramValue(r, dims[0])
+		yv, _ := paramValue(r, dims[1])
+		ci, ri := slices.IndexFunc(colVals, sameValue(xv)), slices.IndexFunc(rowVals, sameValue(yv))
+		if ci < 0 || ri < 0 || !r.completed() {
+			continue
+		}
+		h.cells[ri][ci] = headlineValue(r.Total, headline)
+		if r.Peak {
+			h.peakRow, h.peakCol = ri, ci
+		}
+	}
+	return &chart{title: title, heat: h}
+}
+
+func sameValue(v any) func(any) bool {
+	return func(w any) bool { return v == w }
+}
+
+// categories lists the values parameter name takes across the rows:
+// numbers in increasing order, anything else in order of appearance.
+func categories(rows []Row, name string) []any {
+	var vals []any
+	for _, r := range rows {
+		if v, ok := paramValue(r, name); ok && !slices.ContainsFunc(vals, sameValue(v)) {
+			vals = append(vals, v)
+		}
+	}
+	if numericParam(rows, name) {
+		slices.SortFunc(vals, func(a, b any) int { return cmp.Compare(a.(float64), b.(float64)) })
+	}
+	return vals
+}
+
+// withLongSeries are the entries whose time series is long enough to
+// chart.
+func withLongSeries(entries []entry) []entry {
+	var out []entry
+	for _, e := range entries {
+		if len(e.table.Series) > minSeries {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// seriesLatencyName is the latency the time series charts draw: p99 when
+// the engine recorded it per interval, the mean otherwise.
+func seriesLatencyName(entries []entry) string {
+	if seriesHasP99(entries) {
+		return "p99 latency"
+	}
+	return "Mean latency"
+}
+
+func seriesHasP99(entries []entry) bool {
+	return slices.ContainsFunc(entries, func(e entry) bool {
+		return slices.ContainsFunc(e.table.Series, func(s SeriesSample) bool { return s.P99Ns > 0 })
+	})
+}
+
+// timeUnit picks the unit of a time axis that spans seconds.
+func timeUnit(seconds float64) (factor float64, name string) {
+	switch {
+	case seconds >= 3*3600:
+		return 3600, "h"
+	case seconds >= 600:
+		return 60, "min"
+	}
+	return 1, "s"
+}
+
+// seriesChart draws IOPS (left axis) and latency (right axis) of each
+// long series, against time or against the data written.
+func seriesChart(profile string, entries []entry, byWritten bool) *chart {
+	p99 := seriesHasP99(entries)
+	latName := seriesLatencyName(entries)
+	c := &chart{title: profile + ": IOPS and " + strings.ToLower(latName) + " over time"}
+	if byWritten {
+		c.title = profile + ": IOPS and " + strings.ToLower(latName) + " against data written"
+	}
+	lastT := 0.0
+	for _, e := range entries {
+		lastT = max(lastT, e.table.Series[len(e.table.Series)-1].T)
+	}
+	factor, tname := timeUnit(lastT)
+	var xs, iops, lats []float64
+	for i, e := range entries {
+		iopsLine := line{name: e.label + " IOPS", color: colorAt(i)}
+		latLine := line{name: e.label + " " + strings.ToLower(strings.TrimSuffix(latName, " latency")), color: colorAt(i), dashed: true, onY2: true}
+		for _, smp := range e.table.Series {
+			x := smp.T / factor
+			if byWritten {
+				x = float64(smp.BytesWritten)
+			}
+			lat := smp.MeanLatNs
+			if p99 {
+				lat = float64(smp.P99Ns)
+			}
+			xs, iops = append(xs, x), append(iops, smp.IOPS)
+			iopsLine.points = append(iopsLine.points, point{x, smp.IOPS})
+			if lat > 0 {
+				lats = append(lats, lat)
+				latLine.points = append(latLine.points, point{x, lat})
+			}
+		}
+		c.lines = append(c.lines, iopsLine, latLine)
+	}
+	if byWritten {
+		c.x = linearAxis("Data written", xs, true, shortBytes)
+	} else {
+		c.x = linearAxis("Time ("+tname+")", xs, true, trimNumber)
+	}
+	c.y = linearAxis("IOPS", iops, true, shortCount)
+	c.y2 = logAxis(latName, lats, shortLatency)
+	return c
+}
+
+// tailPercentiles are the points of a latency curve from the median up,
+// where percentile plots look.
+func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
+	var out []LatencyCurve
+	for _, c := range curves {
+		var pts []PercentileValue
+		for _, p := range c.Percentiles {
+			if p.P >= 50 && p.P < 100 && p.Ns > 0 {
+				pts = append(pts, p)
+			}
+		}
+		if len(pts) >= 2 {
+			out = append(out, LatencyCurve{Direction: c.Direction, Percentiles: pts})
+		}
+	}
+	return out
+}
+
+func percentileChart(profile string, entries []entry) *chart {
+	c := &chart{title: profile + ": latency percentiles at the peak"}
+	var ps, ys []float64
+	for i, e := range entries {
+		curves := tailPercentiles(e.table.Latency)
+		for _, curve := range curves {
+			l := line{name: e.label, color: colorAt(i), markers: true}
+			if len(curves) > 1 {
+				l.name += " " + curve.Direction
+				l.dashed = curve.Direction == "write"
+			}
+			for _, p := range curve.Percentiles {
+				l.points = append(l.points, point{p.P, float64(p.Ns)})
+				ps, ys = append(ps, p.P), append(ys, float64(p.Ns))
+			}
+			c.lines = append(c.lines, l)
+		}
+	}
+	c.x = ninesAxis("Percentile", ps)
+	c.y = logAxis("Latency", ys, shortLatency)
+	return c
+}
+
+// steadyStateChart draws the tracked figure of every round, the
+// measurement window shaded, its average with the ±10% band the criteria
+// allow, and the best-fit line over the window.
+func steadyStateChart(ss *SteadyState) *chart {
+	c := &chart{title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
+	var rounds, values []float64
+	rl := line{name: variableTitle(ss.Variable) + " per round", color: colorAt(0), markers: true}
+	for _, r := range ss.Rounds {
+		rounds, values = append(rounds, float64(r.Round)), append(values, r.Value)
+		rl.points = append(rl.points, point{float64(r.Round), r.Value})
+	}
+	c.lines = append(c.lines, rl)
+	if ss.WindowFirst > 0 && ss.WindowLast >= ss.WindowFirst {
+		first, last := float64(ss.WindowFirst), float64(ss.WindowLast)
+		c.band = &band{from: first - 0.5, to: last + 0.5, label: "measurement window"}
+		fit := func(x float64) float64 { return ss.Intercept + ss.Slope*x }
+		c.lines = append(c.lines,
+			line{name: "best-fit line", color: colorAt(1), points: []point{{first, fit(first)}, {last, fit(last)}}},
+			line{name: "window average ±10%", color: "#777777", dashed: true, points: []point{{first, ss.Average * 1.1}, {last, ss.Average * 1.1}}},
+			line{color: "#777777", dashed: true, points: []point{{first, ss.Average * 0.9}, {last, ss.Average * 0.9}}},
+			line{color: "#777777", points: []point{{first, ss.Average}, {last, ss.Average}}},
+		)
+		values = append(values, ss.Average*1.1, ss.Average*0.9, fit(first), fit(last))
+		rounds = append(rounds, first-0.5, last+0.5)
+	}
+	c.x = roundAxis(rounds)
+	c.y = linearAxis(variableTitle(ss.Variable), values, false, shortCount)
+	return c
+}
+
+// roundAxis covers round numbers with half a round to spare on each side,
+// ticked at whole rounds (every few rounds when there are many).
+func roundAxis(rounds []float64) *axis {
+	lo, hi, ok := finiteRange(rounds)
+	if !ok {
+		lo, hi = 1, 1
+	}
+	first, last := math.Ceil(lo), math.Floor(hi)
+	a := &axis{title: "Round", scale: linear, lo: math.Min(lo, first-0.5), hi: math.Max(hi, last+0.5)}
+	step := math.Max(1, niceStep((last-first)/12))
+	for r := math.Ceil(first/step) * step; r <= last; r += step {
+		a.ticks = append(a.ticks, tick{r, trimNumber(r)})
+	}
+	return a
+}
+
+// variableTitle names a tracked figure for a chart: "iops" as "IOPS".
+func variableTitle(v string) string {
+	if v == headlineIOPS {
+		return "IOPS"
+	}
+	return cmp.Or(v, "value")
+}

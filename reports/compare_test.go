@@ -1,0 +1,173 @@
+package reports
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// quickstart builds the Summary of the quickstart fixture; each call gives
+// a Summary of its own to change.
+func quickstart(t *testing.T) *Summary {
+	t.Helper()
+	s, err := Load(filepath.Join("testdata", "quickstart"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// scaleRow multiplies the IOPS and bandwidth of a row by rate and its
+// latencies by lat.
+func scaleRow(r *Row, rate, lat float64) {
+	f := r.Total
+	f.IOPS *= rate
+	f.BWBytes *= rate
+	if f.MeanLatNs != nil {
+		v := *f.MeanLatNs * lat
+		f.MeanLatNs = &v
+	}
+	for _, p := range []**uint64{&f.P50Ns, &f.P99Ns, &f.P999Ns} {
+		if *p != nil {
+			v := uint64(float64(**p) * lat)
+			*p = &v
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	const qd16 = 2 // the iodepth=16 row of the 4k-random-read table
+	tests := []struct {
+		name      string
+		change    func(s *Summary)
+		regressed bool
+		counts    map[string]int
+		verdicts  map[string]string // figure at iodepth=16 -> verdict
+	}{
+		{
+			name:     "identical runs",
+			change:   func(*Summary) {},
+			counts:   map[string]int{Unchanged: 18},
+			verdicts: map[string]string{"iops": Unchanged, "p99_ns": Unchanged},
+		},
+		{
+			name:      "injected 10% regression",
+			change:    func(s *Summary) { scaleRow(&s.Results[0].Rows[qd16], 0.90, 1) },
+			regressed: true,
+			counts:    map[string]int{Regressed: 2, Unchanged: 16},
+			verdicts:  map[string]string{"iops": Regressed, "bw_bytes": Regressed, "mean_lat_ns": Unchanged},
+		},
+		{
+			name: "noise under the threshold",
+			change: func(s *Summary) {
+				for i := range s.Results[0].Rows {
+					scaleRow(&s.Results[0].Rows[i], 0.97, 1.04)
+				}
+			},
+			counts:   map[string]int{Noise: 18},
+			verdicts: map[string]string{"iops": Noise, "p99_9_ns": Noise},
+		},
+		{
+			name:      "slower latency regresses, faster improves",
+			change:    func(s *Summary) { scaleRow(&s.Results[0].Rows[qd16], 1.2, 1.1) },
+			regressed: true,
+			counts:    map[string]int{Improved: 2, Regressed: 4, Unchanged: 12},
+			verdicts:  map[string]string{"iops": Improved, "p99_ns": Regressed},
+		},
+		{
+			name: "a point the new run did not finish is lost",
+			change: func(s *Summary) {
+				s.Results[0].Rows[qd16].Status, s.Results[0].Rows[qd16].Total = "failed", nil
+			},
+			regressed: true,
+			counts:    map[string]int{Lost: 1, Unchanged: 12},
+			verdicts:  map[string]string{"iops": Lost},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			next := quickstart(t)
+			tt.change(next)
+			c := Compare(quickstart(t), next, 5)
+			if c.Regressed() != tt.regressed {
+				t.Errorf("Regressed() = %v, want %v", c.Regressed(), tt.regressed)
+			}
+			for _, verdict := range []string{Regressed, Improved, Noise, Unchanged, Lost} {
+				if c.Counts[verdict] != tt.counts[verdict] {
+					t.Errorf("%s: %d figures, want %d", verdict, c.Counts[verdict], tt.counts[verdict])
+				}
+			}
+			for figure, want := range tt.verdicts {
+				if got := verdictOf(c, "iodepth=16", figure); got != want {
+					t.Errorf("%s at iodepth=16: %q, want %q", figure, got, want)
+				}
+			}
+		})
+	}
+}
+
+func verdictOf(c *Comparison, point, figure string) string {
+	for _, ch := range c.Changes {
+		if ch.Point == point && ch.Figure == figure {
+			return ch.Verdict
+		}
+	}
+	return "absent"
+}
+
+func TestJudge(t *testing.T) {
+	tests := []struct {
+		pct          float64
+		higherBetter bool
+		want         string
+	}{
+		{-10, true, Regressed},
+		{-5, true, Noise}, // at the threshold is not beyond it
+		{-5.01, true, Regressed},
+		{4.9, true, Noise},
+		{6, true, Improved},
+		{10, false, Regressed},
+		{-10, false, Improved},
+		{0, false, Unchanged},
+	}
+	for _, tt := range tests {
+		if got := judge(tt.pct, 5, tt.higherBetter); got != tt.want {
+			t.Errorf("judge(%v%%, higher better %v) = %s, want %s", tt.pct, tt.higherBetter, got, tt.want)
+		}
+	}
+}
+
+func TestCompareUnmatchedPoints(t *testing.T) {
+	next := quickstart(t)
+	next.Results[0].Rows[0].Point = "iodepth=2"
+	c := Compare(quickstart(t), next, 5)
+	if len(c.OnlyInBase) != 1 || c.OnlyInBase[0] != "nvme0 / 4k-random-read / iodepth=1" {
+		t.Errorf("only in base = %q", c.OnlyInBase)
+	}
+	if len(c.OnlyInNew) != 1 || c.OnlyInNew[0] != "nvme0 / 4k-random-read / iodepth=2" {
+		t.Errorf("only in new = %q", c.OnlyInNew)
+	}
+}
+
+func TestWriteComparison(t *testing.T) {
+	next := quickstart(t)
+	scaleRow(&next.Results[0].Rows[2], 0.9, 1.02)
+	var out bytes.Buffer
+	if err := WriteComparison(&out, Compare(quickstart(t), next, 5)); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"nvme0 / 4k-random-read / iodepth=16  iops         590,441       531,397       -10.0%  regressed",
+		"nvme0 / 4k-random-read / iodepth=16  p99_ns       241.7 µs      246.5 µs      +2.0%   noise",
+		"18 figures compared at a 5% threshold: 2 regressed, 0 improved, 4 noise, 12 unchanged, 0 lost",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("comparison lacks\n%s\nin\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "iodepth=4 ") {
+		t.Errorf("unchanged figures are listed:\n%s", text)
+	}
+}

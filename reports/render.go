@@ -1,0 +1,129 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// Report formats, as plans and the command line name them.
+const (
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+	FormatHTML     = "html"
+)
+
+// Formats lists the formats Render can write, in the order it writes them.
+var Formats = []string{FormatMarkdown, FormatJSON, FormatHTML}
+
+// File is one file of a report: its path relative to the results folder
+// and its content.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// formatFiles maps a format to the report file it writes.
+var formatFiles = map[string]struct {
+	name  string
+	write func(io.Writer, *Summary) error
+}{
+	FormatMarkdown: {"report.md", WriteMarkdown},
+	FormatJSON:     {"report.json", WriteJSON},
+	FormatHTML:     {"report.html", WriteHTML},
+}
+
+// FileName is the name of the main file a format writes ("report.md"),
+// or "" for an unknown format.
+func FileName(format string) string { return formatFiles[format].name }
+
+// Render makes the files of a report in the given formats: report.md,
+// report.json and report.html, and with Markdown the chart files it links
+// to (charts/<name>.svg). HTML carries its charts inline and needs no
+// other file. Files come in a fixed order; the same Summary gives the
+// same bytes. An unknown format is an error that lists the known ones.
+func Render(s *Summary, formats []string) ([]File, error) {
+	var files []File
+	for _, f := range Formats {
+		if !slices.Contains(formats, f) {
+			continue
+		}
+		out := formatFiles[f]
+		var buf bytes.Buffer
+		if err := out.write(&buf, s); err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: out.name, Data: buf.Bytes()})
+		if f == FormatMarkdown {
+			files = append(files, ChartFiles(s)...)
+		}
+	}
+	for _, f := range formats {
+		if !slices.Contains(Formats, f) {
+			return nil, fmt.Errorf("report format %q is not supported; use one of %s", f, strings.Join(Formats, ", "))
+		}
+	}
+	return files, nil
+}
+
+// ChartFiles draws every chart of the report as an SVG file,
+// charts/<name>.svg, in report order.
+func ChartFiles(s *Summary) []File {
+	var files []File
+	for _, pc := range planCharts(s) {
+		files = append(files, File{Name: pc.ref.File, Data: pc.draw().svg()})
+	}
+	return files
+}
+
+// WriteFiles writes report files under dir, each atomically. When they
+// include report.md it also removes the SVG files of charts/ that the new
+// report does not link, so a report rewritten from fewer results keeps no
+// stale chart.
+func WriteFiles(dir string, files []File) error {
+	keep := map[string]bool{}
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+		if err := results.WriteFileAtomic(path, f.Data); err != nil {
+			return fmt.Errorf("write report: %w", err)
+		}
+		keep[path] = true
+	}
+	if !slices.ContainsFunc(files, func(f File) bool { return f.Name == formatFiles[FormatMarkdown].name }) {
+		return nil
+	}
+	stale, err := filepath.Glob(filepath.Join(dir, chartsDir, "*.svg"))
+	if err != nil {
+		return err
+	}
+	for _, path := range stale {
+		if !keep[path] {
+			if err := os.Remove(path); err != nil {
+				return fmt.Errorf("remove stale chart: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// Load reads the results folder dir and builds its Summary.
+func Load(dir string) (*Summary, error) {
+	folder, err := results.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := folder.Records()
+	if err != nil {
+		return nil, err
+	}
+	return Build(folder.Manifest, recs), nil
+}

@@ -1,0 +1,113 @@
+package reports
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestRenderFormats(t *testing.T) {
+	s := mustLoad(t, "quickstart")
+	files, err := Render(s, []string{"json"})
+	if err != nil || len(files) != 1 || files[0].Name != "report.json" {
+		t.Errorf("Render(json) = %d files, %v; want report.json alone", len(files), err)
+	}
+	files, _ = Render(s, []string{"html", "markdown"})
+	var names []string
+	for _, f := range files {
+		names = append(names, f.Name)
+	}
+	want := []string{"report.md", "charts/4k-random-read-sweep-iops.svg", "charts/4k-random-read-sweep-latency.svg",
+		"charts/4k-random-read-percentiles.svg", "report.html"}
+	if !slices.Equal(names, want) {
+		t.Errorf("files = %v, want %v", names, want)
+	}
+	if _, err := Render(s, []string{"markdown", "pdf"}); err == nil || !strings.Contains(err.Error(), `"pdf" is not supported; use one of markdown, json, html`) {
+		t.Errorf("unknown format: %v", err)
+	}
+}
+
+// TestWriteFilesRemovesStaleCharts rewrites a report from fewer results:
+// the charts it no longer has must go, other files stay.
+func TestWriteFilesRemovesStaleCharts(t *testing.T) {
+	dir := t.TempDir()
+	review := mustLoad(t, "review")
+	files, _ := Render(review, Formats)
+	if err := WriteFiles(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	keep := filepath.Join(dir, "charts", "notes.txt")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	files, _ = Render(mustLoad(t, "quickstart"), Formats)
+	if err := WriteFiles(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	svgs, _ := filepath.Glob(filepath.Join(dir, "charts", "*.svg"))
+	if len(svgs) != 3 {
+		t.Errorf("charts after the rewrite: %v, want the quickstart's 3", svgs)
+	}
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file that is not a chart was removed: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(f.Name)))
+		if err != nil || string(data) != string(f.Data) {
+			t.Errorf("%s was not written as rendered (%v)", f.Name, err)
+		}
+	}
+}
+
+func TestAddComparable(t *testing.T) {
+	s := mustLoad(t, "review")
+	s.AddComparable("", mustLoad(t, "review-cd6"))
+	s.AddComparable("", mustLoad(t, "review"))
+	if got := []string{s.Comparables[0].Name, s.Comparables[1].Name}; !slices.Equal(got, []string{"review", "review 2"}) {
+		t.Errorf("comparable names = %v, want the plan's name, numbered", got)
+	}
+	other, same := s.Comparables[0], s.Comparables[1]
+	if other.SameTestbed || !same.SameTestbed || len(same.Differences) != 0 {
+		t.Errorf("same testbed: cd6 %v, review %v %v", other.SameTestbed, same.SameTestbed, same.Differences)
+	}
+	wantDiffs := []string{
+		"testbed lab-sr635 (this run: lab-r760)",
+		"cpu: 1x AMD EPYC 7452 (this run: 2x Intel Xeon Gold 6430)",
+		"memory: 512 GB DDR4-3200 (this run: 1 TB DDR5-4400)",
+		"server: Lenovo ThinkSystem SR635 (this run: Dell PowerEdge R760)",
+	}
+	if !slices.Equal(other.Differences, wantDiffs) {
+		t.Errorf("differences = %q\nwant %q", other.Differences, wantDiffs)
+	}
+	sec := s.Sections[0]
+	var order []string
+	for _, r := range sec.Ranking {
+		order = append(order, rankLabel(r))
+	}
+	if want := []string{"cm9", "cm9 (review 2)", "cd6 (review) †"}; !slices.Equal(order, want) {
+		t.Errorf("ranking = %v, want %v", order, want)
+	}
+	if want := "cm9 leads the 3 drives by peak IOPS, 0.0% ahead of cm9 (review 2)."; sec.Highlight != want {
+		t.Errorf("highlight = %q, want %q", sec.Highlight, want)
+	}
+	_, md := renderSummary(t, s)
+	if !strings.Contains(md, "| 4k-random-read | cm9 | 1,973,400 IOPS | rate=max | 129.7 µs | 311.3 µs | 1 of 3 |\n") {
+		t.Errorf("the conclusion lacks the ranked headline:\n%s", md)
+	}
+}
+
+func TestRankingSentenceBehind(t *testing.T) {
+	ranks := []Rank{
+		{Rank: 1, Drive: "cd6", Run: "old", Total: Figures{IOPS: 1200}, OtherTestbed: true},
+		{Rank: 2, Drive: "nvme0", Total: Figures{IOPS: 1000}},
+	}
+	want := "nvme0 ranks 2nd of 2 by peak IOPS, 16.7% behind cd6 (old) †."
+	if got := rankingSentence(ranks, headlineIOPS); got != want {
+		t.Errorf("sentence = %q, want %q", got, want)
+	}
+	if got := rankingSentence(ranks[:1], headlineIOPS); got != "" {
+		t.Errorf("one drive gave %q", got)
+	}
+}
