@@ -21,9 +21,15 @@ need_pkg() { # need_pkg COMMAND PACKAGE: install PACKAGE with apt-get when COMMA
   fi
 }
 
-need_pkg losetup mount
-need_pkg mkfs.ext4 e2fsprogs
-need_pkg sfdisk fdisk
+need_pkg losetup mount            # loop-device safety tests
+need_pkg mkfs.ext4 e2fsprogs      # filesystem signatures on loop devices
+need_pkg sfdisk fdisk             # partition tables on loop devices
+need_pkg fio fio                  # the fio engine, importer and equivalence tests
+need_pkg chromium chromium        # the HTML report is loaded in a real browser
+
+# Screenshots and other artefacts the tests keep.
+export DRIVEBENCH_ARTIFACTS=${DRIVEBENCH_ARTIFACTS:-$PWD/.artifacts}
+mkdir -p "$DRIVEBENCH_ARTIFACTS"
 
 echo "== gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))
