@@ -16,7 +16,7 @@ import (
 func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt Options) *results.Manifest {
 	m := &results.Manifest{
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
-		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs,
+		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles,
 		Testbed: results.Testbed{Name: "local", Detected: DetectTestbed()},
 	}
 	if abs, err := filepath.Abs(p.File); err == nil {

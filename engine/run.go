@@ -28,7 +28,8 @@ type Options struct {
 	Version string
 	// VarArgs are the -var values the plan was loaded with, stored so the
 	// run can be resumed with the same plan.
-	VarArgs map[string]string
+	VarArgs  map[string]string
+	VarFiles []string
 	// Observe receives progress events; it may be nil.
 	Observe func(Event)
 	// HookLimits bound every Starlark hook.

@@ -16,7 +16,7 @@ import (
 
 func load(t *testing.T, file string, vars map[string]string) (*plan.Plan, *plan.Graph) {
 	t.Helper()
-	p, _, diags := plan.Load(file, vars)
+	p, _, diags := plan.Load(file, plan.LoadOptions{Vars: vars})
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", file, diags.Error())
 	}

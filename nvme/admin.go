@@ -111,14 +111,39 @@ func (s SecureErase) String() string {
 	return fmt.Sprintf("secure erase setting %d", uint8(s))
 }
 
-// FormatOptions are the settings of a Format NVM command.
+// FormatOptions are the settings of a Format NVM command. The zero value
+// formats with LBA format 0, no metadata settings, no protection
+// information and no erase; SameFormat gives the options that keep a
+// namespace's current layout.
 type FormatOptions struct {
 	// LBAFormat is the index into IDNs.LBAFormats to format with.
 	LBAFormat uint8
+	// ExtendedLBA transfers metadata at the end of each data block
+	// (MSET 1) instead of in a separate buffer.
+	ExtendedLBA bool
+	// ProtectionInfo is the end-to-end protection type: 0 none, 1 to 3
+	// types 1 to 3 (PI).
+	ProtectionInfo uint8
+	// ProtectionFirst places protection information in the first bytes of
+	// the metadata instead of the last (PIL).
+	ProtectionFirst bool
 	// SecureErase asks for an erase of user data with the format.
 	SecureErase SecureErase
 	// Timeout bounds the command; 0 means 10 minutes.
 	Timeout time.Duration
+}
+
+// SameFormat returns the options that format the namespace again with
+// its current LBA format, metadata and protection settings, with the
+// given erase.
+func (ns *IDNs) SameFormat(erase SecureErase) FormatOptions {
+	return FormatOptions{
+		LBAFormat:       uint8(ns.FormatInUse),
+		ExtendedLBA:     ns.FLBAS&(1<<4) != 0,
+		ProtectionInfo:  ns.DPS & 7,
+		ProtectionFirst: ns.DPS&(1<<3) != 0,
+		SecureErase:     erase,
+	}
 }
 
 // formatCmd builds Format NVM for a namespace (NSIDAll for all).
@@ -131,16 +156,17 @@ func formatCmd(nsid uint32, opts FormatOptions) (adminCmd, error) {
 		return adminCmd{}, fmt.Errorf("nvme: format: secure erase setting %d unknown; use NoSecureErase, UserDataErase or CryptoErase",
 			opts.SecureErase)
 	}
+	if opts.ProtectionInfo > 3 {
+		return adminCmd{}, fmt.Errorf("nvme: format: protection information type %d unknown; use 0 (none) to 3", opts.ProtectionInfo)
+	}
 	lbaf := uint32(opts.LBAFormat)
 	timeout := opts.Timeout
 	if timeout == 0 {
 		timeout = formatTimeout
 	}
-	return adminCmd{
-		opcode: opFormatNVM, nsid: nsid,
-		cdw10:   lbaf&0x0f | uint32(opts.SecureErase)<<9 | (lbaf>>4)<<12,
-		timeout: timeout,
-	}, nil
+	cdw10 := lbaf&0x0f | bit(opts.ExtendedLBA, 4) | uint32(opts.ProtectionInfo)<<5 | bit(opts.ProtectionFirst, 8) |
+		uint32(opts.SecureErase)<<9 | (lbaf>>4)<<12
+	return adminCmd{opcode: opFormatNVM, nsid: nsid, cdw10: cdw10, timeout: timeout}, nil
 }
 
 // SanitizeAction is the SANACT field of Sanitize.

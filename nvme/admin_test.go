@@ -97,7 +97,11 @@ func TestFormatCmd(t *testing.T) {
 		{name: "user data erase", nsid: 1, opts: FormatOptions{LBAFormat: 4, SecureErase: UserDataErase}, cdw10: 0x204, timeout: 10 * time.Minute},
 		{name: "crypto erase, all namespaces", nsid: NSIDAll, opts: FormatOptions{SecureErase: CryptoErase, Timeout: time.Hour}, cdw10: 0x400, timeout: time.Hour},
 		{name: "format 17 uses the upper bits", nsid: 2, opts: FormatOptions{LBAFormat: 17}, cdw10: 0x1001, timeout: 10 * time.Minute},
+		{name: "extended LBA, protection type 2 first", nsid: 1,
+			opts:  FormatOptions{LBAFormat: 1, ExtendedLBA: true, ProtectionInfo: 2, ProtectionFirst: true},
+			cdw10: 0x151, timeout: 10 * time.Minute},
 		{name: "format 64", opts: FormatOptions{LBAFormat: 64}, wantErr: "LBA format 64 out of range"},
+		{name: "protection type 4", opts: FormatOptions{ProtectionInfo: 4}, wantErr: "protection information type 4 unknown"},
 		{name: "unknown erase", opts: FormatOptions{SecureErase: 3}, wantErr: "secure erase setting 3 unknown"},
 	}
 	for _, tt := range tests {
@@ -114,6 +118,22 @@ func TestFormatCmd(t *testing.T) {
 			}
 			sameCmd(t, c, adminCmd{opcode: 0x80, nsid: tt.nsid, cdw10: tt.cdw10, timeout: tt.timeout})
 		})
+	}
+}
+
+// TestSameFormat: a namespace formatted with LBA format 5, metadata at
+// the end of each block and type 1 protection in the first bytes keeps
+// all of that through a purge.
+func TestSameFormat(t *testing.T) {
+	ns := &IDNs{FLBAS: 0x15, DPS: 0x09, FormatInUse: 5}
+	got := ns.SameFormat(UserDataErase)
+	want := FormatOptions{LBAFormat: 5, ExtendedLBA: true, ProtectionInfo: 1, ProtectionFirst: true, SecureErase: UserDataErase}
+	if got != want {
+		t.Errorf("SameFormat = %+v, want %+v", got, want)
+	}
+	c, err := formatCmd(1, got)
+	if err != nil || c.cdw10 != 0x335 {
+		t.Errorf("cdw10 = %#x, %v; want 0x335", c.cdw10, err)
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -57,18 +56,10 @@ func deviceNamespace(fd int, path string, st unix.Stat_t) (uint32, error) {
 	if err == nil {
 		return nsid, nil
 	}
-	if st.Mode&unix.S_IFMT == unix.S_IFCHR && isNVMeController(st.Rdev) {
+	if st.Mode&unix.S_IFMT == unix.S_IFCHR && classOf(host.charDir(st.Rdev)) == classController {
 		return 0, nil
 	}
 	return 0, fmt.Errorf("nvme: %s is not an NVMe controller or namespace (NVME_IOCTL_ID: %v)", path, err)
-}
-
-// isNVMeController reports whether a character device belongs to the
-// kernel's nvme class.
-func isNVMeController(rdev uint64) bool {
-	link := fmt.Sprintf("/sys/dev/char/%d:%d/subsystem", unix.Major(rdev), unix.Minor(rdev))
-	target, err := os.Readlink(link)
-	return err == nil && filepath.Base(target) == "nvme"
 }
 
 // Close releases the device.

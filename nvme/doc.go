@@ -24,6 +24,14 @@
 //     Sanitize. Each command is built by a pure function and only then handed
 //     to the ioctl layer, so its encoding is tested without hardware.
 //
+//   - Health and purge. Snapshot reads a controller's identity and SMART
+//     log through any of its device files (the namespace block device
+//     will do), so a run can record the drive before and after; DiffSmart
+//     says what the drive counted in between. Purge erases a namespace
+//     with Sanitize or Format NVM, after checking that the controller
+//     supports the method and that nothing it erases is in use. IsNVMe
+//     tells from sysfs alone whether a path is NVMe.
+//
 //   - Safety and block-device facts. BlockInfo reads size, block sizes,
 //     rotational flag and model of any block device from ioctls and sysfs.
 //     CheckWritable refuses a device that is mounted, held by device-mapper
@@ -31,6 +39,6 @@
 //     signature (DetectSignature), because a storage benchmark that writes
 //     to the wrong disk destroys someone's data.
 //
-// Device, BlockInfo and CheckWritable are Linux-only; the decoders and
-// DetectSignature build everywhere.
+// Device, Snapshot, Purge, IsNVMe, BlockInfo and CheckWritable are
+// Linux-only; the decoders, DiffSmart and DetectSignature build everywhere.
 package nvme

@@ -81,10 +81,12 @@ type fakeController struct {
 	t        *testing.T
 	pages    map[string][]byte
 	commands []adminCmd
+	// formatStatus and sanitizeStatus complete Format NVM and Sanitize.
+	formatStatus, sanitizeStatus Status
 }
 
 func newFakeController(t *testing.T) *fakeController {
-	return &fakeController{t: t, pages: map[string][]byte{
+	return &fakeController{t: t, formatStatus: 0x010a, sanitizeStatus: 0x0001, pages: map[string][]byte{
 		"identify 0x01": readFixture(t, "qemu-nvme-id-ctrl.bin"),
 		"identify 0x00": readFixture(t, "qemu-nvme-id-ns.bin"),
 		"log 0x02":      readFixture(t, "qemu-nvme-smart-log.bin"),
@@ -100,7 +102,9 @@ func (f *fakeController) submit(c adminCmd) (uint32, Status, error) {
 	case opGetLogPage:
 		key = fmt.Sprintf("log 0x%02x", c.cdw10&0xff)
 	case opFormatNVM:
-		return 0, 0x010a, nil // invalid format
+		return 0, f.formatStatus, nil
+	case opSanitize:
+		return 0, f.sanitizeStatus, nil
 	default:
 		return 0, 0x0001, nil // invalid opcode
 	}

@@ -3,8 +3,11 @@
 package nvme
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -141,5 +144,77 @@ func formatAndCheck(t *testing.T, d *Device, index int, blockSize uint64) {
 	t.Logf("formatted %s with LBA format %d: %d-byte blocks, %d bytes", d.Path, index, b.LogicalBlockSize, b.Size)
 	if uint64(b.LogicalBlockSize) != blockSize {
 		t.Errorf("after format %d: block layer reports %d-byte blocks, want %d", index, b.LogicalBlockSize, blockSize)
+	}
+}
+
+// TestLiveSnapshot checks Snapshot and IsNVMe on every NVMe device file.
+func TestLiveSnapshot(t *testing.T) {
+	d := liveDevice(t, "/dev/nvme[0-9]n[0-9]")
+	s, err := Snapshot(d.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.NSID != d.NSID || s.IDNs == nil || s.IDCtrl.MN == "" || s.SmartLog == nil {
+		t.Errorf("snapshot of %s: %+v", d.Path, s)
+	}
+	devices, _ := filepath.Glob("/dev/n[vg]*")
+	for _, path := range append(devices, "/dev/null") {
+		want := path != "/dev/null"
+		if got := IsNVMe(path); got != want {
+			t.Errorf("IsNVMe(%s) = %v, want %v", path, got, want)
+		}
+	}
+}
+
+// TestLivePurge purges the namespace named by DRIVEBENCH_NVME_FORMAT_TEST
+// (destroying its data) with every method: the ones the controller
+// supports must leave no signature behind, even one the kernel cached
+// just before; the others must be refused before anything is sent.
+func TestLivePurge(t *testing.T) {
+	path := os.Getenv("DRIVEBENCH_NVME_FORMAT_TEST")
+	if path == "" {
+		t.Skip("set DRIVEBENCH_NVME_FORMAT_TEST to a namespace whose data may be destroyed")
+	}
+	c, err := liveDevice(t, path).IdentifyController()
+	if err != nil {
+		t.Fatal(err)
+	}
+	supported := SupportedPurgeMethods(c)
+	for _, method := range PurgeMethods() {
+		writeCachedSignature(t, path)
+		err := Purge(context.Background(), path, method, nil)
+		if !slices.Contains(supported, method) {
+			if err == nil || !strings.Contains(err.Error(), "does not support") {
+				t.Errorf("purge %s (unsupported): err = %v", method, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("purge %s: %v", method, err)
+			continue
+		}
+		if err := CheckWritable(path); err != nil {
+			t.Errorf("after purge %s: %v", method, err)
+		}
+	}
+}
+
+// writeCachedSignature writes an XFS superblock magic through the page
+// cache and reads it back, so the kernel holds it in memory.
+func writeCachedSignature(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt([]byte("XFSB"), 0); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if name, err := DetectSignature(f); name != "xfs" || err != nil {
+		t.Fatalf("signature before the purge: %q, %v; want xfs", name, err)
 	}
 }

@@ -188,15 +188,9 @@ func checkPartitions(t writeTarget) error {
 	return &UnsafeError{Path: t.path, Reason: "has partitions (" + strings.Join(names, ", ") + ")"}
 }
 
-// checkContents opens the device exclusively, which fails while the
-// kernel or another program holds it (a mount in another namespace, a
-// RAID member, a running benchmark), and looks for signatures.
+// checkContents opens the device exclusively and looks for signatures.
 func checkContents(t writeTarget) error {
-	f, err := os.OpenFile(t.path, os.O_RDONLY|unix.O_EXCL, 0)
-	if errors.Is(err, unix.EBUSY) {
-		return &UnsafeError{Path: t.path, InUse: true,
-			Reason: "is busy: the kernel or another program has it open exclusively"}
-	}
+	f, err := openExclusive(t)
 	if err != nil {
 		return err
 	}
@@ -207,6 +201,48 @@ func checkContents(t writeTarget) error {
 	}
 	if name != "" {
 		return &UnsafeError{Path: t.path, Reason: signatureReason(name)}
+	}
+	return nil
+}
+
+// checkNotBusy fails while the device is opened exclusively.
+func checkNotBusy(t writeTarget) error {
+	f, err := openExclusive(t)
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// openExclusive opens the device exclusively, which fails while the
+// kernel or another program holds it (a mount in another namespace, a
+// RAID member, a running benchmark).
+func openExclusive(t writeTarget) (*os.File, error) {
+	f, err := os.OpenFile(t.path, os.O_RDONLY|unix.O_EXCL, 0)
+	if errors.Is(err, unix.EBUSY) {
+		return nil, &UnsafeError{Path: t.path, InUse: true,
+			Reason: "is busy: the kernel or another program has it open exclusively"}
+	}
+	return f, err
+}
+
+// checkNotInUse returns an *UnsafeError when the block device or a
+// partition of it is mounted, used as swap, held by another block device
+// or opened exclusively. Unlike checkWritable it does not mind data on
+// the device: it guards commands that erase the device anyway.
+func (s system) checkNotInUse(path string, dev uint64) error {
+	t, err := s.target(path, dev)
+	if err != nil {
+		return fmt.Errorf("check %s is not in use: %w", path, err)
+	}
+	for _, check := range []func(writeTarget) error{s.checkMounts, s.checkSwaps, checkHolders, checkNotBusy} {
+		if err := check(t); err != nil {
+			var refusal *UnsafeError
+			if errors.As(err, &refusal) {
+				return err
+			}
+			return fmt.Errorf("check %s is not in use: %w", path, err)
+		}
 	}
 	return nil
 }

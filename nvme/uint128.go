@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"strings"
 )
 
@@ -71,4 +72,11 @@ func (u *Uint128) UnmarshalJSON(data []byte) error {
 func DataUnitsToBytes(units Uint128) *big.Int {
 	b := units.Big()
 	return b.Mul(b, big.NewInt(DataUnitBytes))
+}
+
+// Sub returns u - v, and false when v is larger than u.
+func (u Uint128) Sub(v Uint128) (Uint128, bool) {
+	lo, borrow := bits.Sub64(u.Lo, v.Lo, 0)
+	hi, borrow := bits.Sub64(u.Hi, v.Hi, borrow)
+	return Uint128{Lo: lo, Hi: hi}, borrow == 0
 }

@@ -26,13 +26,23 @@ var checkBlockSchema = &hcl.BodySchema{
 // starlarkIdentifier is what a Starlark function name looks like.
 var starlarkIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// decodeCheckBlock decodes one check block.
-func (l *loader) decodeCheckBlock(block *hcl.Block) *Check {
-	content, diags := block.Body.Content(checkBlockSchema)
+// decodeCheckBlock decodes one check block: one check, or one per
+// instance of its for_each.
+func (l *loader) decodeCheckBlock(block *hcl.Block) []*Check {
+	var checks []*Check
+	l.forEachInstance(block, func(name string, body hcl.Body) {
+		checks = append(checks, l.decodeCheck(block, name, body))
+	})
+	return checks
+}
+
+// decodeCheck decodes one check.
+func (l *loader) decodeCheck(block *hcl.Block, name string, body hcl.Body) *Check {
+	content, diags := body.Content(checkBlockSchema)
 	l.diags = append(l.diags, diags...)
-	l.defineName(block)
+	l.define(block, name)
 	attrs := content.Attributes
-	c := &Check{Name: block.Labels[0], Args: map[string]any{}, Range: block.DefRange}
+	c := &Check{Name: name, Args: map[string]any{}, Range: block.DefRange}
 	if l.stringAttr(attrs["script"], &c.ScriptName) {
 		l.loadScript(c, attrSite(attrs["script"]))
 	}
@@ -40,7 +50,7 @@ func (l *loader) decodeCheckBlock(block *hcl.Block) *Check {
 		l.errorAt(attrSite(attrs["function"]), "Invalid Function Name",
 			fmt.Sprintf("%q is not a Starlark function name: use the name from the script's def line, such as \"p99_under\".", c.Function))
 	}
-	profileOK := l.stringAttr(attrs["profile"], &c.Profile) && l.profileRef(c.Profile, attrSite(attrs["profile"]))
+	profileOK := l.stringAttr(attrs["profile"], &c.Profile) && l.profileRef(c, attrSite(attrs["profile"]))
 	drives, drivesOK := l.driveRefs(attrs["drives"])
 	c.Drives = drives
 	if profileOK && drivesOK {
@@ -57,12 +67,12 @@ func (l *loader) decodeCheckBlock(block *hcl.Block) *Check {
 func (l *loader) loadScript(c *Check, s site) {
 	path := c.ScriptName
 	if !filepath.IsAbs(path) {
-		path = filepath.Join(l.dir, path)
+		path = filepath.Join(l.sc.dir, path)
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		l.errorAt(s, "Check Script Not Found", fmt.Sprintf(
-			"Cannot read the script %q: %s. The path is relative to the plan's folder, %q.", c.ScriptName, err, l.dir))
+			"Cannot read the script %q: %s. The path is relative to the folder of the file the check is in, %q.", c.ScriptName, err, l.sc.dir))
 		return
 	}
 	if abs, err := filepath.Abs(path); err == nil {
@@ -73,14 +83,17 @@ func (l *loader) loadScript(c *Check, s site) {
 	l.scripts = append(l.scripts, src)
 }
 
-// profileRef reports a reference to a profile that is not defined.
-func (l *loader) profileRef(name string, s site) bool {
-	if l.profiles[name] != nil {
+// profileRef resolves the profile a check names, within the check's
+// module, and reports one that is not defined.
+func (l *loader) profileRef(c *Check, s site) bool {
+	name := c.Profile
+	c.Profile = l.sc.prefix + name
+	if l.profiles[c.Profile] != nil {
 		return true
 	}
 	l.errorAt(s, "Reference To Undefined Profile", fmt.Sprintf(
 		"There is no profile %q; name one of the plan's profiles or define it with a profile block.%s",
-		name, didYouMean(name, sortedKeys(l.profiles))))
+		name, didYouMean(c.Profile, sortedKeys(l.profiles))))
 	return false
 }
 
@@ -88,7 +101,7 @@ func (l *loader) profileRef(name string, s site) bool {
 // not run on: there would be no results to judge.
 func (l *loader) checkDrivesInProfile(c *Check, attr *hcl.Attribute) {
 	profileDrives := l.profiles[c.Profile].Drives
-	if len(c.Drives) == 0 || len(profileDrives) == 0 {
+	if attr == nil || len(c.Drives) == 0 || len(profileDrives) == 0 {
 		return
 	}
 	sites := elementSites(attr, len(c.Drives))

@@ -18,6 +18,7 @@ var driveBlockSchema = &hcl.BodySchema{
 		{Name: "writable"},
 		{Name: "allow_existing_data"},
 		{Name: "engine"},
+		{Name: "spec_sheet"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "spec"},
@@ -26,7 +27,7 @@ var driveBlockSchema = &hcl.BodySchema{
 
 // specConditionKeys are the keys of a spec entry that state the conditions
 // of a figure rather than the figure itself.
-var specConditionKeys = []string{"bs", "iodepth", "numjobs", "rw", "state"}
+var specConditionKeys = []string{"bs", "iodepth", "numjobs", "rw", "state", "pcie_gen"}
 
 // specMetricKeys are the figures a spec entry commonly claims; any other
 // key with a number is a figure too.
@@ -36,12 +37,22 @@ var specMetricKeys = []string{"iops", "bw", "lat_us"}
 // fresh out of the box, or in steady state after preconditioning.
 var driveStates = []string{"fresh", "steady"}
 
-// decodeDriveBlock decodes one drive block.
-func (l *loader) decodeDriveBlock(block *hcl.Block) *Drive {
-	content, diags := block.Body.Content(driveBlockSchema)
+// decodeDriveBlock decodes one drive block: one drive, or one per
+// instance of its for_each.
+func (l *loader) decodeDriveBlock(block *hcl.Block) []*Drive {
+	var drives []*Drive
+	l.forEachInstance(block, func(name string, body hcl.Body) {
+		drives = append(drives, l.decodeDrive(block, name, body))
+	})
+	return drives
+}
+
+// decodeDrive decodes one drive.
+func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Drive {
+	content, diags := body.Content(driveBlockSchema)
 	l.diags = append(l.diags, diags...)
-	d := &Drive{Name: block.Labels[0], Engine: defaultEngine, Range: block.DefRange}
-	if l.defineName(block) {
+	d := &Drive{Name: name, Engine: l.testbedEngine(), Range: block.DefRange}
+	if l.define(block, name) {
 		l.drives[d.Name] = d
 		l.driveOrder = append(l.driveOrder, d.Name)
 	}
@@ -56,8 +67,37 @@ func (l *loader) decodeDriveBlock(block *hcl.Block) *Drive {
 	if attrs["size"] == nil || sizeValid {
 		l.checkScratchSize(block, d, attrs)
 	}
-	d.Spec = l.decodeSpecBlocks(block, content.Blocks)
+	d.SpecSheet = l.specSheetRef(attrs["spec_sheet"])
+	if d.SpecSheet != nil {
+		d.Spec = append(d.Spec, d.SpecSheet.Spec...)
+	}
+	own := l.decodeSpecBlocks(fmt.Sprintf("Drive %q", name), content.Blocks)
+	d.Spec = l.addOwnSpec(d, own)
 	return d
+}
+
+// testbedEngine is the engine of drives that name none: the testbed's, or
+// the default one.
+func (l *loader) testbedEngine() string {
+	if l.testbed != nil && l.testbed.Engine != "" {
+		return l.testbed.Engine
+	}
+	return defaultEngine
+}
+
+// addOwnSpec adds a drive's own spec entries after its sheet's, refusing
+// an entry that the sheet already has.
+func (l *loader) addOwnSpec(d *Drive, own []*SpecEntry) []*SpecEntry {
+	for _, e := range own {
+		i := slices.IndexFunc(d.Spec, func(s *SpecEntry) bool { return s.Name == e.Name })
+		if i >= 0 {
+			l.errorAt(site{subject: e.Range, context: e.Range}, "Duplicate Spec Entry", fmt.Sprintf(
+				"Spec sheet %q already has an entry %q (at %s). Name the drive's own entry differently.", d.SpecSheet.Name, e.Name, d.Spec[i].Range))
+			continue
+		}
+		d.Spec = append(d.Spec, e)
+	}
+	return d.Spec
 }
 
 // checkScratchSize reports a scratch drive without a size: the engine has
@@ -83,19 +123,20 @@ func (l *loader) checkScratchSize(block *hcl.Block, d *Drive, attrs hcl.Attribut
 // knownValue reports whether an attribute evaluates without problems, to
 // avoid reporting follow-on errors.
 func (l *loader) knownValue(attr *hcl.Attribute) bool {
-	v, diags := attr.Expr.Value(l.ctx)
+	v, diags := attr.Expr.Value(l.sc.ctx)
 	return !diags.HasErrors() && v.IsWhollyKnown() && !v.IsNull()
 }
 
-// decodeSpecBlocks decodes the drive's spec block, of which there may be
-// at most one. Entries are kept in the order written.
-func (l *loader) decodeSpecBlocks(drive *hcl.Block, blocks hcl.Blocks) []*SpecEntry {
+// decodeSpecBlocks decodes the spec block of a drive or a spec sheet
+// (what names it), of which there may be at most one. Entries are kept in
+// the order written.
+func (l *loader) decodeSpecBlocks(what string, blocks hcl.Blocks) []*SpecEntry {
 	if len(blocks) == 0 {
 		return nil
 	}
 	for _, extra := range blocks[1:] {
 		l.blockError(extra, "Duplicate Spec Block",
-			fmt.Sprintf("Drive %q already has a spec block. Put all spec entries in the first one and remove this one.", drive.Labels[0]))
+			fmt.Sprintf("%s already has a spec block. Put all spec entries in the first one and remove this one.", what))
 	}
 	attrs, diags := blocks[0].Body.JustAttributes()
 	l.diags = append(l.diags, diags...)
@@ -165,6 +206,8 @@ func (l *loader) decodeSpecItem(e *SpecEntry, key string, v cty.Value, s itemSit
 		if st, ok := l.stringValue(v, s.value); ok && l.oneOf(st, driveStates, s.value, "Invalid Drive State") {
 			e.State = st
 		}
+	case "pcie_gen":
+		e.PCIeGen = l.intOrZero(v, s.value, maxPCIeGen)
 	case "bw":
 		l.decodeSpecBandwidth(e, v, s.value)
 	default:

@@ -4,17 +4,23 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/zclconf/go-cty/cty"
 )
 
 // profileBlockSchema is the body of a profile block.
 var profileBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
+		{Name: "mix"},
 		{Name: "rw"},
 		{Name: "read_pct"},
+		{Name: "random_pct"},
 		{Name: "bs"},
+		{Name: "bs_split"},
+		{Name: "zones"},
 		{Name: "iodepth"},
 		{Name: "numjobs"},
 		{Name: "runtime"},
@@ -23,13 +29,24 @@ var profileBlockSchema = &hcl.BodySchema{
 		{Name: "direct"},
 		{Name: "offset"},
 		{Name: "size"},
+		{Name: "rate_iops"},
+		{Name: "rate_bw"},
+		{Name: "arrival"},
+		{Name: "data"},
+		{Name: "compress_pct"},
+		{Name: "dedupe_pct"},
+		{Name: "verify"},
 		{Name: "engine"},
 		{Name: "ioengine"},
 		{Name: "seed"},
 		{Name: "drives"},
+		{Name: "preconditions"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "sweep"},
+		{Type: "rate_curve"},
+		{Type: "repeat"},
+		{Type: "steady_state"},
 	},
 }
 
@@ -45,12 +62,32 @@ var sweepBlockSchema = &hcl.BodySchema{
 	},
 }
 
-// decodeProfileBlock decodes one profile block.
-func (l *loader) decodeProfileBlock(block *hcl.Block) *Profile {
-	content, diags := block.Body.Content(profileBlockSchema)
+// Values profile attributes take.
+var (
+	arrivals     = []string{"uniform", "poisson"}
+	dataPatterns = []string{"random", "zero", "compressible", "dedupe"}
+)
+
+// maxBytesPct bounds io_size as a share of the region: a thousand times
+// the region.
+const maxBytesPct = 100000
+
+// decodeProfileBlock decodes one profile block: one profile, or one per
+// instance of its for_each. Its nested blocks may be dynamic blocks.
+func (l *loader) decodeProfileBlock(block *hcl.Block) []*Profile {
+	var profiles []*Profile
+	l.forEachInstance(block, func(name string, body hcl.Body) {
+		profiles = append(profiles, l.decodeProfile(block, name, dynblock.Expand(body, l.sc.ctx)))
+	})
+	return profiles
+}
+
+// decodeProfile decodes one profile.
+func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Profile {
+	content, diags := body.Content(profileBlockSchema)
 	l.diags = append(l.diags, diags...)
 	p := &Profile{
-		Name:  block.Labels[0],
+		Name:  name,
 		Range: block.DefRange,
 		Workload: Workload{
 			BS:      defaultProfileBS,
@@ -59,28 +96,21 @@ func (l *loader) decodeProfileBlock(block *hcl.Block) *Profile {
 			ReadPct: defaultMixReadPct,
 		},
 	}
-	if l.defineName(block) {
-		l.profiles[p.Name] = p
+	if l.define(block, name) {
+		l.profiles[name] = p
 	}
 	attrs := content.Attributes
-	sweep := l.decodeSweepBlocks(p, content.Blocks)
+	blocks := blocksByType(content.Blocks)
+	sweep := l.decodeSweepBlocks(p, blocks["sweep"])
 	l.checkSweptNotSet(attrs, sweep)
-	if l.stringAttr(attrs["rw"], &p.Workload.RW) {
-		l.oneOf(p.Workload.RW, rwModes, attrSite(attrs["rw"]), "Invalid I/O Pattern")
-	}
-	if attrs["read_pct"] != nil {
-		p.Workload.ReadPct = l.readPctAttr(attrs["read_pct"])
-	}
+	l.decodeProfileShape(p, attrs, sweep)
 	l.decodeWorkloadShape(attrs, &p.Workload)
 	l.decodeRunLength(block, attrs, &p.Workload)
-	if l.stringAttr(attrs["engine"], &p.Workload.Engine) {
-		l.oneOf(p.Workload.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
-	}
-	l.stringAttr(attrs["ioengine"], &p.Workload.IOEngine)
-	l.seedAttr(attrs["seed"], &p.Workload.Seed)
-	if sweep["rw"] == nil {
-		normalizeReadPct(&p.Workload)
-	}
+	l.decodeRate(attrs, &p.Workload)
+	l.decodeData(attrs, &p.Workload)
+	l.decodeEngine(attrs, &p.Workload)
+	p.Preconditions = l.preconditionRefs(attrs["preconditions"])
+	l.decodeRounds(p, blocks, attrs)
 	l.checkProfileModes(block, p, attrs, sweep)
 	drives, ok := l.driveRefs(attrs["drives"])
 	p.Drives = drives
@@ -90,17 +120,69 @@ func (l *loader) decodeProfileBlock(block *hcl.Block) *Profile {
 	return p
 }
 
+// decodeProfileShape decodes what the profile does: its mix, if any, and
+// the attributes that override the mix's.
+func (l *loader) decodeProfileShape(p *Profile, attrs, sweep hcl.Attributes) {
+	w := &p.Workload
+	randomPct := 100
+	if attr := attrs["mix"]; attr != nil && l.stringAttr(attr, &p.Mix) {
+		if m := l.mixRef(p.Mix, attrSite(attr)); m != nil {
+			w.RW, w.ReadPct, w.BS = m.RW, m.ReadPct, m.BS
+			w.BSSplit, w.Zones = slices.Clone(m.BSSplit), slices.Clone(m.Zones)
+			randomPct = m.RandomPct
+		}
+	}
+	if l.stringAttr(attrs["rw"], &w.RW) {
+		l.oneOf(w.RW, rwModes, attrSite(attrs["rw"]), "Invalid I/O Pattern")
+	}
+	if attrs["read_pct"] != nil {
+		w.ReadPct = l.readPctAttr(attrs["read_pct"])
+	}
+	randomPct = l.pctAttr(attrs["random_pct"], randomPct)
+	l.decodeTransferSizes(attrs, &w.BS, &w.BSSplit)
+	if attrs["bs_split"] != nil && sweep["bs"] != nil {
+		l.errorAt(attrSite(sweep["bs"]), "Parameter Both Set And Swept", "bs is swept, so the profile cannot also set a transfer-size distribution (bs_split). Remove one of the two.")
+	}
+	if attr := attrs["zones"]; attr != nil {
+		w.Zones = l.zonesAttr(attr)
+	}
+	w.SeqPct = 100 - randomPct
+	if sweep["rw"] == nil {
+		normalizeReadPct(w)
+		normalizeSeqPct(w)
+	}
+	l.checkRandomPct(p, attrs["random_pct"], randomPct)
+}
+
+// checkRandomPct reports a random share on a profile that has no random
+// pattern, and a random pattern made wholly sequential.
+func (l *loader) checkRandomPct(p *Profile, attr *hcl.Attribute, randomPct int) {
+	if attr == nil {
+		return
+	}
+	modes := profileModes(p)
+	switch {
+	case len(modes) > 0 && !slices.ContainsFunc(modes, isRandom):
+		l.errorAt(attrSite(attr), "Random Share On A Sequential Pattern", fmt.Sprintf(
+			"random_pct applies to the random modes (randread, randwrite, randrw); this profile runs %s. Remove random_pct or use a random mode.", quotedList(modes)))
+	case randomPct == 0:
+		l.errorAt(attrSite(attr), "Value Out Of Range",
+			"random_pct = 0 makes every I/O sequential; use a sequential rw mode (read, write or rw) instead.")
+	}
+}
+
 // readPctAttr decodes a read share in percent.
 func (l *loader) readPctAttr(attr *hcl.Attribute) int {
-	v, ok := l.value(attr)
-	if !ok {
-		return defaultMixReadPct
+	return l.pctAttr(attr, defaultMixReadPct)
+}
+
+// decodeEngine decodes the profile's engine, I/O method and seed.
+func (l *loader) decodeEngine(attrs hcl.Attributes, w *Workload) {
+	if l.stringAttr(attrs["engine"], &w.Engine) {
+		l.oneOf(w.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
 	}
-	n, ok := l.intValue(v, attrSite(attr), 0, 100)
-	if !ok {
-		return defaultMixReadPct
-	}
-	return int(n)
+	l.stringAttr(attrs["ioengine"], &w.IOEngine)
+	l.seedAttr(attrs["seed"], &w.Seed)
 }
 
 // seedAttr decodes the seed of random offsets.
@@ -114,25 +196,141 @@ func (l *loader) seedAttr(attr *hcl.Attribute, dst *uint64) {
 	}
 }
 
-// decodeRunLength decodes runtime, ramp and io_size: a run is timed or
-// transfers a number of bytes, and must say which.
+// decodeRunLength decodes runtime, ramp and io_size: a run is timed, or
+// transfers a number of bytes, or both, stopping at whichever bound comes
+// first; it must say which.
 func (l *loader) decodeRunLength(block *hcl.Block, attrs hcl.Attributes, w *Workload) {
 	runtime, ioSize := attrs["runtime"], attrs["io_size"]
-	switch {
-	case runtime == nil && ioSize == nil:
+	if runtime == nil && ioSize == nil {
 		l.blockError(block, "Missing Run Length", fmt.Sprintf(
-			"Profile %q must say how long to run: runtime = \"60s\" for a timed run, or io_size = \"10GiB\" to transfer that many bytes.", block.Labels[0]))
-	case runtime != nil && ioSize != nil:
-		l.errorAt(attrSite(ioSize), "Conflicting Run Length",
-			"A run is either timed (runtime) or transfers a number of bytes (io_size), not both. Remove one of them.")
+			"Profile %q must say how long to run: runtime = \"60s\" for a timed run, io_size = \"10GiB\" (or \"400%%\" of the region) to transfer that many bytes, or both to stop at whichever comes first.", block.Labels[0]))
 	}
 	if l.durationAttr(runtime, &w.Runtime) && w.Runtime == 0 {
 		l.errorAt(attrSite(runtime), "Value Out Of Range", "runtime must be more than zero, such as \"60s\".")
 	}
 	l.durationAttr(attrs["ramp"], &w.Ramp)
-	if runtime == nil {
-		l.positiveSizeAttr(ioSize, &w.Bytes)
+	l.ioSizeAttr(ioSize, w)
+}
+
+// ioSizeAttr decodes io_size: a byte count, or a percentage of the region
+// such as "400%" for four times the region.
+func (l *loader) ioSizeAttr(attr *hcl.Attribute, w *Workload) {
+	v, ok := l.value(attr)
+	if !ok {
+		return
 	}
+	s := attrSite(attr)
+	if v.Type() == cty.String && strings.HasSuffix(strings.TrimSpace(v.AsString()), "%") {
+		p, err := ParsePercent(v.AsString())
+		if err != nil || p <= 0 || p > maxBytesPct {
+			l.errorAt(s, "Invalid Percentage", fmt.Sprintf("io_size = %q: a share of the region must be more than 0%% and at most %d%%, such as \"400%%\" to write the region four times.", v.AsString(), maxBytesPct))
+			return
+		}
+		w.BytesPct = p
+		return
+	}
+	w.Bytes, _ = l.positiveSizeValue(v, s)
+}
+
+// decodeRate decodes a fixed rate limit and the arrival of I/Os.
+func (l *loader) decodeRate(attrs hcl.Attributes, w *Workload) {
+	if v, ok := l.value(attrs["rate_iops"]); ok {
+		if f, ok := l.numberValue(v, attrSite(attrs["rate_iops"])); ok {
+			w.RateIOPS, _ = f.Float64()
+			if w.RateIOPS <= 0 {
+				l.errorAt(attrSite(attrs["rate_iops"]), "Value Out Of Range", "rate_iops must be more than zero I/Os per second; leave it out for no limit.")
+			}
+		}
+	}
+	if attr := attrs["rate_bw"]; attr != nil {
+		w.RateBW = l.bandwidthAttr(attr)
+	}
+	if l.stringAttr(attrs["arrival"], &w.Arrival) {
+		l.oneOf(w.Arrival, arrivals, attrSite(attrs["arrival"]), "Unknown Arrival")
+	}
+}
+
+// bandwidthAttr decodes a bandwidth that must be more than zero.
+func (l *loader) bandwidthAttr(attr *hcl.Attribute) float64 {
+	v, ok := l.value(attr)
+	if !ok {
+		return 0
+	}
+	s := attrSite(attr)
+	var bw float64
+	if v.Type() == cty.Number {
+		bw, _ = v.AsBigFloat().Float64()
+	} else if str, ok := l.stringValue(v, s); ok {
+		var err error
+		if bw, err = ParseBandwidth(str); err != nil {
+			l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, BandwidthUnitsHelp))
+			return 0
+		}
+	}
+	if bw <= 0 {
+		l.errorAt(s, "Value Out Of Range", fmt.Sprintf("%s must be more than zero bytes per second.", s.name))
+		return 0
+	}
+	return bw
+}
+
+// decodeData decodes the write buffers' content and verification.
+func (l *loader) decodeData(attrs hcl.Attributes, w *Workload) {
+	if l.stringAttr(attrs["data"], &w.Data) && !l.oneOf(w.Data, dataPatterns, attrSite(attrs["data"]), "Unknown Data Pattern") {
+		w.Data = ""
+	}
+	l.dataPctAttr(attrs, "compress_pct", "compressible", w.Data, &w.CompressPct)
+	l.dataPctAttr(attrs, "dedupe_pct", "dedupe", w.Data, &w.DedupePct)
+	l.boolAttr(attrs["verify"], &w.Verify)
+}
+
+// dataPctAttr decodes compress_pct or dedupe_pct, which belong to one
+// data pattern and which that pattern needs.
+func (l *loader) dataPctAttr(attrs hcl.Attributes, name, pattern, data string, dst *int) {
+	attr := attrs[name]
+	if attrs["data"] != nil && data == "" {
+		return
+	}
+	switch {
+	case attr == nil:
+		if data == pattern {
+			l.errorAt(attrSite(attrs["data"]), "Missing Data Share", fmt.Sprintf(
+				"data = %q needs %s, the share in percent, such as %s = 50.", pattern, name, name))
+		}
+	case attrs["data"] == nil:
+		l.errorAt(attrSite(attr), "Attribute Does Not Fit The Data Pattern", fmt.Sprintf(
+			"%s applies to data = %q; add that, or remove %s.", name, pattern, name))
+	case data != pattern && data != "":
+		l.errorAt(attrSite(attr), "Attribute Does Not Fit The Data Pattern", fmt.Sprintf(
+			"%s applies to data = %q; this profile writes data = %q. Remove %s or change data.", name, pattern, data, name))
+	default:
+		if v, ok := l.value(attr); ok {
+			if n, ok := l.intValue(v, attrSite(attr), 1, 99); ok {
+				*dst = int(n)
+			}
+		}
+	}
+}
+
+// preconditionRefs decodes the preconditions a profile runs right before
+// it.
+func (l *loader) preconditionRefs(attr *hcl.Attribute) []string {
+	names, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil
+	}
+	var refs []string
+	for i, name := range names {
+		full := l.sc.prefix + name
+		if l.preconditions[full] == nil {
+			l.errorAt(sites[i], "Reference To Undefined Precondition", fmt.Sprintf(
+				"There is no precondition %q; define it with a precondition block above the profile, or fix the name.%s",
+				name, didYouMean(full, sortedKeys(l.preconditions))))
+			continue
+		}
+		refs = append(refs, full)
+	}
+	return refs
 }
 
 // checkSweptNotSet reports parameters that are both swept and set: the
@@ -167,9 +365,9 @@ func profileModes(p *Profile) []string {
 // checkProfileModes reports a profile without rw, and a read share on a
 // profile that does not mix reads and writes.
 func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hcl.Attributes) {
-	if attrs["rw"] == nil && sweep["rw"] == nil {
+	if attrs["rw"] == nil && sweep["rw"] == nil && attrs["mix"] == nil {
 		l.blockError(block, "Missing I/O Pattern", fmt.Sprintf(
-			"Profile %q needs rw = %s, or an rw list in its sweep block.", p.Name, quotedList(rwModes)))
+			"Profile %q needs rw = %s, an rw list in its sweep block, or a mix.", p.Name, quotedList(rwModes)))
 		return
 	}
 	readPct := attrs["read_pct"]
@@ -189,11 +387,16 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 	drives := l.drivesOf(p.Drives)
 	l.checkRegion(&p.Workload, drives, attrs)
-	if !profileWrites(p) {
+	writes := profileWrites(p)
+	if attr := attrs["verify"]; attr != nil && p.Workload.Verify && !writes {
+		l.errorAt(attrSite(attr), "Verify Without Writes",
+			"verify checks the blocks a profile writes, and this profile only reads. Remove verify, or verify in a profile that writes.")
+	}
+	if !writes {
 		return
 	}
 	s := site{subject: p.Range, context: p.Range}
-	for _, attr := range []*hcl.Attribute{attrs["rw"], sweep["rw"], attrs["read_pct"], sweep["read_pct"]} {
+	for _, attr := range []*hcl.Attribute{attrs["rw"], sweep["rw"], attrs["read_pct"], sweep["read_pct"], attrs["mix"]} {
 		if attr != nil {
 			s = attrSite(attr)
 			break

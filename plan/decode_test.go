@@ -62,7 +62,7 @@ func TestVariableValuesFromFlags(t *testing.T) {
 }
 
 func TestUndeclaredFlagVariable(t *testing.T) {
-	_, _, diags := Load(writePlan(t, typedVariablesPlan), map[string]string{"seconds": "5", "lable": "y"})
+	_, _, diags := Load(writePlan(t, typedVariablesPlan), LoadOptions{Vars: map[string]string{"seconds": "5", "lable": "y"}})
 	if len(diags) != 1 {
 		t.Fatalf("got %d diagnostics, want 1: %v", len(diags), diags)
 	}
@@ -159,14 +159,14 @@ func TestFullPlan(t *testing.T) {
 }
 
 func TestLoadMissingFile(t *testing.T) {
-	p, sources, diags := Load(filepath.Join(t.TempDir(), "nope.hcl"), nil)
+	p, sources, diags := Load(filepath.Join(t.TempDir(), "nope.hcl"), LoadOptions{})
 	if p != nil || sources == nil || len(diags) != 1 || diags[0].Summary != "Cannot Read Plan File" {
 		t.Errorf("Load of a missing file: %v, %v", p, diags)
 	}
 }
 
 func TestWriteDiagnosticsShowsSource(t *testing.T) {
-	_, sources, diags := Load("testdata/invalid/three_mistakes.hcl", nil)
+	_, sources, diags := Load("testdata/invalid/three_mistakes.hcl", LoadOptions{})
 	var buf bytes.Buffer
 	if err := sources.WriteDiagnostics(&buf, diags, 0, false); err != nil {
 		t.Fatal(err)
@@ -190,7 +190,7 @@ func TestDiagnosticsHaveSubjects(t *testing.T) {
 	for _, file := range files {
 		src, _ := os.ReadFile(file)
 		_, vars := fixtureExpectations(src)
-		_, _, diags := Load(file, vars)
+		_, _, diags := Load(file, LoadOptions{Vars: vars})
 		for _, d := range diags {
 			if d.Subject == nil || d.Severity != hcl.DiagError || d.Detail == "" {
 				t.Errorf("%s: %q has no subject, is not an error or has no detail", file, d.Summary)
@@ -217,7 +217,7 @@ func FuzzLoad(f *testing.F) {
 		if err := os.WriteFile(path, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		p, sources, diags := Load(path, nil)
+		p, sources, diags := Load(path, LoadOptions{})
 		if err := sources.WriteDiagnostics(io.Discard, diags, 80, false); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,10 @@
 package plan
 
 import (
+	"fmt"
+	"net"
+	"strconv"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -11,6 +15,9 @@ var testbedBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "description"},
 		{Name: "facts"},
+		{Name: "parallel"},
+		{Name: "hosts"},
+		{Name: "engine"},
 	},
 }
 
@@ -34,13 +41,61 @@ func (l *loader) decodeTestbeds(blocks hcl.Blocks) *Testbed {
 func (l *loader) decodeTestbedBlock(block *hcl.Block) *Testbed {
 	content, diags := block.Body.Content(testbedBlockSchema)
 	l.diags = append(l.diags, diags...)
-	l.defineName(block)
+	l.define(block, block.Labels[0])
+	attrs := content.Attributes
 	tb := &Testbed{Name: block.Labels[0], Facts: map[string]string{}}
-	l.stringAttr(content.Attributes["description"], &tb.Description)
-	if attr := content.Attributes["facts"]; attr != nil {
+	l.stringAttr(attrs["description"], &tb.Description)
+	if attr := attrs["facts"]; attr != nil {
 		l.decodeFacts(attr, tb.Facts)
 	}
+	l.boolAttr(attrs["parallel"], &tb.Parallel)
+	if l.stringAttr(attrs["engine"], &tb.Engine) && !l.oneOf(tb.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine") {
+		tb.Engine = ""
+	}
+	tb.Hosts = l.hostsAttr(attrs["hosts"])
+	if attr := attrs["hosts"]; attr != nil {
+		l.hostsAttrib = attr
+	}
 	return tb
+}
+
+// hostsAttr decodes the fio servers a testbed's fio steps run on, each
+// "host:port".
+func (l *loader) hostsAttr(attr *hcl.Attribute) []string {
+	hosts, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil
+	}
+	for i, h := range hosts {
+		host, port, err := net.SplitHostPort(h)
+		n, perr := strconv.Atoi(port)
+		if err != nil || host == "" || perr != nil || n < 1 || n > 65535 {
+			l.errorAt(sites[i], "Invalid Host", fmt.Sprintf(
+				"%q is not host:port. Give each fio server as its address and port, such as \"10.0.0.2:8765\" or \"[fd00::2]:8765\" (fio --server listens on 8765 by default).", h))
+			return nil
+		}
+	}
+	return hosts
+}
+
+// checkHostsUsed reports fio hosts on a testbed whose steps all run on
+// the native engine, which has no use for them.
+func (l *loader) checkHostsUsed(p *Plan) {
+	if len(p.Testbed.Hosts) == 0 {
+		return
+	}
+	for _, d := range p.Drives {
+		if d.Engine == "fio" {
+			return
+		}
+	}
+	for _, pr := range p.Profiles {
+		if pr.Workload.Engine == "fio" {
+			return
+		}
+	}
+	l.errorAt(attrSite(l.hostsAttrib), "Hosts Without The fio Engine",
+		"hosts are the fio servers that fio steps run on, but every step of this plan runs on the native engine. Add engine = \"fio\" to the testbed (or to drives or profiles), or remove hosts.")
 }
 
 // decodeFacts decodes facts = { key = "value", ... }; numbers and bools

@@ -1,28 +1,46 @@
 package plan
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
 // languageDoc is the plan language reference.
 const languageDoc = "../docs/plan-language.md"
 
-// blockSchemas maps each block type to the schema of its body; spec
-// entries have no schema and are checked by their keys.
+// blockSchemas maps each block type to the schema of its body. Spec
+// entries, local values and module inputs are named freely and are
+// checked by the keys the language gives them meaning.
 var blockSchemas = map[string]*hcl.BodySchema{
 	"variable":     variableBlockSchema,
+	"validation":   validationBlockSchema,
 	"testbed":      testbedBlockSchema,
 	"drive":        driveBlockSchema,
+	"spec_sheet":   specSheetBlockSchema,
+	"mix":          mixBlockSchema,
 	"precondition": preconditionBlockSchema,
 	"profile":      profileBlockSchema,
 	"sweep":        sweepBlockSchema,
+	"rate_curve":   rateCurveBlockSchema,
+	"repeat":       repeatBlockSchema,
+	"steady_state": steadyStateBlockSchema,
 	"check":        checkBlockSchema,
 	"report":       reportBlockSchema,
+}
+
+// freeBlocks are the blocks without a schema, with the attributes the
+// reference must document.
+var freeBlocks = map[string][]string{
+	"spec":   append(append([]string(nil), specMetricKeys...), specConditionKeys...),
+	"locals": nil,
+	"module": moduleMetaAttributes,
 }
 
 // TestLanguageDocCoversSchemas fails when a block or an attribute the
@@ -33,7 +51,12 @@ func TestLanguageDocCoversSchemas(t *testing.T) {
 		t.Fatal(err)
 	}
 	sections := docSections(string(raw))
-	blocks := []string{"spec"}
+	for _, attr := range planFileSchema.Attributes {
+		if !sections[topLevel][attr.Name] {
+			t.Errorf("%s: section ## Top-level attributes has no row for %q", languageDoc, attr.Name)
+		}
+	}
+	var blocks []string
 	for _, b := range planFileSchema.Blocks {
 		blocks = append(blocks, b.Type)
 	}
@@ -58,8 +81,8 @@ func TestLanguageDocCoversSchemas(t *testing.T) {
 
 // blockAttributes lists the attributes a block accepts.
 func blockAttributes(t *testing.T, block string) []string {
-	if block == "spec" {
-		return append(append([]string(nil), specMetricKeys...), specConditionKeys...)
+	if attrs, free := freeBlocks[block]; free {
+		return attrs
 	}
 	schema, ok := blockSchemas[block]
 	if !ok {
@@ -78,15 +101,22 @@ var (
 	attributeRow   = regexp.MustCompile("^\\| `([a-z_]+)` \\|")
 )
 
+// topLevel names the section of the top-level attributes.
+const topLevel = "## Top-level attributes"
+
 // docSections maps each "## block" section to the attributes of its
 // table rows.
 func docSections(doc string) map[string]map[string]bool {
 	sections := map[string]map[string]bool{}
 	var current map[string]bool
 	for _, line := range strings.Split(doc, "\n") {
-		if m := sectionHeading.FindStringSubmatch(line); m != nil {
+		if m := sectionHeading.FindStringSubmatch(line); m != nil || line == topLevel {
 			current = map[string]bool{}
-			sections[m[1]] = current
+			name := line
+			if m != nil {
+				name = m[1]
+			}
+			sections[name] = current
 			continue
 		}
 		if strings.HasPrefix(line, "## ") {
@@ -111,4 +141,69 @@ func TestLanguageDocListsFunctions(t *testing.T) {
 			t.Errorf("%s does not list the function %s", languageDoc, name)
 		}
 	}
+}
+
+// TestLanguageDocListsPresets fails when a shipped mix is not in the
+// reference's table of them.
+func TestLanguageDocListsPresets(t *testing.T) {
+	raw, err := os.ReadFile(languageDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLoader("plan.hcl", LoadOptions{})
+	l.decodePresets()
+	if len(l.diags) > 0 || len(l.mixes) != 12 {
+		t.Fatalf("shipped mixes: %d, diagnostics %v", len(l.mixes), l.diags)
+	}
+	for name := range l.mixes {
+		if !strings.Contains(string(raw), "| `"+name+"` |") {
+			t.Errorf("%s has no row for the shipped mix %s", languageDoc, name)
+		}
+	}
+}
+
+// TestLanguageDocExamplesParse fails when an HCL example in the reference
+// has a syntax error or is not formatted as drivebench fmt would write it.
+func TestLanguageDocExamplesParse(t *testing.T) {
+	raw, err := os.ReadFile(languageDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := hclCodeBlocks(string(raw))
+	if len(blocks) < 15 {
+		t.Fatalf("found %d hcl examples", len(blocks))
+	}
+	for _, b := range blocks {
+		_, diags := hclsyntax.ParseConfig([]byte(b.code), fmt.Sprintf("%s:%d", languageDoc, b.line), hcl.Pos{Line: b.line, Column: 1})
+		if diags.HasErrors() {
+			t.Errorf("example at line %d: %v", b.line, diags)
+		}
+		if got := string(hclwrite.Format([]byte(b.code))); got != b.code {
+			t.Errorf("example at line %d is not formatted:\n%s", b.line, got)
+		}
+	}
+}
+
+// codeBlock is a fenced code block and the line its code starts on.
+type codeBlock struct {
+	line int
+	code string
+}
+
+// hclCodeBlocks returns the ```hcl blocks of a Markdown document.
+func hclCodeBlocks(doc string) []codeBlock {
+	var blocks []codeBlock
+	var current *codeBlock
+	for i, line := range strings.Split(doc, "\n") {
+		switch {
+		case current == nil && line == "```hcl":
+			current = &codeBlock{line: i + 2}
+		case current != nil && line == "```":
+			blocks = append(blocks, *current)
+			current = nil
+		case current != nil:
+			current.code += line + "\n"
+		}
+	}
+	return blocks
 }

@@ -61,52 +61,12 @@ func (l *loader) value(attr *hcl.Attribute) (cty.Value, bool) {
 	if attr == nil || !l.checkReferences(attr.Expr) {
 		return cty.NilVal, false
 	}
-	v, diags := attr.Expr.Value(l.ctx)
+	v, diags := attr.Expr.Value(l.sc.ctx)
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
 		return cty.NilVal, false
 	}
 	return v, true
-}
-
-// checkReferences reports references to anything but declared variables.
-func (l *loader) checkReferences(expr hcl.Expression) bool {
-	ok := true
-	for _, t := range expr.Variables() {
-		if !l.checkReference(t) {
-			ok = false
-		}
-	}
-	return ok
-}
-
-// checkReference checks one traversal such as var.size.
-func (l *loader) checkReference(t hcl.Traversal) bool {
-	root := t.RootName()
-	if root != "var" {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "Unknown Reference",
-			Detail:   fmt.Sprintf("There is nothing named %q here; plan expressions can refer only to variables, as var.<name>.", root),
-			Subject:  t.SourceRange().Ptr(),
-		})
-		return false
-	}
-	if len(t) < 2 {
-		return true
-	}
-	step, isAttr := t[1].(hcl.TraverseAttr)
-	if !isAttr || l.vars[step.Name] != nil {
-		return true
-	}
-	l.diags = append(l.diags, &hcl.Diagnostic{
-		Severity: hcl.DiagError,
-		Summary:  "Reference To Undeclared Variable",
-		Detail: fmt.Sprintf("No variable %q is declared. Declare it with a variable %q block.%s",
-			step.Name, step.Name, didYouMean(step.Name, sortedKeys(l.vars))),
-		Subject: t.SourceRange().Ptr(),
-	})
-	return false
 }
 
 // stringValue converts v to a string.
@@ -432,13 +392,13 @@ func (l *loader) oneOf(value string, allowed []string, s site, summary string) b
 // names and in file names of results.
 var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
-// defineName registers the name of a labelled block and reports an
-// invalid or duplicate name. kind is the block type.
-func (l *loader) defineName(block *hcl.Block) bool {
-	name, kind := block.Labels[0], block.Type
+// define registers the name of a labelled block, or of one of its
+// instances, and reports an invalid or duplicate name.
+func (l *loader) define(block *hcl.Block, name string) bool {
+	kind := block.Type
 	labelSite := site{name: kind + " name", subject: block.LabelRanges[0], context: block.DefRange}
-	if !namePattern.MatchString(name) {
-		l.errorAt(labelSite, "Invalid Name", fmt.Sprintf("%q cannot name a %s: names start with a letter or digit and contain only letters, digits, \"_\", \"-\" and \".\", because they appear in step names and file names.", name, kind))
+	if !namePattern.MatchString(block.Labels[0]) {
+		l.errorAt(labelSite, "Invalid Name", fmt.Sprintf("%q cannot name a %s: names start with a letter or digit and contain only letters, digits, \"_\", \"-\" and \".\", because they appear in step names and file names.", block.Labels[0], kind))
 		return false
 	}
 	seen := l.defined[kind]

@@ -6,23 +6,38 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
 // Expand turns a plan into its graph of steps. It is a pure function of
 // the plan: the same plan gives the same nodes with the same IDs.
 //
-// Each drive gets, in plan order, one node per precondition pass, then one
-// node per profile sweep point, each depending on the one before it (a
-// drive runs one step at a time, and each step finds the drive in the
-// state the previous one left it). After a profile's nodes come the nodes
-// of the checks that judge it, each depending on all of that profile's
-// nodes on the drive. Drives do not depend on each other. The last node
-// writes the report and depends on every other node.
+// Each drive gets, in plan order, one node per pass of each precondition
+// that runs at the start, then the nodes of each profile, each node
+// depending on the one before it (a drive runs one step at a time, and
+// each step finds the drive in the state the previous one left it). A
+// profile's nodes are its preconditions' passes, when it names any, then
+// one node per sweep point, or several per point for a rate curve, a
+// repeat or a steady-state profile (see the language reference). After a
+// profile's nodes come the nodes of the checks that judge it, each
+// depending on all of that profile's nodes on the drive. Drives do not
+// depend on each other. The last node writes the report and depends on
+// every other node.
 func Expand(p *Plan) *Graph {
-	g := &Graph{}
+	g := &Graph{Parallel: p.Testbed != nil && p.Testbed.Parallel}
+	x := &expander{plan: p, preconditions: map[string]*Precondition{}, atStart: map[string]bool{}}
+	for _, pc := range p.Preconditions {
+		x.preconditions[pc.Name] = pc
+		x.atStart[pc.Name] = true
+	}
+	for _, pr := range p.Profiles {
+		for _, name := range pr.Preconditions {
+			x.atStart[name] = false
+		}
+	}
 	for _, d := range p.Drives {
-		expandDrive(p, d, g)
+		x.expandDrive(&chain{g: g, d: d})
 	}
 	report := reportNode(g)
 	id := identityOf(report, nil)
@@ -31,31 +46,54 @@ func Expand(p *Plan) *Graph {
 	return g
 }
 
+// expander holds what expanding every drive needs.
+type expander struct {
+	plan          *Plan
+	preconditions map[string]*Precondition
+	// atStart holds the preconditions that no profile names: they run
+	// once, at the start.
+	atStart map[string]bool
+}
+
+// chain adds the steps of one drive, each after the one before.
+type chain struct {
+	g *Graph
+	d *Drive
+	// last is the ID of the last step added.
+	last string
+}
+
+// add appends a step after the last one.
+func (c *chain) add(n *Node) *Node {
+	if c.last != "" {
+		n.DependsOn = []string{c.last}
+	}
+	c.g.addOnDrive(n, c.d)
+	c.last = n.ID
+	return n
+}
+
 // expandDrive adds the nodes of one drive.
-func expandDrive(p *Plan, d *Drive, g *Graph) {
-	var prev []string
-	for _, pc := range p.Preconditions {
-		if !appliesTo(pc.Drives, d.Name) {
-			continue
-		}
-		for pass := 1; pass <= pc.Passes; pass++ {
-			n := g.addOnDrive(preconditionNode(d, pc, pass, prev), d)
-			prev = []string{n.ID}
+func (x *expander) expandDrive(c *chain) {
+	d := c.d
+	for _, pc := range x.plan.Preconditions {
+		if x.atStart[pc.Name] && appliesTo(pc.Drives, d.Name) {
+			addPrecondition(c, pc, "")
 		}
 	}
-	for _, pr := range p.Profiles {
+	for _, pr := range x.plan.Profiles {
 		if !appliesTo(pr.Drives, d.Name) {
 			continue
 		}
-		var ids []string
-		for _, point := range sweepPoints(pr.Sweep) {
-			n := g.addOnDrive(profileNode(d, pr, point, prev), d)
-			prev = []string{n.ID}
-			ids = append(ids, n.ID)
+		for _, name := range pr.Preconditions {
+			if pc := x.preconditions[name]; appliesTo(pc.Drives, d.Name) {
+				addPrecondition(c, pc, pr.Name)
+			}
 		}
-		for _, c := range p.Checks {
-			if c.Profile == pr.Name && appliesTo(c.Drives, d.Name) {
-				g.addOnDrive(checkNode(d, c, ids), d)
+		ids := expandProfile(c, pr)
+		for _, ch := range x.plan.Checks {
+			if ch.Profile == pr.Name && appliesTo(ch.Drives, d.Name) {
+				c.g.addOnDrive(checkNode(d, ch, ids), d)
 			}
 		}
 	}
@@ -82,34 +120,148 @@ func sweepPoints(axes []SweepAxis) [][]Param {
 	return points
 }
 
+// addPrecondition adds the passes of a precondition; before names the
+// profile it prepares, "" at the start.
+func addPrecondition(c *chain, pc *Precondition, before string) {
+	for pass := 1; pass <= pc.Passes; pass++ {
+		c.add(preconditionNode(c.d, pc, pass, before))
+	}
+}
+
 // preconditionNode is one pass of a precondition on a drive.
-func preconditionNode(d *Drive, pc *Precondition, pass int, deps []string) *Node {
-	w := pc.Workload
-	w.Engine = d.engineOrDefault()
+func preconditionNode(d *Drive, pc *Precondition, pass int, before string) *Node {
 	name := d.Name + " / " + pc.Name
 	if pc.Passes > 1 {
 		name += fmt.Sprintf(" pass %d/%d", pass, pc.Passes)
 	}
-	return &Node{
-		Kind:      KindPrecondition,
-		Name:      name,
-		Drive:     d.Name,
-		Source:    pc.Name,
-		Pass:      pass,
-		Passes:    pc.Passes,
-		Workload:  &w,
-		DependsOn: deps,
-		Estimate:  estimate(&w, d),
+	if before != "" {
+		name += " (before " + before + ")"
 	}
+	n := &Node{
+		Kind:   KindPrecondition,
+		Name:   name,
+		Drive:  d.Name,
+		Source: pc.Name,
+		Pass:   pass,
+		Passes: pc.Passes,
+		Before: before,
+	}
+	if pc.Pattern == "purge" {
+		n.PurgeMethod = pc.Method
+		return n
+	}
+	w := pc.Workload
+	w.Engine = d.engineOrDefault()
+	n.Workload = &w
+	n.Estimate = estimate(&w, d)
+	return n
+}
+
+// expandProfile adds the nodes of a profile on a drive and returns their
+// IDs.
+func expandProfile(c *chain, pr *Profile) []string {
+	var ids []string
+	points := sweepPoints(pr.Sweep)
+	if ss := pr.SteadyState; ss != nil {
+		group := c.d.Name + " / " + pr.Name
+		for round := 1; round <= ss.MaxRounds; round++ {
+			for _, pt := range points {
+				n := profileNode(c.d, pr, pt)
+				n.Name = roundName(group, round, ss.MaxRounds, pt)
+				n.Group, n.Round, n.Rounds, n.SteadyState = group, round, ss.MaxRounds, ss
+				ids = append(ids, c.add(n).ID)
+			}
+		}
+		return ids
+	}
+	for _, pt := range points {
+		switch {
+		case pr.Repeat != nil:
+			ids = append(ids, addRepeat(c, pr, pt)...)
+		case pr.RateCurve != nil:
+			ids = append(ids, addRateCurve(c, pr, pt)...)
+		default:
+			ids = append(ids, c.add(profileNode(c.d, pr, pt)).ID)
+		}
+	}
+	return ids
+}
+
+// roundName names a round of a steady-state profile:
+// "nvme0 / iops / round 3/25 / bs=4KiB, read_pct=65".
+func roundName(group string, round, rounds int, point []Param) string {
+	name := fmt.Sprintf("%s / round %d/%d", group, round, rounds)
+	if len(point) > 0 {
+		name += " / " + formatPoint(point)
+	}
+	return name
+}
+
+// addRepeat adds the rounds of one point of a repeated profile and the
+// node that averages them, and returns their IDs.
+func addRepeat(c *chain, pr *Profile, pt []Param) []string {
+	r := pr.Repeat
+	group := profileNode(c.d, pr, pt).Name
+	var rounds []string
+	for round := 1; round <= r.Rounds; round++ {
+		n := profileNode(c.d, pr, pt)
+		n.Name = fmt.Sprintf("%s / round %d/%d", group, round, r.Rounds)
+		n.Group, n.Round, n.Rounds = group, round, r.Rounds
+		rounds = append(rounds, c.add(n).ID)
+	}
+	agg := r.Aggregate
+	n := &Node{
+		Kind:      KindAggregate,
+		Name:      group + " / " + describeAggregate(agg, r.Rounds),
+		Drive:     c.d.Name,
+		Source:    pr.Name,
+		Point:     pt,
+		Group:     group,
+		Rounds:    r.Rounds,
+		Aggregate: &agg,
+		DependsOn: slices.Clone(rounds),
+	}
+	c.g.addOnDrive(n, c.d)
+	return append(rounds, n.ID)
+}
+
+// describeAggregate says which rounds are averaged: "mean of last 5 of 10
+// rounds".
+func describeAggregate(a Aggregate, rounds int) string {
+	if a.Use == "all" || a.Keep == rounds {
+		return fmt.Sprintf("mean of %d rounds", rounds)
+	}
+	return fmt.Sprintf("mean of %s %d of %d rounds", a.Use, a.Keep, rounds)
+}
+
+// addRateCurve adds the points of one rate curve: the uncontrolled
+// maximum, then one node per percentage of it, and returns their IDs.
+func addRateCurve(c *chain, pr *Profile, pt []Param) []string {
+	curve := pr.RateCurve
+	base := profileNode(c.d, pr, pt)
+	group := base.Name
+	base.Name += " / max"
+	base.Group = group
+	ids := []string{c.add(base).ID}
+	for _, pct := range curve.Percents {
+		n := profileNode(c.d, pr, pt)
+		n.Workload.RatePct, n.Workload.RateBase = pct, base.ID
+		n.Name = fmt.Sprintf("%s / rate %s%%", group, strconv.FormatFloat(pct, 'f', -1, 64))
+		n.Group, n.Stop = group, curve.Stop
+		ids = append(ids, c.add(n).ID)
+	}
+	return ids
 }
 
 // profileNode is one sweep point of a profile on a drive.
-func profileNode(d *Drive, pr *Profile, point []Param, deps []string) *Node {
+func profileNode(d *Drive, pr *Profile, point []Param) *Node {
 	w := pr.Workload
+	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
 	for _, p := range point {
 		applyParam(&w, p)
 	}
 	normalizeReadPct(&w)
+	normalizeSeqPct(&w)
 	if w.Engine == "" {
 		w.Engine = d.engineOrDefault()
 	}
@@ -118,14 +270,13 @@ func profileNode(d *Drive, pr *Profile, point []Param, deps []string) *Node {
 		name += " / " + formatPoint(point)
 	}
 	return &Node{
-		Kind:      KindProfile,
-		Name:      name,
-		Drive:     d.Name,
-		Source:    pr.Name,
-		Point:     point,
-		Workload:  &w,
-		DependsOn: deps,
-		Estimate:  estimate(&w, d),
+		Kind:     KindProfile,
+		Name:     name,
+		Drive:    d.Name,
+		Source:   pr.Name,
+		Point:    point,
+		Workload: &w,
+		Estimate: estimate(&w, d),
 	}
 }
 
@@ -174,7 +325,7 @@ func applyParam(w *Workload, p Param) {
 		case "read_pct":
 			w.ReadPct = int(v)
 		case "bs":
-			w.BS = v
+			w.BS, w.BSSplit = v, nil
 		}
 	}
 }
@@ -198,20 +349,25 @@ func formatParamValue(p Param) string {
 
 // nodeIdentity is the content a node's ID is derived from. It leaves out
 // what does not change what the node does (its name, its estimate) and,
-// except for the report, its dependencies: a changed profile changes the
+// except for the report and aggregates, its dependencies: a changed profile changes the
 // IDs of its own nodes only, while the report, which covers everything,
 // changes with any node.
 type nodeIdentity struct {
-	Kind      NodeKind       `json:"kind"`
-	Drive     *driveIdentity `json:"drive,omitempty"`
-	Source    string         `json:"source,omitempty"`
-	Pass      int            `json:"pass,omitempty"`
-	Passes    int            `json:"passes,omitempty"`
-	Point     []Param        `json:"point,omitempty"`
-	Workload  *Workload      `json:"workload,omitempty"`
-	Check     *checkIdentity `json:"check,omitempty"`
-	Formats   []string       `json:"formats,omitempty"`
-	DependsOn []string       `json:"depends_on,omitempty"`
+	Kind        NodeKind       `json:"kind"`
+	Drive       *driveIdentity `json:"drive,omitempty"`
+	Source      string         `json:"source,omitempty"`
+	Pass        int            `json:"pass,omitempty"`
+	Passes      int            `json:"passes,omitempty"`
+	Point       []Param        `json:"point,omitempty"`
+	Workload    *Workload      `json:"workload,omitempty"`
+	Check       *checkIdentity `json:"check,omitempty"`
+	Formats     []string       `json:"formats,omitempty"`
+	DependsOn   []string       `json:"depends_on,omitempty"`
+	Round       int            `json:"round,omitempty"`
+	Rounds      int            `json:"rounds,omitempty"`
+	Aggregate   *Aggregate     `json:"aggregate,omitempty"`
+	PurgeMethod string         `json:"purge_method,omitempty"`
+	Before      string         `json:"before,omitempty"`
 }
 
 // driveIdentity is what identifies the target of a step.
@@ -232,11 +388,13 @@ type checkIdentity struct {
 }
 
 // identityOf collects the identity of a node on drive d (nil for the
-// report).
+// report). A rate curve's stop condition and a steady state's criteria
+// are left out: they decide whether a step runs, not what it does.
 func identityOf(n *Node, d *Drive) nodeIdentity {
 	id := nodeIdentity{
 		Kind: n.Kind, Source: n.Source, Pass: n.Pass, Passes: n.Passes,
-		Point: n.Point, Workload: n.Workload,
+		Point: n.Point, Workload: n.Workload, Round: n.Round, Rounds: n.Rounds,
+		Aggregate: n.Aggregate, PurgeMethod: n.PurgeMethod, Before: n.Before,
 	}
 	if d != nil {
 		id.Drive = &driveIdentity{Name: d.Name, Path: d.Path, Size: d.Size}
@@ -244,7 +402,7 @@ func identityOf(n *Node, d *Drive) nodeIdentity {
 	if c := n.Check; c != nil {
 		id.Check = &checkIdentity{ScriptName: c.ScriptName, ScriptHash: c.ScriptHash, Function: c.Function, Profile: c.Profile, Args: c.Args}
 	}
-	if n.Kind == KindReport {
+	if n.Kind == KindReport || n.Kind == KindAggregate {
 		id.DependsOn = n.DependsOn
 	}
 	return id

@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 // mustLoad loads a plan that must be valid.
 func mustLoad(t testing.TB, path string, vars map[string]string) *Plan {
 	t.Helper()
-	p, sources, diags := Load(path, vars)
+	p, sources, diags := Load(path, LoadOptions{Vars: vars})
 	if diags.HasErrors() || len(diags) > 0 {
 		var buf bytes.Buffer
 		_ = sources.WriteDiagnostics(&buf, diags, 100, false)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 	"github.com/zclconf/go-cty/cty/function/stdlib"
@@ -10,7 +11,7 @@ import (
 // pure: none reads files, the clock or the environment, so a plan always
 // evaluates to the same values.
 func planFunctions() map[string]function.Function {
-	return map[string]function.Function{
+	funcs := map[string]function.Function{
 		// numbers
 		"abs":      stdlib.AbsoluteFunc,
 		"ceil":     stdlib.CeilFunc,
@@ -70,5 +71,22 @@ func planFunctions() map[string]function.Function {
 		"tostring":   stdlib.MakeToFunc(cty.String),
 		"tolist":     stdlib.MakeToFunc(cty.List(cty.DynamicPseudoType)),
 		"tomap":      stdlib.MakeToFunc(cty.Map(cty.DynamicPseudoType)),
+		"toset":      stdlib.MakeToFunc(cty.Set(cty.DynamicPseudoType)),
+		// sizes, durations and the lists sweeps and curves are made of
+		"parse_size":     parseSizeFunc,
+		"format_size":    formatSizeFunc,
+		"parse_duration": parseDurationFunc,
+		"range_pct":      rangePctFunc,
+		"pow2":           pow2Func,
+		"sum":            sumFunc,
+		"alltrue":        boolsFunc(true),
+		"anytrue":        boolsFunc(false),
+		// errors as values, for validation rules: can(parse_size(var.size))
+		"try": tryfunc.TryFunc,
+		"can": tryfunc.CanFunc,
 	}
+	for name, f := range unitFunctions() {
+		funcs[name] = f
+	}
+	return funcs
 }

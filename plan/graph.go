@@ -35,36 +35,49 @@ func (g *Graph) Node(id string) *Node {
 	return nil
 }
 
-// Estimate is the expected duration of the whole graph: drives run in
-// parallel and each runs its steps one at a time, so it is the largest
-// per-drive sum of node estimates. Steps of unknown duration count as
-// zero.
+// Estimate is the expected duration of the whole graph. Each drive runs
+// its steps one at a time; drives take turns, so the estimate is the sum
+// of all node estimates, unless the graph is Parallel, when it is the
+// largest per-drive sum. Steps of unknown duration count as zero, and so
+// do rounds and curve points that may be skipped: the estimate is an
+// upper bound for those.
 func (g *Graph) Estimate() time.Duration {
 	perDrive := map[string]time.Duration{}
-	var longest time.Duration
+	var longest, total time.Duration
 	for _, n := range g.Nodes {
 		perDrive[n.Drive] += n.Estimate
 		longest = max(longest, perDrive[n.Drive])
+		total += n.Estimate
 	}
-	return longest
+	if g.Parallel {
+		return longest
+	}
+	return total
 }
 
 // estimate is the expected duration of a workload on a drive: runtime and
 // ramp for a timed run; for a byte-count run, the bytes at
 // assumedBytesPerSecond when the number of bytes is known (io_size, or a
-// region of known size); otherwise zero.
+// region of known size); the shorter of the two when both bound the run;
+// otherwise zero.
 func estimate(w *Workload, d *Drive) time.Duration {
-	if w.Runtime > 0 {
-		return w.Runtime + w.Ramp
-	}
 	bytes := w.Bytes
-	if bytes == 0 {
+	switch {
+	case w.BytesPct > 0:
+		bytes = int64(float64(regionBytes(w, d)) * w.BytesPct / 100)
+	case bytes == 0 && w.Runtime == 0:
 		bytes = regionBytes(w, d) * int64(max(w.Loops, 1))
 	}
-	if bytes <= 0 {
-		return 0
+	transfer := time.Duration(float64(bytes) / assumedBytesPerSecond * float64(time.Second))
+	switch {
+	case w.Runtime > 0 && bytes > 0:
+		return w.Ramp + min(w.Runtime, transfer)
+	case w.Runtime > 0:
+		return w.Runtime + w.Ramp
+	case bytes > 0:
+		return w.Ramp + transfer
 	}
-	return w.Ramp + time.Duration(float64(bytes)/assumedBytesPerSecond*float64(time.Second))
+	return 0
 }
 
 // regionBytes is the size of a workload's region in bytes, 0 when the

@@ -1,6 +1,9 @@
 package plan
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // NodeKind says what a Graph node does.
 type NodeKind string
@@ -24,7 +27,8 @@ type StopCondition struct {
 }
 
 // Aggregate says how the rounds of a repeated step are combined: Keep of
-// them, chosen by Use ("last": the final Keep rounds; "all"), averaged.
+// them, chosen by Use ("last": the final Keep rounds; "best": the Keep
+// rounds of highest bandwidth; "all"), averaged.
 type Aggregate struct {
 	Use  string `json:"use"`
 	Keep int    `json:"keep"`
@@ -67,6 +71,17 @@ type Node struct {
 	Rounds int `json:"rounds,omitempty"`
 	// Aggregate is set on aggregate nodes, which depend on their rounds.
 	Aggregate *Aggregate `json:"aggregate,omitempty"`
+	// SteadyState is set on the rounds of a profile run to steady state:
+	// all of the profile's nodes on a drive share one Group, Round counts
+	// whole sweeps, and once the tracked point's metric is steady the
+	// remaining rounds are skipped.
+	SteadyState *SteadyState `json:"steady_state,omitempty"`
+	// PurgeMethod is set on a purge precondition, which has no Workload:
+	// the drive is erased with this method instead.
+	PurgeMethod string `json:"purge_method,omitempty"`
+	// Before names the profile a precondition run prepares, when the
+	// precondition runs right before that profile rather than at the start.
+	Before string `json:"before,omitempty"`
 	// DependsOn lists the IDs of the nodes that must finish first.
 	DependsOn []string `json:"depends_on,omitempty"`
 	// Estimate is the expected duration; zero when unknown (a byte-count
@@ -78,4 +93,21 @@ type Node struct {
 // on each drive, plan order; every node after its dependencies.
 type Graph struct {
 	Nodes []*Node `json:"nodes"`
+	// Parallel says that steps of different drives may run at the same
+	// time (the testbed's parallel); otherwise drives take turns.
+	Parallel bool `json:"parallel,omitempty"`
+}
+
+// TracksSteadyState reports whether n is a round whose metric decides
+// steady state: a node of a steady-state profile at the tracked point.
+func (n *Node) TracksSteadyState() bool {
+	if n.SteadyState == nil {
+		return false
+	}
+	for _, want := range n.SteadyState.Track {
+		if !slices.ContainsFunc(n.Point, func(p Param) bool { return p.Name == want.Name && p.Value == want.Value }) {
+			return false
+		}
+	}
+	return true
 }

@@ -8,13 +8,16 @@ import (
 	"hash"
 )
 
-// hash identifies a plan's content: the plan file's bytes, the check
+// hash identifies a plan's content: the bytes of the plan file and of the
+// files it includes and its modules, in the order read, the check
 // scripts' bytes in plan order and the variables' values in name order.
 // Each part is length-prefixed, so that no two different inputs hash
 // alike by moving bytes from one part to the next.
-func (l *loader) hash(src []byte, p *Plan) string {
+func (l *loader) hash(p *Plan) string {
 	h := sha256.New()
-	writePart(h, src)
+	for _, f := range l.files {
+		writePart(h, f)
+	}
 	for _, s := range l.scripts {
 		writePart(h, s)
 	}

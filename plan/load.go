@@ -15,123 +15,243 @@ import (
 // with the source lines they point at.
 type Sources struct {
 	// Files maps a file name, as used in diagnostic ranges, to its parsed
-	// form (which holds its bytes).
+	// form (which holds its bytes): the plan, the files it includes, its
+	// modules and its variable files.
 	Files map[string]*hcl.File
 }
 
+// LoadOptions are the values a plan's variables get from outside the
+// plan. Each source overrides the ones before it: a variable's default,
+// then the environment, then the variable files in order, then Vars.
+type LoadOptions struct {
+	// Vars holds the -var values by variable name, as given on the command
+	// line.
+	Vars map[string]string
+	// VarFiles are -var-file paths: HCL files of name = value lines, or
+	// JSON objects when the name ends in ".json".
+	VarFiles []string
+	// Env looks up environment variables, such as os.Getenv: a variable
+	// named size takes the value of DRIVEBENCH_VAR_size when it is set and
+	// not empty. Nil reads no environment.
+	Env func(string) string
+}
+
+// EnvPrefix starts the name of an environment variable that sets a plan
+// variable: DRIVEBENCH_VAR_size sets var.size.
+const EnvPrefix = "DRIVEBENCH_VAR_"
+
 // planFileSchema is the top level of a plan file.
 var planFileSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "include"},
+		{Name: "on_error"},
+	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variable", LabelNames: []string{"name"}},
+		{Type: "locals"},
 		{Type: "testbed", LabelNames: []string{"name"}},
 		{Type: "drive", LabelNames: []string{"name"}},
+		{Type: "spec_sheet", LabelNames: []string{"name"}},
+		{Type: "mix", LabelNames: []string{"name"}},
 		{Type: "precondition", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "report"},
 	},
 }
 
-// Load reads, decodes and validates the plan file at path. vars holds the
-// -var values by variable name, as given on the command line.
+// Load reads, decodes and validates the plan file at path, with the
+// variable values opts gives.
 //
 // All problems are reported at once in the returned diagnostics. The Plan
 // is nil when they contain an error; Sources is never nil, so that the
 // diagnostics can always be rendered.
-func Load(path string, vars map[string]string) (*Plan, *Sources, hcl.Diagnostics) {
-	sources := &Sources{Files: map[string]*hcl.File{}}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, sources, hcl.Diagnostics{{
-			Severity: hcl.DiagError,
-			Summary:  "Cannot Read Plan File",
-			Detail:   fmt.Sprintf("%s. Check the path of the plan file.", err),
-		}}
+func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
+	l := newLoader(path, opts)
+	file, ok := l.parseFile(path, nil)
+	if !ok {
+		return nil, l.sources, l.diags
 	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	sources.Files[path] = file
-	if diags.HasErrors() {
-		return nil, sources, diags
-	}
-	l := newLoader(path)
-	p := l.decodePlan(file.Body, vars)
-	p.Hash = l.hash(src, p)
-	diags = append(diags, l.diags...)
+	p := l.decodePlan(file)
+	p.Hash = l.hash(p)
+	diags := distinct(l.diags)
 	sortBySubject(diags)
 	if diags.HasErrors() {
-		return nil, sources, diags
+		return nil, l.sources, diags
 	}
-	return p, sources, diags
+	return p, l.sources, diags
 }
 
-// loader holds the state of decoding one plan file: the evaluation
-// context, the names defined so far and the problems found.
+// loader holds the state of decoding one plan: the scope being decoded,
+// the names defined so far and the problems found.
 type loader struct {
-	file  string
-	dir   string
-	ctx   *hcl.EvalContext
-	diags hcl.Diagnostics
-	// vars are the declared variables by name.
-	vars map[string]*variableDecl
+	opts    LoadOptions
+	sources *Sources
+	diags   hcl.Diagnostics
+	// sc is the scope whose blocks are being decoded: the plan's, a
+	// module's or an included file's.
+	sc *scope
 	// defined holds the first definition of each name, per block type.
 	defined map[string]map[string]hcl.Range
 	drives  map[string]*Drive
 	// driveOrder lists every drive name in plan order.
 	driveOrder []string
-	profiles   map[string]*Profile
-	// scripts holds the check scripts' contents in plan order.
+	testbed    *Testbed
+	// hostsAttrib is the testbed's hosts attribute, for diagnostics.
+	hostsAttrib   *hcl.Attribute
+	preconditions map[string]*Precondition
+	profiles      map[string]*Profile
+	mixes         map[string]*Mix
+	usedMixes     []*Mix
+	sheets        map[string]*SpecSheet
+	// files holds the contents of the plan's source files in the order
+	// they were read, and scripts the check scripts' contents in plan
+	// order; both go into the plan's hash.
+	files   [][]byte
 	scripts [][]byte
+	// parsed caches files read more than once (a module used twice).
+	parsed map[string]*hcl.File
 }
 
-func newLoader(path string) *loader {
+func newLoader(path string, opts LoadOptions) *loader {
 	return &loader{
-		file:     path,
-		dir:      filepath.Dir(path),
-		vars:     map[string]*variableDecl{},
-		defined:  map[string]map[string]hcl.Range{},
-		drives:   map[string]*Drive{},
-		profiles: map[string]*Profile{},
+		opts:          opts,
+		sources:       &Sources{Files: map[string]*hcl.File{}},
+		sc:            newScope(path, ""),
+		defined:       map[string]map[string]hcl.Range{},
+		drives:        map[string]*Drive{},
+		preconditions: map[string]*Precondition{},
+		profiles:      map[string]*Profile{},
+		mixes:         map[string]*Mix{},
+		sheets:        map[string]*SpecSheet{},
+		parsed:        map[string]*hcl.File{},
 	}
+}
+
+// parseFile reads and parses an HCL file. from is where the file is
+// named (an include or a module's source), nil for the plan itself.
+func (l *loader) parseFile(path string, from *site) (*hcl.File, bool) {
+	if f, ok := l.parsed[path]; ok {
+		return f, true
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		l.cannotRead(path, err, from)
+		return nil, false
+	}
+	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	l.sources.Files[path] = file
+	l.diags = append(l.diags, diags...)
+	if diags.HasErrors() {
+		return nil, false
+	}
+	l.parsed[path] = file
+	l.files = append(l.files, src)
+	return file, true
+}
+
+// cannotRead reports a file that cannot be read, at the place that names
+// it.
+func (l *loader) cannotRead(path string, err error, from *site) {
+	if from == nil {
+		l.diags = append(l.diags, &hcl.Diagnostic{
+			Severity: hcl.DiagError,
+			Summary:  "Cannot Read Plan File",
+			Detail:   fmt.Sprintf("%s. Check the path of the plan file.", err),
+		})
+		return
+	}
+	l.errorAt(*from, "Cannot Read File", fmt.Sprintf("%s. The path is relative to the folder of the file that names it, %q.", err, filepath.Dir(from.subject.Filename)))
 }
 
 // decodePlan decodes the top level. Blocks are decoded by type in
-// dependency order (variables, testbed, drives, preconditions, profiles,
-// checks, report), each type in file order, so that references can be
-// checked as they are met.
-func (l *loader) decodePlan(body hcl.Body, vars map[string]string) *Plan {
-	content, diags := body.Content(planFileSchema)
+// dependency order (variables, locals, mixes and spec sheets, testbed,
+// drives, modules, preconditions, profiles, checks, report), each type in
+// file order with a module's blocks in the module block's place, so that
+// references can be checked as they are met.
+func (l *loader) decodePlan(file *hcl.File) *Plan {
+	content, diags := file.Body.Content(planFileSchema)
 	l.diags = append(l.diags, diags...)
 	byType := blocksByType(content.Blocks)
-	base := filepath.Base(l.file)
+	root := l.sc
+	base := filepath.Base(root.file)
 	p := &Plan{
 		Name: strings.TrimSuffix(base, filepath.Ext(base)),
-		File: l.file,
-		Dir:  l.dir,
+		File: root.file,
+		Dir:  root.dir,
 	}
-	p.Variables = l.decodeVariables(byType["variable"], vars)
+	p.Variables = l.decodeRootVariables(byType["variable"])
+	l.decodeLocals(byType["locals"])
+	l.decodeLibraries(content.Attributes["include"], byType)
 	p.Testbed = l.decodeTestbeds(byType["testbed"])
+	l.testbed = p.Testbed
 	for _, b := range byType["drive"] {
-		p.Drives = append(p.Drives, l.decodeDriveBlock(b))
+		p.Drives = append(p.Drives, l.decodeDriveBlock(b)...)
 	}
-	for _, b := range byType["precondition"] {
-		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b))
-	}
-	for _, b := range byType["profile"] {
-		p.Profiles = append(p.Profiles, l.decodeProfileBlock(b))
-	}
-	for _, b := range byType["check"] {
-		p.Checks = append(p.Checks, l.decodeCheckBlock(b))
-	}
+	modules := l.decodeModules(byType["module"])
+	l.eachBlockOf(content.Blocks, modules, "precondition", func(b *hcl.Block) {
+		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b)...)
+	})
+	l.eachBlockOf(content.Blocks, modules, "profile", func(b *hcl.Block) {
+		p.Profiles = append(p.Profiles, l.decodeProfileBlock(b)...)
+	})
+	l.eachBlockOf(content.Blocks, modules, "check", func(b *hcl.Block) {
+		p.Checks = append(p.Checks, l.decodeCheckBlock(b)...)
+	})
 	p.Report = l.decodeReports(byType["report"])
-	if len(p.Drives) == 0 {
-		l.diags = append(l.diags, &hcl.Diagnostic{
-			Severity: hcl.DiagError,
-			Summary:  "No Drive To Test",
-			Detail:   `A plan needs at least one drive block, such as drive "scratch" { size = "1GiB" } for a scratch file.`,
-			Subject:  &hcl.Range{Filename: l.file, Start: hcl.InitialPos, End: hcl.InitialPos},
-		})
-	}
+	p.OnError = l.onErrorAttr(content.Attributes["on_error"])
+	p.Mixes = l.usedMixes
+	l.checkDrivesDeclared(p)
+	l.checkHostsUsed(p)
 	return p
+}
+
+// eachBlockOf calls decode for each block of type kind, in file order,
+// with a module block standing for the module's blocks of that type, each
+// decoded in the module's scope.
+func (l *loader) eachBlockOf(blocks hcl.Blocks, modules map[*hcl.Block]*moduleInstance, kind string, decode func(*hcl.Block)) {
+	for _, b := range blocks {
+		switch {
+		case b.Type == kind:
+			decode(b)
+		case b.Type == "module" && modules[b] != nil:
+			m := modules[b]
+			outer := l.sc
+			l.sc = m.scope
+			for _, mb := range m.content.Blocks {
+				if mb.Type == kind {
+					decode(mb)
+				}
+			}
+			l.sc = outer
+		}
+	}
+}
+
+// onErrors are what a failed step can do to the rest of the run.
+var onErrors = []string{"continue", "abort"}
+
+// onErrorAttr decodes on_error; "continue" when absent.
+func (l *loader) onErrorAttr(attr *hcl.Attribute) string {
+	onError := "continue"
+	if l.stringAttr(attr, &onError) && !l.oneOf(onError, onErrors, attrSite(attr), "Unknown Error Handling") {
+		return "continue"
+	}
+	return onError
+}
+
+// checkDrivesDeclared reports a plan without drives.
+func (l *loader) checkDrivesDeclared(p *Plan) {
+	if len(p.Drives) > 0 {
+		return
+	}
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagError,
+		Summary:  "No Drive To Test",
+		Detail:   `A plan needs at least one drive block, such as drive "scratch" { size = "1GiB" } for a scratch file.`,
+		Subject:  &hcl.Range{Filename: p.File, Start: hcl.InitialPos, End: hcl.InitialPos},
+	})
 }
 
 // blocksByType groups blocks by type, keeping file order within a type.
@@ -141,6 +261,29 @@ func blocksByType(blocks hcl.Blocks) map[string]hcl.Blocks {
 		m[b.Type] = append(m[b.Type], b)
 	}
 	return m
+}
+
+// distinct drops repeated diagnostics: a module used twice reports a
+// problem in its file once.
+func distinct(diags hcl.Diagnostics) hcl.Diagnostics {
+	type key struct {
+		severity        hcl.DiagnosticSeverity
+		summary, detail string
+		subject         hcl.Range
+	}
+	seen := map[key]bool{}
+	var out hcl.Diagnostics
+	for _, d := range diags {
+		k := key{severity: d.Severity, summary: d.Summary, detail: d.Detail}
+		if d.Subject != nil {
+			k.subject = *d.Subject
+		}
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // sortBySubject orders diagnostics as they appear in the file, so that

@@ -12,10 +12,11 @@ import (
 )
 
 // TestInvalidPlans loads each plan under testdata/invalid and compares its
-// diagnostics with the expectations written in the file: a comment
+// diagnostics with the expectations written in the files: a comment
 // "# ERROR: <summary substring>" on the line where a diagnostic's subject
-// starts (several on one line for several diagnostics), and
-// "# VAR: name=value" lines for -var values.
+// starts (several on one line for several diagnostics), in the plan or in
+// a file it includes or uses as a module, and "# VAR: name=value" lines in
+// the plan for -var values.
 func TestInvalidPlans(t *testing.T) {
 	files, err := filepath.Glob("testdata/invalid/*.hcl")
 	if err != nil || len(files) < 12 {
@@ -27,12 +28,12 @@ func TestInvalidPlans(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, vars := fixtureExpectations(src)
-			p, sources, diags := Load(file, vars)
+			_, vars := fixtureExpectations(src)
+			p, sources, diags := Load(file, LoadOptions{Vars: vars})
 			if p != nil {
 				t.Error("Load returned a plan despite errors")
 			}
-			checkDiagnostics(t, want, diags)
+			checkDiagnostics(t, sourceExpectations(sources), diags)
 			if t.Failed() {
 				var buf bytes.Buffer
 				_ = sources.WriteDiagnostics(&buf, diags, 100, false)
@@ -40,6 +41,16 @@ func TestInvalidPlans(t *testing.T) {
 			}
 		})
 	}
+}
+
+// sourceExpectations reads the "# ERROR:" expectations of every file a
+// plan was read from, by file name and line.
+func sourceExpectations(sources *Sources) map[string]map[int][]string {
+	want := map[string]map[int][]string{}
+	for name, f := range sources.Files {
+		want[name], _ = fixtureExpectations(f.Bytes)
+	}
+	return want
 }
 
 // fixtureExpectations reads the "# ERROR:" expectations by line and the
@@ -65,26 +76,32 @@ func fixtureExpectations(src []byte) (map[int][]string, map[string]string) {
 
 // checkDiagnostics matches each diagnostic with an expectation on its
 // subject's line, and reports unexpected diagnostics and unmet
-// expectations.
-func checkDiagnostics(t *testing.T, want map[int][]string, diags hcl.Diagnostics) {
+// expectations. Diagnostics without a subject match expectations on line
+// 0 of file "".
+func checkDiagnostics(t *testing.T, want map[string]map[int][]string, diags hcl.Diagnostics) {
 	t.Helper()
-	met := map[int][]bool{}
-	for line, w := range want {
-		met[line] = make([]bool, len(w))
+	met := map[string]map[int][]bool{}
+	for file, lines := range want {
+		met[file] = map[int][]bool{}
+		for line, w := range lines {
+			met[file][line] = make([]bool, len(w))
+		}
 	}
 	for _, d := range diags {
-		line := 0
+		file, line := "", 0
 		if d.Subject != nil {
-			line = d.Subject.Start.Line
+			file, line = d.Subject.Filename, d.Subject.Start.Line
 		}
-		if !matchExpectation(want[line], met[line], d.Summary) {
-			t.Errorf("line %d: unexpected diagnostic %q: %s", line, d.Summary, d.Detail)
+		if !matchExpectation(want[file][line], met[file][line], d.Summary) {
+			t.Errorf("%s:%d: unexpected diagnostic %q: %s", file, line, d.Summary, d.Detail)
 		}
 	}
-	for line, w := range want {
-		for i, summary := range w {
-			if !met[line][i] {
-				t.Errorf("line %d: expected a diagnostic %q, got none", line, summary)
+	for file, lines := range want {
+		for line, w := range lines {
+			for i, summary := range w {
+				if !met[file][line][i] {
+					t.Errorf("%s:%d: expected a diagnostic %q, got none", file, line, summary)
+				}
 			}
 		}
 	}

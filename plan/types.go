@@ -28,6 +28,13 @@ type Plan struct {
 	Profiles      []*Profile
 	Checks        []*Check
 	Report        Report
+	// Mixes are the named workload mixes the profiles use, in the order
+	// first used, so that reports can say what each one is (and whether it
+	// is a shipped approximation).
+	Mixes []*Mix
+	// OnError is what a failed step does to the rest of the run:
+	// "continue" (the default) runs the remaining steps, "abort" stops.
+	OnError string
 }
 
 // Testbed is the machine the plan runs on, as the plan declares it; the
@@ -40,6 +47,13 @@ type Testbed struct {
 	// Parallel lets steps of different drives run at the same time;
 	// by default drives run one after another to keep the host quiet.
 	Parallel bool
+	// Hosts are fio servers ("host:port") that fio steps run on in
+	// client/server mode, each host running the whole job; empty runs fio
+	// locally.
+	Hosts []string
+	// Engine is the default driver of the testbed's drives ("" when the
+	// plan does not say; drives then default to "native").
+	Engine string
 }
 
 // Drive is one device or file under test.
@@ -59,8 +73,28 @@ type Drive struct {
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
-	Spec   []*SpecEntry
-	Range  hcl.Range
+	// SpecSheet is the spec sheet the drive is held to, nil when it names
+	// none; Spec holds the sheet's entries followed by the drive's own.
+	SpecSheet *SpecSheet
+	Spec      []*SpecEntry
+	Range     hcl.Range
+}
+
+// SpecSheet is a vendor's data sheet for one drive model and capacity,
+// usually kept in a file of its own that plans include.
+type SpecSheet struct {
+	Name   string
+	Vendor string
+	Model  string
+	// Capacity is the user capacity in bytes; 0 when the sheet covers
+	// every capacity of the model alike.
+	Capacity    int64
+	Interface   string
+	Description string
+	// File is the file the sheet is written in.
+	File  string
+	Spec  []*SpecEntry
+	Range hcl.Range
 }
 
 // SpecEntry is one spec-sheet figure with the conditions it was measured
@@ -76,6 +110,9 @@ type SpecEntry struct {
 	IODepth int
 	NumJobs int
 	State   string
+	// PCIeGen is the PCIe generation of the link the figure was measured
+	// on (3, 4, 5, ...), for drives whose sheet lists figures per link.
+	PCIeGen int
 	Range   hcl.Range
 }
 
@@ -85,11 +122,17 @@ type Precondition struct {
 	// Drives restricts the precondition to the named drives; empty means
 	// every drive.
 	Drives []string
-	// Pattern is "sequential_write" or "random_write".
+	// Pattern is "sequential_write", "random_write" or "purge".
 	Pattern string
+	// Method is how a purge erases the drive: "sanitize-block",
+	// "sanitize-crypto", "sanitize-overwrite", "format" or
+	// "format-crypto". Destructive is the plan's explicit consent to it.
+	Method      string
+	Destructive bool
 	// Passes is how many times the region is written; each pass is its own
-	// step.
-	Passes   int
+	// step. A purge has one pass.
+	Passes int
+	// Workload is the writing pass; unused by a purge.
 	Workload Workload
 	Range    hcl.Range
 }
@@ -102,7 +145,72 @@ type Profile struct {
 	// Sweep lists the swept parameters in the order written; the points
 	// are their cartesian product, the first axis varying slowest.
 	Sweep []SweepAxis
-	Range hcl.Range
+	// Mix names the workload mix the profile starts from, "" for none.
+	Mix string
+	// Preconditions name the preconditions that run again right before
+	// this profile, on each of its drives, in the order listed.
+	Preconditions []string
+	// At most one of RateCurve, Repeat and SteadyState is set; each turns
+	// a sweep point into several steps.
+	RateCurve   *RateCurve
+	Repeat      *Repeat
+	SteadyState *SteadyState
+	Range       hcl.Range
+}
+
+// RateCurve runs each point first without a rate limit, to measure the
+// drive's maximum, and then at each of Percents percent of that maximum
+// (vdbench's iorate=curve).
+type RateCurve struct {
+	// Percents are in increasing order, such as 10, 20, ..., 120.
+	Percents []float64
+	// Stop, when set, skips the rest of the curve once a point's latency
+	// exceeds a limit.
+	Stop *StopCondition
+}
+
+// Repeat runs each point Rounds times and combines the rounds.
+type Repeat struct {
+	Rounds    int
+	Aggregate Aggregate
+}
+
+// SteadyState repeats the profile's whole sweep, round after round, until
+// the tracked metric is steady in the sense of SNIA's PTS: over the last
+// Window rounds, its range is at most ExcursionPct percent of the window's
+// mean and the change of its least-squares line across the window at most
+// SlopePct percent of the mean. After MaxRounds rounds the run ends
+// unsteady.
+type SteadyState struct {
+	// Metric is "iops", "bw", "lat_mean" or "lat_p99", over both
+	// directions.
+	Metric       string  `json:"metric"`
+	Window       int     `json:"window"`
+	MaxRounds    int     `json:"max_rounds"`
+	ExcursionPct float64 `json:"excursion_pct"`
+	SlopePct     float64 `json:"slope_pct"`
+	// Track is the sweep point whose metric is tracked, for a swept
+	// profile; empty tracks the only point.
+	Track []Param `json:"track,omitempty"`
+}
+
+// Mix is a named workload shape: direction and randomness, transfer sizes
+// and skew. Profiles that use it start from it.
+type Mix struct {
+	Name        string
+	Description string
+	// RW is derived from ReadPct and RandomPct.
+	RW        string
+	ReadPct   int
+	RandomPct int
+	// BS, or BSSplit when the mix has several transfer sizes.
+	BS      int64
+	BSSplit []SizeWeight
+	Zones   []Zone
+	// Preset is true for the mixes shipped with drivebench, which
+	// approximate published workloads.
+	Preset bool
+	Range  hcl.Range
 }
 
 // SweepAxis is one swept parameter: a workload attribute name and the
@@ -136,6 +244,9 @@ type Check struct {
 // Report configures which report files are written.
 type Report struct {
 	Formats []string
+	// Compare lists results folders of other drives or runs that the
+	// reports show beside this one, relative to the plan's folder.
+	Compare []string
 }
 
 // Workload is everything an engine needs to run one step. Sizes are in
@@ -154,7 +265,11 @@ type Workload struct {
 	Runtime time.Duration `json:"runtime_ns"`
 	Ramp    time.Duration `json:"ramp_ns"`
 	Bytes   int64         `json:"bytes,omitempty"`
-	Direct  bool          `json:"direct"`
+	// BytesPct is a byte count as a percentage of the region, such as 400
+	// for four times the region; when Runtime is also set, the run stops
+	// at whichever bound comes first (and likewise for Bytes).
+	BytesPct float64 `json:"bytes_pct,omitempty"`
+	Direct   bool    `json:"direct"`
 	// The region of the target: Offset bytes from its start, Size bytes
 	// long, or SizePct percent of the capacity. Zero Size and SizePct mean
 	// to the end of the drive.

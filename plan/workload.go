@@ -2,6 +2,8 @@ package plan
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -28,11 +30,25 @@ const (
 	maxNumJobs        = 4096
 	maxPasses         = 100
 	maxSweepPoints    = 10000
+	maxPCIeGen        = 9
 )
 
 // isMix reports whether an rw mode mixes reads and writes.
 func isMix(rw string) bool {
 	return rw == "rw" || rw == "randrw"
+}
+
+// isRandom reports whether an rw mode draws random offsets.
+func isRandom(rw string) bool {
+	return strings.HasPrefix(rw, "rand")
+}
+
+// normalizeSeqPct clears the sequential share of a workload that is not
+// random, where it has no meaning, so that equal workloads compare equal.
+func normalizeSeqPct(w *Workload) {
+	if !isRandom(w.RW) {
+		w.SeqPct = 0
+	}
 }
 
 // normalizeReadPct sets the read share of a workload that does not mix:
@@ -61,7 +77,7 @@ func (l *loader) drivesOf(listed []string) []string {
 // that depend on the drives are skipped rather than run on every drive.
 func (l *loader) driveRefs(attr *hcl.Attribute) (names []string, ok bool) {
 	if attr == nil {
-		return nil, true
+		return l.sc.drives, true
 	}
 	names, sites, ok := l.stringList(attr)
 	if !ok {
@@ -73,9 +89,14 @@ func (l *loader) driveRefs(attr *hcl.Attribute) (names []string, ok bool) {
 		return nil, false
 	}
 	for i, name := range names {
-		if l.drives[name] == nil {
+		switch {
+		case l.drives[name] == nil:
 			l.errorAt(sites[i], "Reference To Undefined Drive",
 				fmt.Sprintf("There is no drive %q; define it with a drive block or fix the name.%s", name, didYouMean(name, l.driveOrder)))
+			ok = false
+		case l.sc.drives != nil && !slices.Contains(l.sc.drives, name):
+			l.errorAt(sites[i], "Drive Outside The Module's Drives",
+				fmt.Sprintf("This module runs on %s (the drives of its module block), not on %q. Add the drive to the module block's drives, or remove it here.", quotedList(l.sc.drives), name))
 			ok = false
 		}
 	}
@@ -98,9 +119,8 @@ func (l *loader) checkWritable(what string, drives []string, s site) {
 }
 
 // decodeWorkloadShape decodes the attributes that preconditions and
-// profiles share: bs, iodepth, numjobs, direct and the region.
+// profiles share: iodepth, numjobs, direct and the region.
 func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *Workload) {
-	l.positiveSizeAttr(attrs["bs"], &w.BS)
 	l.countAttr(attrs["iodepth"], &w.IODepth, maxIODepth)
 	l.countAttr(attrs["numjobs"], &w.NumJobs, maxNumJobs)
 	l.boolAttr(attrs["direct"], &w.Direct)

@@ -75,6 +75,7 @@ type Manifest struct {
 	// plan with the same -var values again.
 	PlanPath string            `json:"plan_path,omitempty"`
 	VarArgs  map[string]string `json:"var_args,omitempty"`
+	VarFiles []string          `json:"var_files,omitempty"`
 	PlanHash string            `json:"plan_hash"`
 	Created  time.Time         `json:"created"`
 	Version  string            `json:"drivebench_version"`

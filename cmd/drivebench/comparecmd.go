@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
 	"strconv"
@@ -69,26 +68,6 @@ func printComparison(io stdio, dirs []string, base, next *reports.Summary, c *re
 // runLabel names a run for people: "plan quickstart, 2026-03-14 09:32 UTC".
 func runLabel(s *reports.Summary) string {
 	return "plan " + s.Plan.Name + ", " + s.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
-}
-
-// parseInterspersed parses flags wherever they stand among the positional
-// arguments, so "compare BASE NEW -threshold 5%" works as well as
-// "compare -threshold 5% BASE NEW". A "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, code int, done bool) {
-	for {
-		if code, done := parseFlags(fs, args); done {
-			return nil, code, true
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, exitOK, false
-		}
-		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
-			return append(positional, rest...), exitOK, false
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
 }
 
 // parseThreshold reads a percentage: "5%", "2.5%" or a bare "5".

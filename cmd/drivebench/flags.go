@@ -62,3 +62,23 @@ func onePositional(fs *flag.FlagSet, what string) (string, bool) {
 	}
 	return fs.Arg(0), true
 }
+
+// parseInterspersed parses flags wherever they stand among the positional
+// arguments, so "compare BASE NEW -threshold 5%" works as well as
+// "compare -threshold 5% BASE NEW". A "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, code int, done bool) {
+	for {
+		if code, done := parseFlags(fs, args); done {
+			return nil, code, true
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, exitOK, false
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(positional, rest...), exitOK, false
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}

@@ -4,10 +4,14 @@
 // Usage:
 //
 //	drivebench validate PLAN        check a plan and its hooks
+//	drivebench fmt [PATH...]        format plan files
 //	drivebench plan PLAN            list the steps a plan expands to
 //	drivebench run PLAN             run a plan and write its reports
 //	drivebench report DIR           rewrite the reports of a results folder
 //	drivebench compare BASE NEW     list every figure that moved between two runs
+//	drivebench import fio FILE...   turn fio JSON outputs into a results folder
+//	drivebench export fio PLAN      write the fio job files of a plan
+//	drivebench nvme info DEVICE     show an NVMe drive's identity and health
 //	drivebench version              print the version
 //
 // The command holds no logic of its own: it parses flags, wires the
@@ -52,10 +56,14 @@ type command struct {
 
 var commands = []command{
 	{"validate", "check a plan and its hooks without running anything", cmdValidate},
+	{"fmt", "rewrite plan files in the canonical HCL layout; -check and -diff for CI", cmdFmt},
 	{"plan", "list the steps a plan expands to, with estimated durations", cmdPlan},
 	{"run", "run a plan and write its results and reports", cmdRun},
 	{"report", "rewrite the reports of a results folder from its records", cmdReport},
 	{"compare", "compare two results folders figure by figure; exit 1 on a regression", cmdCompare},
+	{"import", "turn fio JSON outputs into a results folder: drivebench import fio FILE...", cmdImport},
+	{"export", "write the fio job files a plan would run: drivebench export fio PLAN", cmdExport},
+	{"nvme", "decode NVMe pages, show a device's identity and health, purge a namespace", cmdNVMe},
 	{"version", "print the version", cmdVersion},
 }
 

@@ -16,18 +16,20 @@ import (
 
 // planFlags are the flags every command that reads a plan takes.
 type planFlags struct {
-	vars varFlags
+	vars     varFlags
+	varFiles listFlag
 }
 
 func (pf *planFlags) register(fs *flag.FlagSet) {
 	pf.vars = varFlags{}
 	fs.Var(pf.vars, "var", "set a plan variable: -var name=value (repeatable)")
+	fs.Var(&pf.varFiles, "var-file", "read plan variables from an HCL or .json file (repeatable); DRIVEBENCH_VAR_<name> in the environment works too")
 }
 
 // loadPlan loads, validates and expands a plan, printing every diagnostic.
 // ok is false when the plan has errors.
 func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bool) {
-	p, src, diags := plan.Load(path, pf.vars)
+	p, src, diags := plan.Load(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv})
 	if !diags.HasErrors() {
 		diags = append(diags, engine.ValidateHooks(p, script.Limits{})...)
 	}

@@ -43,6 +43,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		Dir:        dir,
 		Version:    version,
 		VarArgs:    pf.vars,
+		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
 		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
@@ -67,8 +68,8 @@ func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, d
 		planPath, ok = onePositional(fs, "plan file")
 		return planPath, out, ok
 	}
-	if fs.NArg() > 0 || out != "" || len(pf.vars) > 0 {
-		fmt.Fprintln(fs.Output(), "drivebench run: -resume takes the plan and its -var values from the results folder; give no plan, -out or -var")
+	if fs.NArg() > 0 || out != "" || len(pf.vars) > 0 || len(pf.varFiles) > 0 {
+		fmt.Fprintln(fs.Output(), "drivebench run: -resume takes the plan and its variables from the results folder; give no plan, -out, -var or -var-file")
 		return "", "", false
 	}
 	folder, err := results.Open(resume)
@@ -83,6 +84,7 @@ func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, d
 	for k, v := range folder.Manifest.VarArgs {
 		pf.vars[k] = v
 	}
+	pf.varFiles = folder.Manifest.VarFiles
 	return folder.Manifest.PlanPath, resume, true
 }
 
@@ -149,4 +151,17 @@ func writeJUnit(path, planName string, o *engine.Outcome, elapsed time.Duration)
 		return err
 	}
 	return results.WriteFileAtomic(path, data)
+}
+
+// absPaths makes paths absolute so a resumed run finds them from any
+// working directory.
+func absPaths(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		out = append(out, p)
+	}
+	return out
 }

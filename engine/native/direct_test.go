@@ -27,7 +27,7 @@ func TestDirectIO(t *testing.T) {
 			path, _ := patternFile(t, tt.dir(t), 256<<10)
 			w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 8192, IODepth: 2, NumJobs: 2, Direct: true, Offset: 4096, Bytes: 64 * 8192}
 			sys := &recordingSys{}
-			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
+			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
 			if tt.mayRefuse && errors.Is(err, ErrDirectRefused) {
 				t.Skipf("%s refuses O_DIRECT: %v", path, err)
 			}
@@ -89,14 +89,14 @@ func TestDirectRefused(t *testing.T) {
 	target := driver.Target{Path: path, Capacity: 64 << 10, BlockSize: 4096}
 
 	t.Run("at open", func(t *testing.T) {
-		_, err := execute(context.Background(), target, w, nil, &recordingSys{openErr: unix.EINVAL})
+		_, err := execPsync(context.Background(), target, w, nil, &recordingSys{openErr: unix.EINVAL})
 		if !errors.Is(err, ErrDirectRefused) || !strings.Contains(err.Error(), "set direct = false") || !strings.Contains(err.Error(), path) {
 			t.Errorf("error %v, want ErrDirectRefused naming %s and suggesting direct = false", err, path)
 		}
 	})
 	t.Run("at the first read", func(t *testing.T) {
 		sys := &recordingSys{inject: func(transfer) (int, error, bool) { return -1, unix.EINVAL, true }}
-		_, err := execute(context.Background(), target, w, nil, sys)
+		_, err := execPsync(context.Background(), target, w, nil, sys)
 		var ioErr *IOError
 		if !errors.Is(err, ErrDirectRefused) || !errors.As(err, &ioErr) || !strings.Contains(err.Error(), "set direct = false") {
 			t.Errorf("error %v, want ErrDirectRefused around the pread's *IOError", err)

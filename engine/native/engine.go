@@ -3,11 +3,11 @@ package native
 import (
 	"context"
 	"errors"
-	"github.com/drivebench/drivebench/engine/driver"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"
@@ -15,12 +15,16 @@ import (
 
 // Engine runs workloads with the built-in I/O engine. The zero value is
 // ready to use.
-type Engine struct{}
+type Engine struct {
+	// Interval is the length of one interval of the time series; zero
+	// means one second.
+	Interval time.Duration
+}
 
 // Run executes w against t and returns what it measured.
 //
 // live, when not nil, is called from a single goroutine with each
-// interval's sample, about once a second, and once more with the final
+// interval's sample, about once an interval, and once more with the final
 // partial interval.
 //
 // On ctx cancellation the run stops within a second (once the I/Os in
@@ -29,13 +33,21 @@ type Engine struct{}
 // returns a nil result with ctx.Err(). A failed or short transfer stops
 // the run too: Run returns the partial result and an *IOError. A workload
 // the engine cannot run gives a nil result and a *WorkloadError (several,
-// joined, when several attributes are wrong).
-func (Engine) Run(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
-	return execute(ctx, t, w, live, unixSyscalls{})
+// joined, when several attributes are wrong). With verify, a bad block
+// gives the result and a *VerifyError.
+func (e Engine) Run(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
+	return execute(ctx, t, w, live, unixSyscalls{}, e.interval())
+}
+
+func (e Engine) interval() time.Duration {
+	if e.Interval <= 0 {
+		return time.Second
+	}
+	return e.Interval
 }
 
 // execute is Run over an injectable system interface.
-func execute(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
+func execute(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls, interval time.Duration) (*metrics.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -43,7 +55,10 @@ func execute(ctx context.Context, t driver.Target, w plan.Workload, live func(me
 	if err != nil {
 		return nil, err
 	}
-	res, runErr := r.supervise(ctx, w, live)
+	res, runErr := r.supervise(ctx, w, live, interval)
+	if runErr == nil && r.blocks != nil {
+		runErr = r.verify(res)
+	}
 	if err := r.close(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -57,18 +72,28 @@ type run struct {
 	path    string
 	direct  bool
 	method  ioMethod
+	layout  layout
 	buffers *arena
-	jobs    []*job
+	data    *dataSpec
+	// blocks tracks the generation of every block in a verify run; nil
+	// otherwise.
+	blocks *blockTable
+	jobs   []*job
+	// paced is set when a rate target schedules the I/Os.
+	paced bool
+	// base is the origin of the run's clock.
+	base time.Time
 
 	// stop tells the slots to issue no further I/O.
 	stop atomic.Bool
-	// measuring is set when the measured phase begins; completions before
-	// it (the ramp) are not recorded.
-	measuring atomic.Bool
+	coll collector
 
 	errMu sync.Mutex
 	err   error
 }
+
+// clock is the time in ns since the run's clock started.
+func (r *run) clock() int64 { return int64(time.Since(r.base)) }
 
 // prepare validates w against t, opens the target and sets up the jobs
 // and their slots.
@@ -80,63 +105,110 @@ func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if w.Direct {
-		if err := checkDirect(t, w, l.region); err != nil {
-			return nil, err
-		}
+	if err := checkTarget(t, w, l); err != nil {
+		return nil, err
 	}
-	buffers, err := mapArena(w.NumJobs*w.IODepth*l.buffersPerSlot(), int(w.BS))
+	method, err := chooseMethod(w)
 	if err != nil {
 		return nil, err
 	}
-	fd, err := openTarget(sys, t.Path, l.writes(), w.Direct)
-	if err != nil {
-		_ = buffers.release()
+	r := &run{sys: sys, path: t.Path, direct: w.Direct, method: method, layout: l, base: time.Now(),
+		paced: w.RateIOPS > 0 || w.RateBW > 0}
+	if err := r.allocate(w); err != nil {
 		return nil, err
 	}
-	r := &run{sys: sys, fd: fd, path: t.Path, direct: w.Direct, method: ioMethods[w.IOEngine], buffers: buffers}
-	r.jobs = buildJobs(w, l, buffers)
+	if r.fd, err = openTarget(sys, t.Path, l.writes(), w.Direct); err != nil {
+		_ = r.buffers.release()
+		return nil, err
+	}
+	if w.Verify {
+		r.blocks = newBlockTable(l.region, l.granule, runNonce(w.Seed))
+	}
+	r.buildJobs(w)
 	return r, nil
 }
 
-// buildJobs creates the jobs and their slots.
-func buildJobs(w plan.Workload, l layout, buffers *arena) []*job {
-	jobs := make([]*job, w.NumJobs)
-	for j := range jobs {
-		jobs[j] = &job{limit: l.limits[j], slots: make([]*slot, w.IODepth)}
-		for i := range jobs[j].slots {
-			jobs[j].slots[i] = newSlot(jobs[j], j, j*w.IODepth+i, w.Seed, l, buffers)
-		}
-	}
-	return jobs
+// runNonce tells this run's blocks from those of every other run.
+func runNonce(seed uint64) uint64 {
+	return splitmix64(uint64(time.Now().UnixNano()) ^ splitmix64(seed))
 }
 
-// newSlot sets up the slot with the given index in the run, of job
-// number jobIndex: its buffers, recorders and random streams, for the
-// directions the layout issues.
-func newSlot(jb *job, jobIndex, index int, seed uint64, l layout, buffers *arena) *slot {
-	s := &slot{job: jb, ops: opMix{readPct: l.readPct, rng: slotRNG(seed, index, streamOps)}}
-	if l.pattern.random {
-		s.offsets = randomOffsets{region: l.region, bs: l.bs, rng: slotRNG(seed, index, streamOffsets)}
-	} else {
-		s.offsets = sequentialOffsets{slice: l.slices[jobIndex], bs: l.bs}
+// allocate maps the I/O buffers: one per direction per slot, of the
+// largest transfer size, and the content deduplicated writes repeat.
+func (r *run) allocate(w plan.Workload) error {
+	l := r.layout
+	count := w.NumJobs * w.IODepth * l.buffersPerSlot()
+	r.data = newDataSpec(w)
+	if r.data.kind == dataDedupe {
+		count++
 	}
-	buf := index * l.buffersPerSlot()
+	var err error
+	if r.buffers, err = mapArena(count, int(l.sizes.largest())); err != nil {
+		return err
+	}
+	if r.data.kind == dataDedupe {
+		r.data.shared = r.buffers.buffer(count - 1)
+		fillRandom(r.data.shared, slotRNG(w.Seed, w.NumJobs*w.IODepth, streamData))
+	}
+	return nil
+}
+
+// newDataSpec resolves the workload's data pattern.
+func newDataSpec(w plan.Workload) *dataSpec {
+	return &dataSpec{kind: dataKinds[w.Data], randomPerSector: sector * (100 - w.CompressPct) / 100, dedupePct: w.DedupePct}
+}
+
+// buildJobs creates the jobs and their slots.
+func (r *run) buildJobs(w plan.Workload) {
+	l := r.layout
+	r.jobs = make([]*job, w.NumJobs)
+	buf := 0
+	for ji := range r.jobs {
+		j := &job{budget: l.budgets[ji], sequential: !l.pattern.random, slice: l.slices[ji], slots: make([]*slot, w.IODepth)}
+		j.pace = newSchedule(w.RateIOPS/float64(w.NumJobs), w.RateBW/float64(w.NumJobs), w.Arrival == "poisson",
+			splitmix64(w.Seed^uint64(ji)<<32), float64(ji)/float64(w.NumJobs))
+		var shared *recorder
+		if r.method.sharedRecorder() {
+			shared = newRecorder(l)
+			r.coll.recorders = append(r.coll.recorders, shared)
+		}
+		for i := range j.slots {
+			s := r.newSlot(j, i, ji*w.IODepth+i, w.Seed, &buf)
+			if s.rec = shared; s.rec == nil {
+				s.rec = newRecorder(l)
+				r.coll.recorders = append(r.coll.recorders, s.rec)
+			}
+			j.slots[i] = s
+		}
+		r.jobs[ji] = j
+	}
+}
+
+// newSlot sets up slot id of job j, index in the run: its buffers, taken
+// from *buf on, and random streams, for the directions the layout issues.
+func (r *run) newSlot(j *job, id, index int, seed uint64, buf *int) *slot {
+	l := &r.layout
+	s := &slot{job: j, id: id, ops: opMix{readPct: l.readPct, rng: slotRNG(seed, index, streamOps)},
+		sizes: &l.sizes, sizeRNG: slotRNG(seed, index, streamSizes)}
+	if l.pattern.random {
+		s.random = &randomOffsets{region: l.region, granule: l.granule, zones: l.zones, seqPct: l.seqPct, lastEnd: -1,
+			rng: slotRNG(seed, index, streamOffsets), skew: slotRNG(seed, index, streamSkew)}
+	}
 	if l.reads() {
-		s.readBuf = buffers.buffer(buf)
-		s.rec[opRead] = new(metrics.Recorder)
-		buf++
+		s.readBuf = r.buffers.buffer(*buf)
+		*buf++
 	}
 	if l.writes() {
-		s.writes = newRandomData(buffers.buffer(buf), slotRNG(seed, index, streamData))
-		s.rec[opWrite] = new(metrics.Recorder)
+		s.writes = newWriteData(r.data, r.buffers.buffer(*buf), slotRNG(seed, index, streamData), index)
+		*buf++
 	}
 	return s
 }
 
-// launch starts every job on the I/O method; the returned channel closes
-// when all have stopped.
+// launch starts the run's clock and every job on the I/O method; the
+// returned channel closes when all have stopped.
 func (r *run) launch() <-chan struct{} {
+	r.base = time.Now()
 	var wg sync.WaitGroup
 	for _, j := range r.jobs {
 		wg.Go(func() { r.method.runJob(r, j) })
@@ -165,36 +237,26 @@ func (r *run) firstError() error {
 	return r.err
 }
 
+// verify runs the verify pass after a run that completed and notes its
+// figures in res.Metrics.
+func (r *run) verify(res *metrics.Result) error {
+	checked, err := r.verifyPass(r.blocks, r.layout.region)
+	var bad int64
+	var v *VerifyError
+	if errors.As(err, &v) {
+		bad = v.Bad
+	}
+	if res.Metrics == nil {
+		res.Metrics = map[string]float64{}
+	}
+	res.Metrics["verify_blocks"] = float64(checked)
+	res.Metrics["verify_bad_blocks"] = float64(bad)
+	return err
+}
+
 // close releases the target and the buffers once every slot has stopped.
 func (r *run) close() error {
 	return errors.Join(r.sys.close(r.fd), r.buffers.release())
-}
-
-// recorders returns every slot's recorder of direction o; none when the
-// workload never issues o.
-func (r *run) recorders(o op) []*metrics.Recorder {
-	var recs []*metrics.Recorder
-	for _, j := range r.jobs {
-		for _, s := range j.slots {
-			if s.rec[o] != nil {
-				recs = append(recs, s.rec[o])
-			}
-		}
-	}
-	return recs
-}
-
-// summary merges the slots' histograms of direction o; nil when there
-// were no such I/Os.
-func (r *run) summary(o op, runtime time.Duration) *metrics.DirStats {
-	var merged metrics.Histogram
-	var bytes uint64
-	for _, rec := range r.recorders(o) {
-		merged.Merge(rec.Histogram())
-		_, n, _ := rec.Totals()
-		bytes += n
-	}
-	return metrics.Summarize(&merged, bytes, runtime)
 }
 
 // cpuTime is the processor time the process has used so far.

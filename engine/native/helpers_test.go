@@ -1,12 +1,16 @@
 package native
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 	"unsafe"
 
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 )
 
@@ -29,6 +33,8 @@ type recordingSys struct {
 	inject func(t transfer) (n int, err error, ok bool)
 	// after, when set, is called with the number of transfers so far.
 	after func(count int)
+	// write, when set, carries out every pwrite instead of the kernel.
+	write func(fd int, buf []byte, off int64) (int, error)
 
 	mu        sync.Mutex
 	openFlags int
@@ -50,7 +56,12 @@ func (s *recordingSys) pread(fd int, buf []byte, off int64) (int, error) {
 }
 
 func (s *recordingSys) pwrite(fd int, buf []byte, off int64) (int, error) {
-	return s.do(opWrite, buf, off, func() (int, error) { return s.unixSyscalls.pwrite(fd, buf, off) })
+	return s.do(opWrite, buf, off, func() (int, error) {
+		if s.write != nil {
+			return s.write(fd, buf, off)
+		}
+		return s.unixSyscalls.pwrite(fd, buf, off)
+	})
 }
 
 func (s *recordingSys) do(o op, buf []byte, off int64, call func() (int, error)) (int, error) {
@@ -115,4 +126,13 @@ func readFile(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// execPsync runs w through sys with one-second intervals, on psync unless
+// w names another ioengine: only psync's transfers pass through sys.
+func execPsync(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
+	if w.IOEngine == "" {
+		w.IOEngine = "psync"
+	}
+	return execute(ctx, t, w, live, sys, time.Second)
 }

@@ -90,16 +90,22 @@ func jobSlices(reg region, w plan.Workload, p pattern, granule int64) ([]region,
 	return reg.split(w.NumJobs, granule), nil
 }
 
-// jobBudgets is the number of bytes each job transfers: w.Bytes in total
-// when set; otherwise loops passes over the region, each sequential job
-// covering its own slice loops times; unbounded in a time-based run that
-// sets neither. A run with both a runtime and a budget stops at whichever
-// comes first.
+// jobBudgets is the number of bytes each job transfers: w.Bytes in total,
+// or w.BytesPct percent of the region, when set; otherwise loops passes
+// over the region, each sequential job covering its own slice loops
+// times; unbounded in a time-based run that sets none of them. A run with
+// both a runtime and a budget stops at whichever comes first.
 func jobBudgets(w plan.Workload, l layout) ([]int64, error) {
 	n := w.NumJobs
 	switch {
 	case w.Bytes > 0:
 		return evenShares(w.Bytes/l.granule, n, l.granule), nil
+	case w.BytesPct > 0:
+		units := w.BytesPct / 100 * float64(l.region.blocks(l.granule))
+		if units >= math.MaxInt64/float64(l.granule) {
+			return nil, workloadErrorf("bytes_pct", "bytes_pct = %g of a %d-byte region is more bytes than can be counted; lower it", w.BytesPct, l.region.length)
+		}
+		return evenShares(max(1, int64(units)), n, l.granule), nil
 	case w.Runtime > 0 && w.Loops == 0:
 		budgets := make([]int64, n)
 		for i := range budgets {

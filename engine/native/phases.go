@@ -8,22 +8,19 @@ import (
 	"github.com/drivebench/drivebench/plan"
 )
 
-// sampleInterval is the length of one interval of the time series.
-const sampleInterval = time.Second
-
 // supervisor drives a run through its phases from one goroutine: the ramp
-// (I/Os issued, not recorded), the measured phase (recorded and sampled
-// every second) and the stop (deadline, budget spent, error or
+// (I/Os issued, their records discarded), the measured phase (sampled
+// every interval) and the stop (deadline, budget spent, error or
 // cancellation).
 type supervisor struct {
-	r    *run
-	w    plan.Workload
-	live func(metrics.Sample)
+	r        *run
+	w        plan.Workload
+	live     func(metrics.Sample)
+	interval time.Duration
 
 	began    time.Time // the run began
 	started  time.Time // the measured phase began; zero while ramping
 	lastT    float64   // end of the last sampled interval, seconds since started
-	sampler  metrics.Sampler
 	ticker   *time.Ticker
 	deadline *time.Timer
 	// cancelErr is the context's error once its cancellation stopped the
@@ -32,9 +29,8 @@ type supervisor struct {
 }
 
 // supervise runs the workload to its end and assembles the result.
-func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
-	s := &supervisor{r: r, w: w, live: live, began: time.Now()}
-	s.sampler.Reads, s.sampler.Writes = r.recorders(opRead), r.recorders(opWrite)
+func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.Sample), interval time.Duration) (*metrics.Result, error) {
+	s := &supervisor{r: r, w: w, live: live, interval: interval, began: time.Now()}
 	cpuStart := cpuTime()
 	var rampEnd <-chan time.Time
 	if w.Runtime > 0 && w.Ramp > 0 {
@@ -67,16 +63,16 @@ func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.
 	}
 }
 
-// beginMeasuring starts the measured phase: recording, sampling and, in a
-// time-based run, the runtime deadline. Nothing was recorded before, so
-// the first sample holds no ramp I/O.
+// beginMeasuring starts the measured phase: it drops what the ramp
+// recorded and starts sampling and, in a time-based run, the runtime
+// deadline.
 func (s *supervisor) beginMeasuring() {
 	if s.r.stop.Load() {
 		return
 	}
+	s.r.coll.discard()
 	s.started = time.Now()
-	s.r.measuring.Store(true)
-	s.ticker = time.NewTicker(sampleInterval)
+	s.ticker = time.NewTicker(s.interval)
 	if s.w.Runtime > 0 {
 		s.deadline = time.NewTimer(s.w.Runtime)
 	}
@@ -114,7 +110,7 @@ func (s *supervisor) sample(now time.Time) {
 	if t <= s.lastT {
 		return
 	}
-	smp := s.sampler.Sample(t, t-s.lastT)
+	smp := s.r.coll.sample(t, t-s.lastT)
 	s.lastT = t
 	if s.live != nil {
 		s.live(smp)
@@ -128,14 +124,17 @@ func (s *supervisor) result(end time.Time) *metrics.Result {
 	if s.started.IsZero() {
 		return &metrics.Result{Start: s.began}
 	}
+	if last := s.started.Add(time.Duration(s.lastT * 1e9)); !end.After(last) {
+		end = last.Add(time.Nanosecond)
+	}
 	s.sample(end)
 	runtime := end.Sub(s.started)
 	return &metrics.Result{
 		Start:     s.started,
 		RuntimeNs: runtime.Nanoseconds(),
-		Read:      s.r.summary(opRead, runtime),
-		Write:     s.r.summary(opWrite, runtime),
-		Series:    s.sampler.Series,
+		Read:      s.r.coll.summary(opRead, runtime),
+		Write:     s.r.coll.summary(opWrite, runtime),
+		Series:    s.r.coll.series,
 	}
 }
 

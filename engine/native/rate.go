@@ -14,36 +14,34 @@ import (
 // advance of the I/Os themselves, so a slow completion delays the I/Os
 // behind it without moving their intended times.
 type schedule struct {
-	// next is the intended time of the job's next I/O, in 1/1024 ns
-	// since the run's clock started.
+	// taken counts what uniform arrivals have taken: I/Os, or bytes
+	// under a bandwidth target. The n-th arrival is then exactly at
+	// phase + n*perUnit, without rounding drift.
+	taken atomic.Uint64
+	// next is the time of the next Poisson arrival, in 1/1024 ns.
 	next atomic.Uint64
-	// perIO and perByte are the mean gaps in 1/1024 ns after each I/O
-	// and after each byte; one of them is zero.
-	perIO, perByte float64
-	poisson        bool
-	seed           uint64
+	// perUnit is the mean gap in ns per I/O, or per byte when byBytes.
+	perUnit float64
+	byBytes bool
+	phase   float64
+	poisson bool
+	seed    uint64
 }
 
-// fixedPoint is the number of fraction bits of schedule times.
+// fixedPoint is the number of fraction bits of Poisson arrival times.
 const fixedPoint = 10
 
 // newSchedule paces a job at iops I/Os or bw bytes per second (one of
-// them zero); nil when both are zero. Jobs start staggered by phase, a
-// fraction of one gap, so uniform jobs interleave.
+// them zero); nil when both are zero. Uniform jobs start staggered by
+// phase, a fraction of one I/O's gap, so that jobs interleave.
 func newSchedule(iops, bw float64, poisson bool, seed uint64, phase float64) *schedule {
-	if iops <= 0 && bw <= 0 {
-		return nil
+	switch {
+	case iops > 0:
+		return &schedule{perUnit: 1e9 / iops, phase: phase * 1e9 / iops, poisson: poisson, seed: seed}
+	case bw > 0:
+		return &schedule{perUnit: 1e9 / bw, byBytes: true, poisson: poisson, seed: seed}
 	}
-	s := &schedule{poisson: poisson, seed: seed}
-	if iops > 0 {
-		s.perIO = 1e9 * (1 << fixedPoint) / iops
-	} else {
-		s.perByte = 1e9 * (1 << fixedPoint) / bw
-	}
-	if !poisson {
-		s.next.Store(uint64(phase * (s.perIO + s.perByte)))
-	}
-	return s
+	return nil
 }
 
 // take reserves the next arrival for an I/O of size bytes and returns its
@@ -51,25 +49,28 @@ func newSchedule(iops, bw float64, poisson bool, seed uint64, phase float64) *sc
 // arrivals in turn; the sequence of times does not depend on which slot
 // takes which.
 func (s *schedule) take(size int64) int64 {
+	units := uint64(1)
+	if s.byBytes {
+		units = uint64(size)
+	}
+	if !s.poisson {
+		n := s.taken.Add(units) - units
+		return int64(s.phase + float64(n)*s.perUnit)
+	}
 	for {
 		old := s.next.Load()
-		if s.next.CompareAndSwap(old, old+s.gap(old, size)) {
+		if s.next.CompareAndSwap(old, old+s.expGap(old, float64(units)*s.perUnit)) {
 			return int64(old >> fixedPoint)
 		}
 	}
 }
 
-// gap is the time from the arrival at t to the next: the mean gap, or
-// for Poisson arrivals an exponential draw with that mean, derived from
-// t itself so that the sequence repeats for a seed (never zero, so t
-// always moves on).
-func (s *schedule) gap(t uint64, size int64) uint64 {
-	mean := s.perIO + s.perByte*float64(size)
-	if !s.poisson {
-		return uint64(math.Round(mean))
-	}
+// expGap is the gap after the Poisson arrival at t (in 1/1024 ns): an
+// exponential draw with the given mean in ns, derived from t itself so
+// that the sequence repeats for a seed; never zero, so t always moves on.
+func (s *schedule) expGap(t uint64, mean float64) uint64 {
 	u := float64(splitmix64(s.seed^t)>>11) / (1 << 53) // [0, 1)
-	return max(1, uint64(math.Round(-math.Log1p(-u)*mean)))
+	return max(1, uint64(math.Round(-math.Log1p(-u)*mean*(1<<fixedPoint))))
 }
 
 // longestNap bounds one sleep of a paced slot, so that a stopped run is

@@ -3,6 +3,7 @@ package native
 import (
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/drivebench/drivebench/metrics"
 )
@@ -139,4 +140,11 @@ func (c *collector) sample(t, dt float64) metrics.Sample {
 	c.interval = [2]dirInterval{}
 	c.series = append(c.series, s)
 	return s
+}
+
+// summary digests what direction o completed in the measured phase; nil
+// when it completed nothing.
+func (c *collector) summary(o op, runtime time.Duration) *metrics.DirStats {
+	hist := c.total[o].hist
+	return metrics.Summarize(&hist, c.total[o].bytes, runtime)
 }

@@ -3,6 +3,8 @@ package native
 import (
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -118,6 +120,10 @@ type ring struct {
 	// fixedBuffers and fixedFile say what was registered.
 	fixedBuffers bool
 	fixedFile    bool
+	// raw is set while the ring's goroutine holds a raw-wait permit: it
+	// then waits in io_uring_enter without handing its P back to the
+	// scheduler.
+	raw bool
 	// arg and ts are the wait arguments, kept here so they outlive the
 	// system call that points at them.
 	arg uringGeteventsArg
@@ -301,7 +307,7 @@ func (r *ring) submit(wait bool, timeout int64) error {
 		}
 	}
 	for {
-		n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+		n, errno := r.enter(minComplete, flags, arg, argSize)
 		switch {
 		case errno == unix.EINTR:
 			continue
@@ -314,6 +320,45 @@ func (r *ring) submit(wait bool, timeout int64) error {
 		return nil
 	}
 }
+
+// enter is the io_uring_enter system call. A raw one keeps the goroutine's
+// P: the scheduler does not hand it to another thread while the kernel
+// waits, which on a virtual machine saves two context switches per wait.
+// The wait is interruptible, so a signal (the runtime's preemption
+// request) ends it with EINTR and the goroutine can be stopped for a
+// garbage collection.
+func (r *ring) enter(minComplete, flags, arg, argSize uintptr) (uintptr, unix.Errno) {
+	if r.raw {
+		n, _, errno := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+		return n, errno
+	}
+	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+	return n, errno
+}
+
+// rawPermits is how many ring goroutines may wait in raw system calls at
+// once: one fewer than GOMAXPROCS, so that at least one P is always free
+// for the rest of the program. It is set on first use.
+var rawPermits struct {
+	once sync.Once
+	left atomic.Int64
+}
+
+// acquireRawPermit takes a raw-wait permit; false when none is left.
+func acquireRawPermit() bool {
+	rawPermits.once.Do(func() { rawPermits.left.Store(int64(runtime.GOMAXPROCS(0) - 1)) })
+	for {
+		n := rawPermits.left.Load()
+		if n <= 0 {
+			return false
+		}
+		if rawPermits.left.CompareAndSwap(n, n-1) {
+			return true
+		}
+	}
+}
+
+func releaseRawPermit() { rawPermits.left.Add(1) }
 
 // ready returns the completions the kernel has posted: the queue
 // positions from head up to, not including, tail. Pass them to cqe, then

@@ -25,6 +25,9 @@ func (uring) runJob(r *run, j *job) {
 		return
 	}
 	defer rg.close()
+	if rg.raw = acquireRawPermit(); rg.raw {
+		defer releaseRawPermit()
+	}
 	rj := newRingJob(r, j, rg)
 	rj.register()
 	rj.loop()
@@ -47,8 +50,8 @@ type ringJob struct {
 	rg    *ring
 	reqs  []ioRequest
 	state []slotState
-	// start is when each in-flight I/O's latency counts from.
-	start []int64
+	// issued is when each in-flight I/O was submitted.
+	issued []int64
 	// bufIndex is each slot's registered read and write buffer; shared
 	// the deduplicated data's.
 	bufIndex [][2]int
@@ -62,7 +65,7 @@ type ringJob struct {
 func newRingJob(r *run, j *job, rg *ring) *ringJob {
 	n := len(j.slots)
 	return &ringJob{r: r, j: j, rg: rg, reqs: make([]ioRequest, n), state: make([]slotState, n),
-		start: make([]int64, n), bufIndex: make([][2]int, n), active: n, submitted: make([]int, 0, n)}
+		issued: make([]int64, n), bufIndex: make([][2]int, n), active: n, submitted: make([]int, 0, n)}
 }
 
 // maxFixedBuffers is the kernel's limit on registered buffers.
@@ -114,7 +117,7 @@ func (rj *ringJob) fill() (wake int64, blocked bool) {
 	for i, s := range rj.j.slots {
 		switch rj.state[i] {
 		case slotIdle:
-			if !rj.prepare(i, now) {
+			if !rj.prepare(i) {
 				continue
 			}
 		case slotWaiting:
@@ -126,7 +129,7 @@ func (rj *ringJob) fill() (wake int64, blocked bool) {
 			continue
 		}
 		req := &rj.reqs[i]
-		if rj.r.paced && !req.late && req.due > now {
+		if rj.r.paced && req.due > now {
 			if wake < 0 || req.due < wake {
 				wake = req.due
 			}
@@ -145,13 +148,12 @@ func (rj *ringJob) fill() (wake int64, blocked bool) {
 }
 
 // prepare gives slot i its next request; false when the slot is done.
-func (rj *ringJob) prepare(i int, now int64) bool {
+func (rj *ringJob) prepare(i int) bool {
 	req, ok := rj.j.slots[i].next(rj.r)
 	if !ok {
 		rj.retire(i)
 		return false
 	}
-	req.late = rj.r.paced && req.due <= now
 	rj.reqs[i] = req
 	rj.state[i] = slotWaiting
 	return true
@@ -176,10 +178,7 @@ func (rj *ringJob) bufferIndex(i int, req *ioRequest) int {
 func (rj *ringJob) wait(wake int64, blocked bool) bool {
 	now := rj.r.clock()
 	for _, i := range rj.submitted {
-		rj.start[i] = now
-		if rj.reqs[i].late {
-			rj.start[i] = rj.reqs[i].due
-		}
+		rj.issued[i] = now
 	}
 	if rj.inFlight == 0 {
 		switch {
@@ -222,7 +221,7 @@ func (rj *ringJob) reap() {
 		}
 		rj.state[i] = slotIdle
 		rj.inFlight--
-		rj.j.slots[i].complete(rj.r, &rj.reqs[i], n, now-rj.start[i], err)
+		rj.j.slots[i].complete(rj.r, &rj.reqs[i], n, now-rj.issued[i], err)
 	}
 	rj.rg.consumed(tail)
 }

@@ -2,7 +2,6 @@ package native
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"strings"
@@ -225,11 +224,11 @@ func (t *blockTable) diagnose(block []byte, off int64, want uint32) (FaultKind, 
 	if string(block[:8]) != headerMagic {
 		return Corrupt, "no block header"
 	}
-	if got, sum := binary.LittleEndian.Uint32(block[32:]), blockChecksum(block); got != sum {
-		return Corrupt, fmt.Sprintf("checksum %08x, content sums to %08x", got, sum)
-	}
 	if n := binary.LittleEndian.Uint32(block[28:]); int64(n) != t.unit {
 		return Corrupt, fmt.Sprintf("header gives length %d, blocks are %d bytes", n, t.unit)
+	}
+	if got, sum := binary.LittleEndian.Uint32(block[32:]), blockChecksum(block); got != sum {
+		return Corrupt, fmt.Sprintf("checksum %08x, content sums to %08x", got, sum)
 	}
 	if nonce := binary.LittleEndian.Uint64(block[16:]); nonce != t.nonce {
 		return Stale, fmt.Sprintf("written by another run (nonce %016x, this run %016x)", nonce, t.nonce)
@@ -245,7 +244,3 @@ func (t *blockTable) diagnose(block []byte, off int64, want uint32) (FaultKind, 
 	}
 	return "", ""
 }
-
-// errVerifyIncomplete marks a verify pass skipped because the run did not
-// complete its writes.
-var errVerifyIncomplete = errors.New("verify skipped: the run stopped early")

@@ -64,6 +64,9 @@ type slot struct {
 	random  *randomOffsets
 	readBuf []byte
 	writes  *writeData
+	// free is when, on the run's clock, the slot's last paced I/O would
+	// have completed had every one been issued at its intended time.
+	free int64
 }
 
 // ioRequest is one I/O ready to issue.
@@ -74,9 +77,6 @@ type ioRequest struct {
 	buf    []byte
 	// due is the intended start on the run's clock of a paced I/O.
 	due int64
-	// late is set when the I/O was already due when its slot became
-	// free: the backlog of a slow target, counted in its latency.
-	late bool
 }
 
 // next claims the slot's next I/O and draws its direction, size, offset
@@ -138,9 +138,10 @@ func (s *slot) claimBlocks(r *run, req *ioRequest) bool {
 	return false
 }
 
-// complete accounts for a finished I/O that moved n bytes in lat ns. A
-// failed or short transfer stops the run; complete then returns false.
-func (s *slot) complete(r *run, req *ioRequest, n int, lat int64, err error) bool {
+// complete accounts for a finished I/O that moved n bytes and spent
+// service ns in the kernel. A failed or short transfer stops the run;
+// complete then returns false.
+func (s *slot) complete(r *run, req *ioRequest, n int, service int64, err error) bool {
 	if r.blocks != nil && req.op == opWrite {
 		r.blocks.release(req.offset, req.size)
 	}
@@ -151,8 +152,25 @@ func (s *slot) complete(r *run, req *ioRequest, n int, lat int64, err error) boo
 		r.fail(r.ioError(req, err))
 		return false
 	}
-	s.rec.record(&r.coll.epoch, req.op, lat, n)
+	s.rec.record(&r.coll.epoch, req.op, s.latency(r, req, service), n)
 	return true
+}
+
+// latency is the latency of a completed I/O. Without a rate target it is
+// the service time: issue to completion. Under one it counts from the
+// I/O's intended time: it adds the time the I/O would have queued behind
+// the slot's earlier I/Os had each been issued on time and taken the
+// service time it took. So a slow or stalled target shows as latency in
+// every I/O scheduled behind it (no coordinated omission), while the
+// engine's own lateness (a timer that wakes late, a busy CPU) does not:
+// that is the host's, not the target's.
+func (s *slot) latency(r *run, req *ioRequest, service int64) int64 {
+	if !r.paced {
+		return service
+	}
+	start := max(req.due, s.free)
+	s.free = start + service
+	return start - req.due + service
 }
 
 // ioError describes a failed transfer; EINVAL under O_DIRECT on an
@@ -181,12 +199,12 @@ func (psync) runJob(r *run, j *job) {
 
 // runSlot issues the slot's I/Os one after another until the run stops.
 func (r *run) runSlot(s *slot) {
-	if s.job.pace != nil {
+	if r.paced {
 		pace()
 	}
 	for {
 		req, ok := s.next(r)
-		if !ok || !r.await(&req) {
+		if !ok || (r.paced && !r.sleepUntil(req.due)) {
 			return
 		}
 		for !s.arm(r, &req) {
@@ -195,28 +213,12 @@ func (r *run) runSlot(s *slot) {
 			}
 			runtime.Gosched()
 		}
-		start := r.clock()
-		if req.late {
-			start = req.due
-		}
+		issued := r.clock()
 		n, err := r.transfer(&req)
-		if !s.complete(r, &req, n, r.clock()-start, err) {
+		if !s.complete(r, &req, n, r.clock()-issued, err) {
 			return
 		}
 	}
-}
-
-// await holds a paced request until it is due and marks it late when it
-// already was; false when the run stops meanwhile.
-func (r *run) await(req *ioRequest) bool {
-	if !r.paced {
-		return true
-	}
-	if req.due <= r.clock() {
-		req.late = true
-		return true
-	}
-	return r.sleepUntil(req.due)
 }
 
 // transfer issues req synchronously.

@@ -10,5 +10,5 @@ profile "forever" { # ERROR: Missing Run Length
 profile "both" {
   rw      = "read"
   runtime = "10s"
-  io_size = "1GiB" # ERROR: Conflicting Run Length
+  io_size = "1GiB"
 }

@@ -30,6 +30,6 @@ drive "scratch" {
 }
 
 profile "read" {
-  rw      = local.mode # ERROR: Unknown Reference
+  rw      = self.mode # ERROR: Unknown Reference
   runtime = var.runtime
 }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/engine/fio"
+	"github.com/drivebench/drivebench/plan"
+)
+
+// cmdImport turns fio outputs into a results folder and writes its
+// reports: drivebench import fio FILE... [-out DIR].
+func cmdImport(_ context.Context, args []string, io stdio) int {
+	fs := newFlagSet("import", "fio FILE...", "Turn fio JSON or json+ outputs (--output-format=json or json+) into a results folder and write its reports, to review runs made without drivebench.", io)
+	out := fs.String("out", "", "results folder (default ./results/fio-import-<timestamp>)")
+	files, code, ok := formatArgs(fs, args, "fio output file")
+	if !ok {
+		return code
+	}
+	dir := *out
+	if dir == "" {
+		dir = filepath.Join("results", "fio-import-"+time.Now().Format("20060102-150405"))
+	}
+	if err := fio.Import(dir, files); err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	if err := writeReports(dir, nil, nil); err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	fmt.Fprintf(io.out, "Results: %s\n", dir)
+	for _, f := range reportFiles(nil) {
+		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
+	}
+	return exitOK
+}
+
+// cmdExport writes the fio job files of a plan's steps: drivebench export
+// fio PLAN [-out DIR] [-var name=value].
+func cmdExport(_ context.Context, args []string, io stdio) int {
+	fs := newFlagSet("export", "fio PLAN", "Write the fio job file of every step of a plan, numbered in run order, to run by hand with fio --output-format=json+ FILE.", io)
+	var pf planFlags
+	pf.register(fs)
+	out := fs.String("out", "", "folder for the job files (default ./<plan>-fio)")
+	paths, code, ok := formatArgs(fs, args, "plan file")
+	if !ok {
+		return code
+	}
+	if len(paths) != 1 {
+		fmt.Fprintf(io.err, "drivebench export: expected one plan file, got %d\n", len(paths))
+		return exitUsage
+	}
+	p, g, ok := loadPlan(paths[0], &pf, io)
+	if !ok {
+		return exitUsage
+	}
+	dir := *out
+	if dir == "" {
+		dir = p.Name + "-fio"
+	}
+	files, notes, err := exportJobFiles(p, g, dir)
+	for _, n := range notes {
+		fmt.Fprintln(io.err, "drivebench export:", n)
+	}
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench export:", err)
+		return exitUsage
+	}
+	for _, f := range files {
+		fmt.Fprintf(io.out, "%s\t%s\n", f.path, f.step)
+	}
+	return exitOK
+}
+
+// formatArgs parses flags that may follow the positional arguments and
+// checks that the first positional names the fio format; it returns the
+// rest, or ok = false and the exit code.
+func formatArgs(fs *flag.FlagSet, args []string, what string) (rest []string, code int, ok bool) {
+	var positional []string
+	for {
+		if code, done := parseFlags(fs, args); done {
+			return nil, code, false
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	switch {
+	case len(positional) == 0 || positional[0] != "fio":
+		fmt.Fprintf(fs.Output(), "drivebench %s: the first argument names the format, and fio is the one supported\n\n", fs.Name())
+	case len(positional) == 1:
+		fmt.Fprintf(fs.Output(), "drivebench %s: expected a %s after fio\n\n", fs.Name(), what)
+	default:
+		return positional[1:], exitOK, true
+	}
+	fs.Usage()
+	return nil, exitUsage, false
+}
+
+// exportedFile is one job file written and the step it runs.
+type exportedFile struct {
+	path, step string
+}
+
+// exportJobFiles translates every workload step of g into a job file in
+// dir. Nothing is written when a step cannot be translated; every such
+// step is reported. Steps whose rate is measured at run time are left out
+// with a note.
+func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	targets, err := exportTargets(p, abs)
+	if err != nil {
+		return nil, nil, err
+	}
+	type job struct{ name, text, step string }
+	var jobs []job
+	var notes []string
+	var errs []error
+	width := len(fmt.Sprint(len(g.Nodes)))
+	for i, n := range g.Nodes {
+		if n.Workload == nil {
+			continue
+		}
+		w := *n.Workload
+		if w.RatePct > 0 && w.RateIOPS == 0 {
+			notes = append(notes, fmt.Sprintf("step %s: its rate is %g%% of the IOPS step %s measures, known only when the plan runs; no job file", n.Name, w.RatePct, w.RateBase))
+			continue
+		}
+		text, err := fio.JobFile(n.ID, targets[n.Drive], w)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("step %s: %w", n.Name, err))
+			continue
+		}
+		jobs = append(jobs, job{name: fmt.Sprintf("%0*d-%s.fio", width, i+1, n.ID), text: text, step: n.Name})
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, notes, err
+	}
+	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return nil, notes, err
+	}
+	var files []exportedFile
+	for _, j := range jobs {
+		path := filepath.Join(dir, j.name)
+		if err := os.WriteFile(path, []byte(j.text), 0o644); err != nil {
+			return files, notes, err
+		}
+		files = append(files, exportedFile{path: path, step: j.step})
+	}
+	return files, notes, nil
+}
+
+// exportTargets describes each drive as a run would find it: its path
+// (a scratch drive becomes a file in the export folder, which fio creates)
+// and its capacity, from the plan or from the file or device.
+func exportTargets(p *plan.Plan, dir string) (map[string]driver.Target, error) {
+	targets := map[string]driver.Target{}
+	var errs []error
+	for _, d := range p.Drives {
+		t := driver.Target{Path: d.Path, Capacity: d.Size}
+		if d.Path == "" {
+			t.Path = filepath.Join(dir, "scratch-"+d.Name+".img")
+		}
+		if t.Capacity == 0 {
+			size, err := capacity(d.Path)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("drive %q: cannot learn the size of %s (%v); give the drive a size", d.Name, d.Path, err))
+				continue
+			}
+			t.Capacity = size
+		}
+		targets[d.Name] = t
+	}
+	return targets, errors.Join(errs...)
+}
+
+// capacity is the size of a regular file or block device.
+func capacity(path string) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	if info.Mode().IsRegular() {
+		return info.Size(), nil
+	}
+	if info.Mode()&os.ModeDevice == 0 {
+		return 0, errors.New("neither a regular file nor a block device")
+	}
+	return f.Seek(0, io.SeekEnd)
+}

@@ -1,0 +1,181 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// unformatted is a plan in a layout fmt rewrites; formatted is the same
+// plan as fmt writes it.
+const (
+	unformatted = "drive \"scratch\" {\nsize = \"1GiB\"\n  writable=true\n}\n"
+	formatted   = "drive \"scratch\" {\n  size     = \"1GiB\"\n  writable = true\n}\n"
+)
+
+// fmtTree writes files (path relative to a temporary folder -> content)
+// and returns the folder.
+func fmtTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o640); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// readTree returns a file's content under dir.
+func readTree(t *testing.T, dir, name string) string {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
+}
+
+func TestFmtRewritesRecursively(t *testing.T) {
+	dir := fmtTree(t, map[string]string{
+		"a.hcl":          unformatted,
+		"sub/b.hcl":      unformatted,
+		"sub/ok.hcl":     formatted,
+		"sub/notes.txt":  unformatted,
+		".hidden/c.hcl":  unformatted,
+		"sub/deep/d.hcl": unformatted,
+	})
+	code, out, errOut := runCLI(t, "fmt", dir)
+	if code != exitOK || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	changed := strings.Fields(out)
+	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "sub/b.hcl"), filepath.Join(dir, "sub/deep/d.hcl")}
+	if strings.Join(changed, ",") != strings.Join(want, ",") {
+		t.Errorf("listed %v, want %v", changed, want)
+	}
+	for _, name := range []string{"a.hcl", "sub/b.hcl", "sub/deep/d.hcl", "sub/ok.hcl"} {
+		if got := readTree(t, dir, name); got != formatted {
+			t.Errorf("%s after fmt:\n%s", name, got)
+		}
+	}
+	for _, name := range []string{"sub/notes.txt", ".hidden/c.hcl"} {
+		if got := readTree(t, dir, name); got != unformatted {
+			t.Errorf("%s was rewritten", name)
+		}
+	}
+	info, err := os.Stat(filepath.Join(dir, "a.hcl"))
+	if err != nil || info.Mode().Perm() != 0o640 {
+		t.Errorf("mode after fmt: %v, %v", info.Mode(), err)
+	}
+	if code, out, _ := runCLI(t, "fmt", "-check", dir); code != exitOK || out != "" {
+		t.Errorf("fmt -check after fmt: exit %d, output %q", code, out)
+	}
+}
+
+func TestFmtCheckAndDiff(t *testing.T) {
+	dir := fmtTree(t, map[string]string{"plan.hcl": unformatted})
+	path := filepath.Join(dir, "plan.hcl")
+	code, out, _ := runCLI(t, "fmt", "-check", "-diff", path)
+	if code != exitUnformatted {
+		t.Errorf("exit %d, want %d", code, exitUnformatted)
+	}
+	wantDiff := path + "\n" +
+		"--- a/" + filepath.ToSlash(path) + "\n" +
+		"+++ b/" + filepath.ToSlash(path) + "\n" +
+		"@@ -1,4 +1,4 @@\n" +
+		" drive \"scratch\" {\n" +
+		"-size = \"1GiB\"\n" +
+		"-  writable=true\n" +
+		"+  size     = \"1GiB\"\n" +
+		"+  writable = true\n" +
+		" }\n"
+	if out != wantDiff {
+		t.Errorf("diff:\n%s\nwant:\n%s", out, wantDiff)
+	}
+	if got := readTree(t, dir, "plan.hcl"); got != unformatted {
+		t.Error("fmt -check rewrote the file")
+	}
+}
+
+func TestFmtReportsParseErrors(t *testing.T) {
+	dir := fmtTree(t, map[string]string{
+		"broken.hcl": "drive \"x\" {\n  size = \n}\n",
+		"fine.hcl":   unformatted,
+	})
+	code, out, errOut := runCLI(t, "fmt", dir)
+	if code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	if !strings.Contains(errOut, "broken.hcl:2:") || !strings.Contains(out, "fine.hcl") {
+		t.Errorf("stdout %q, stderr:\n%s", out, errOut)
+	}
+	if got := readTree(t, dir, "broken.hcl"); got != "drive \"x\" {\n  size = \n}\n" {
+		t.Error("a file that does not parse was rewritten")
+	}
+	if got := readTree(t, dir, "fine.hcl"); got != formatted {
+		t.Error("a parse error elsewhere kept a good file from being formatted")
+	}
+	if code, _, errOut := runCLI(t, "fmt", filepath.Join(dir, "none")); code != exitUsage || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing path: exit %d, %q", code, errOut)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	lines := func(n int, edit map[int]string) string {
+		var b strings.Builder
+		for i := 1; i <= n; i++ {
+			if s, ok := edit[i]; ok {
+				b.WriteString(s)
+				continue
+			}
+			b.WriteString("line " + string(rune('a'+i-1)) + "\n")
+		}
+		return b.String()
+	}
+	tests := []struct {
+		name string
+		a, b string
+		want string
+	}{
+		{
+			name: "two hunks far apart",
+			a:    lines(20, nil),
+			b:    lines(20, map[int]string{2: "two\n", 19: ""}),
+			want: "@@ -1,5 +1,5 @@\n line a\n-line b\n+two\n line c\n line d\n line e\n" +
+				"@@ -16,5 +16,4 @@\n line p\n line q\n line r\n-line s\n line t\n",
+		},
+		{
+			name: "changes close together share a hunk",
+			a:    lines(10, nil),
+			b:    lines(10, map[int]string{3: "C\n", 8: "H\n"}),
+			want: "@@ -1,10 +1,10 @@\n line a\n line b\n-line c\n+C\n line d\n line e\n line f\n line g\n-line h\n+H\n line i\n line j\n",
+		},
+		{
+			name: "added final newline",
+			a:    "x\ny",
+			b:    "x\ny\n",
+			want: "@@ -1,2 +1,2 @@\n x\n-y\n\\ No newline at end of file\n+y\n",
+		},
+		{
+			name: "insertion into empty",
+			a:    "",
+			b:    "x\n",
+			want: "@@ -0,0 +1 @@\n+x\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := unifiedDiff("f.hcl", tt.a, tt.b)
+			got = strings.TrimPrefix(got, "--- a/f.hcl\n+++ b/f.hcl\n")
+			if got != tt.want {
+				t.Errorf("diff:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,248 @@
+package qemu
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/nvme"
+)
+
+// step returns the named step, failing the test when the guest did not
+// report it.
+func step(t *testing.T, steps map[string]*guestStep, name string) *guestStep {
+	t.Helper()
+	s, ok := steps[name]
+	if !ok {
+		t.Fatalf("the guest reported no step %q", name)
+	}
+	return s
+}
+
+// stepJSON parses a step's stdout as one JSON object, numbers as written.
+func stepJSON(t *testing.T, s *guestStep) map[string]any {
+	t.Helper()
+	if s.rc != 0 {
+		t.Fatalf("%s exited %d:\n%s%s", s.name, s.rc, s.stdout, s.stderr)
+	}
+	dec := json.NewDecoder(strings.NewReader(s.stdout))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("%s: %v in:\n%s", s.name, err, s.stdout)
+	}
+	return m
+}
+
+// compareWithNvmeCli compares every value both objects have, recursively,
+// after checking that both have the required keys (all of nvme-cli's
+// when required is nil). nvme-cli pads strings with spaces; drivebench
+// trims them.
+func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any, required []string) {
+	t.Helper()
+	o, ok := ours.(map[string]any)
+	if !ok {
+		t.Fatalf("%s: drivebench has no object: %v", what, ours)
+	}
+	if required == nil {
+		required = sortedKeys(cli)
+	}
+	for _, key := range required {
+		_, inCli := cli[key]
+		_, inOurs := o[key]
+		if !inCli || !inOurs {
+			t.Errorf("%s.%s: in nvme-cli's JSON %v, in drivebench's %v", what, key, inCli, inOurs)
+		}
+	}
+	t.Logf("%s: %d values equal in nvme-cli and drivebench", what, compareValues(t, what, cli, o))
+}
+
+// compareValues compares cli and ours where both have a value and returns
+// how many leaf values it compared.
+func compareValues(t *testing.T, path string, cli, ours any) int {
+	t.Helper()
+	switch c := cli.(type) {
+	case map[string]any:
+		o, ok := ours.(map[string]any)
+		if !ok {
+			t.Errorf("%s: nvme-cli has an object, drivebench %v", path, ours)
+			return 0
+		}
+		n := 0
+		for _, k := range sortedKeys(c) {
+			if v, ok := o[k]; ok {
+				n += compareValues(t, path+"."+k, c[k], v)
+			}
+		}
+		return n
+	case []any:
+		o, ok := ours.([]any)
+		if !ok || len(o) != len(c) {
+			t.Errorf("%s: nvme-cli has %d entries, drivebench %v", path, len(c), ours)
+			return 0
+		}
+		n := 0
+		for i := range c {
+			n += compareValues(t, fmt.Sprintf("%s[%d]", path, i), c[i], o[i])
+		}
+		return n
+	}
+	if cv, ov := strings.TrimRight(fmt.Sprint(cli), " "), fmt.Sprint(ours); cv != ov {
+		t.Errorf("%s: nvme-cli %q, drivebench %q", path, cv, ov)
+	}
+	return 1
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// checkIdentity compares nvme-cli's id-ctrl and id-ns with drivebench
+// nvme info on the same controller, before anything was written.
+func checkIdentity(t *testing.T, steps map[string]*guestStep) {
+	info := stepJSON(t, step(t, steps, "info-before"))
+	idCtrl := stepJSON(t, step(t, steps, "nvme-id-ctrl"))
+	compareWithNvmeCli(t, "id_ctrl", idCtrl, info["id_ctrl"], []string{
+		"vid", "ssvid", "sn", "mn", "fr", "rab", "ieee", "cmic", "mdts", "cntlid", "ver", "oacs", "acl", "aerl",
+		"frmw", "lpa", "elpe", "npss", "wctemp", "cctemp", "tnvmcap", "unvmcap", "sanicap", "sqes", "cqes",
+		"nn", "oncs", "fna", "vwc", "sgls", "subnqn", "psds",
+	})
+	if sn := strings.TrimSpace(fmt.Sprint(idCtrl["sn"])); sn != guestSerial {
+		t.Errorf("nvme-cli reads serial %q, QEMU was given %q", sn, guestSerial)
+	}
+	compareWithNvmeCli(t, "id_ns", stepJSON(t, step(t, steps, "nvme-id-ns")), info["id_ns"], []string{
+		"nsze", "ncap", "nuse", "nsfeat", "nlbaf", "flbas", "mc", "dpc", "dps", "dlfeat", "nvmcap", "lbafs",
+		"eui64", "nguid",
+	})
+	t.Logf("drivebench nvme info:\n%s", step(t, steps, "info-text").stdout)
+}
+
+// checkSmart compares every SMART field nvme-cli prints with drivebench's,
+// read right after it, before and after the run.
+func checkSmart(t *testing.T, steps map[string]*guestStep) {
+	for _, when := range []string{"before", "after"} {
+		cli := stepJSON(t, step(t, steps, "nvme-smart-"+when))
+		info := stepJSON(t, step(t, steps, "info-"+when))
+		compareWithNvmeCli(t, "smart_log "+when, cli, info["smart_log"], nil)
+	}
+}
+
+// checkPurge: a method the controller lacks is refused with what it
+// supports instead; a format purge succeeds.
+func checkPurge(t *testing.T, steps map[string]*guestStep) {
+	refused := step(t, steps, "purge-unsupported")
+	for _, want := range []string{"does not support sanitize (block erase)", "SANICAP: none", "it supports format"} {
+		if refused.rc != 2 || !strings.Contains(refused.stderr, want) {
+			t.Errorf("purge --method sanitize-block: exit %d, %q; want exit 2 and %q", refused.rc, refused.stderr, want)
+		}
+	}
+	purge := step(t, steps, "purge")
+	if purge.rc != 0 || !strings.Contains(purge.stdout, "purged /dev/nvme0n1 with format") {
+		t.Errorf("purge --method format: exit %d:\n%s%s", purge.rc, purge.stdout, purge.stderr)
+	}
+	t.Logf("purge: %s%s", purge.stderr, purge.stdout)
+}
+
+// record is what the tier reads of a step record.
+type record struct {
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Error  string `json:"error"`
+	Result *struct {
+		Write *struct {
+			Bytes uint64 `json:"bytes"`
+		} `json:"write"`
+	} `json:"result"`
+}
+
+// checkPlanRun: the plan ran, every step has a record, and the drive's
+// SMART counters saw at least the bytes the engine wrote.
+func checkPlanRun(t *testing.T, steps map[string]*guestStep) {
+	plan := strings.TrimSpace(step(t, steps, "plan").stdout)
+	if plan != "/plans/purge.hcl" {
+		t.Logf("drivebench validate refuses the purge precondition, so the plan ran without it:\n%s",
+			step(t, steps, "validate").stderr)
+	}
+	runStep := step(t, steps, "run")
+	t.Logf("drivebench run %s exited %d:\n%s%s", plan, runStep.rc, runStep.stdout, runStep.stderr)
+	if runStep.rc != 0 && runStep.rc != 1 {
+		t.Errorf("drivebench run exited %d, want 0 or 1", runStep.rc)
+	}
+	records := readRecords(t, step(t, steps, "records"))
+	journal := strings.Count(step(t, steps, "journal").stdout, "\n")
+	if len(records) < 2 || len(records) != journal {
+		t.Errorf("%d step records and %d journal lines; want one record per journal line, at least 2", len(records), journal)
+	}
+	var engineWrote uint64
+	for _, r := range records {
+		t.Logf("record %s %s: %s %s", r.Kind, r.Name, r.Status, r.Error)
+		if r.Result != nil && r.Result.Write != nil {
+			engineWrote += r.Result.Write.Bytes
+		}
+	}
+	checkWritten(t, steps, engineWrote)
+	t.Logf("report.md:\n%s", step(t, steps, "report").stdout)
+}
+
+// readRecords decodes the concatenated step records.
+func readRecords(t *testing.T, s *guestStep) []record {
+	t.Helper()
+	var records []record
+	dec := json.NewDecoder(strings.NewReader(s.stdout))
+	for {
+		var r record
+		err := dec.Decode(&r)
+		if err == io.EOF {
+			return records
+		}
+		if err != nil {
+			t.Fatalf("step records: %v", err)
+		}
+		records = append(records, r)
+	}
+}
+
+// checkWritten: data_units_written grew across the run, by at least what
+// the engine wrote less one data unit (the controller rounds up).
+func checkWritten(t *testing.T, steps map[string]*guestStep, engineWrote uint64) {
+	before, after := snapshot(t, steps, "info-before"), snapshot(t, steps, "info-after")
+	change, err := nvme.DiffSmart(before.SmartLog, after.SmartLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := change.BytesWritten()
+	t.Logf("SMART: %v data units (%s bytes) written during the run, %v host write commands; the engine wrote %d bytes",
+		change.DataUnitsWritten, written, change.HostWriteCommands, engineWrote)
+	if change.DataUnitsWritten.IsZero() {
+		t.Error("data_units_written did not grow across the run")
+	}
+	least := new(big.Int).SetUint64(engineWrote)
+	least.Sub(least, big.NewInt(nvme.DataUnitBytes))
+	if written.Cmp(least) < 0 {
+		t.Errorf("SMART counted %s bytes written, the engine %d", written, engineWrote)
+	}
+	if !change.MediaErrors.IsZero() || change.NewWarnings != 0 {
+		t.Errorf("media errors +%v, new critical warnings %v", change.MediaErrors, change.NewWarnings)
+	}
+}
+
+// snapshot decodes drivebench nvme info --json.
+func snapshot(t *testing.T, steps map[string]*guestStep, name string) *nvme.HealthSnapshot {
+	t.Helper()
+	var s nvme.HealthSnapshot
+	if err := json.NewDecoder(bytes.NewReader([]byte(step(t, steps, name).stdout))).Decode(&s); err != nil || s.SmartLog == nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return &s
+}

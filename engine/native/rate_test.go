@@ -1,0 +1,177 @@
+package native
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/plan"
+)
+
+func TestUniformScheduleIsExact(t *testing.T) {
+	tests := []struct {
+		name      string
+		iops, bw  float64
+		size      int64
+		phase     float64
+		wantGapNs float64
+	}{
+		{name: "iops", iops: 3000, size: 4096, wantGapNs: 1e9 / 3000.0},
+		{name: "staggered", iops: 1000, size: 4096, phase: 0.5, wantGapNs: 1e6},
+		{name: "bandwidth", bw: 8 << 20, size: 64 << 10, wantGapNs: 1e9 * float64(64<<10) / float64(8<<20)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSchedule(tt.iops, tt.bw, false, 1, tt.phase)
+			const n = 100000
+			for k := range n {
+				want := tt.phase*tt.wantGapNs + float64(k)*tt.wantGapNs
+				if got := s.take(tt.size); math.Abs(float64(got)-want) >= 1 {
+					t.Fatalf("arrival %d at %d ns, want %.1f", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestPoissonScheduleHasExponentialGapsAndRepeats(t *testing.T) {
+	const (
+		iops = 50000
+		n    = 200000
+	)
+	gaps := func(seed uint64) []float64 {
+		s := newSchedule(iops, 0, true, seed, 0)
+		out := make([]float64, n)
+		prev := s.take(4096)
+		for i := range out {
+			next := s.take(4096)
+			out[i] = float64(next - prev)
+			prev = next
+		}
+		return out
+	}
+	first := gaps(7)
+	var sum, sumSq float64
+	for _, g := range first {
+		sum += g
+		sumSq += g * g
+	}
+	mean := sum / n
+	cv := math.Sqrt(sumSq/n-mean*mean) / mean
+	if want := 1e9 / iops; math.Abs(mean-want)/want > 0.01 {
+		t.Errorf("mean gap %.1f ns, want %.1f ± 1%%", mean, want)
+	}
+	if math.Abs(cv-1) > 0.02 {
+		t.Errorf("coefficient of variation %.3f, want 1 (exponential gaps)", cv)
+	}
+	again, other := gaps(7), gaps(8)
+	for i := range 1000 {
+		if again[i] != first[i] {
+			t.Fatalf("seed 7 gave gap %d = %v, then %v", i, first[i], again[i])
+		}
+	}
+	if fmt.Sprint(other[:50]) == fmt.Sprint(first[:50]) {
+		t.Error("seeds 7 and 8 gave the same arrivals")
+	}
+}
+
+func TestRateTargetIsMet(t *testing.T) {
+	tests := []struct {
+		engine, arrival string
+		numjobs, depth  int
+		iops, bw        float64
+	}{
+		{engine: "psync", arrival: "uniform", numjobs: 2, depth: 2, iops: 3000},
+		{engine: "io_uring", arrival: "poisson", numjobs: 1, depth: 8, iops: 3000},
+		{engine: "psync", arrival: "poisson", numjobs: 1, depth: 1, bw: 3000 * 8192},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s,%s,%gIOPS,%gB/s", tt.engine, tt.arrival, tt.iops, tt.bw), func(t *testing.T) {
+			if tt.engine == "io_uring" {
+				skipWithoutUring(t)
+			}
+			t.Parallel()
+			path, _ := patternFile(t, t.TempDir(), 1<<20)
+			w := plan.Workload{RW: "randread", BS: 8192, IODepth: tt.depth, NumJobs: tt.numjobs, Runtime: 2 * time.Second,
+				IOEngine: tt.engine, RateIOPS: tt.iops, RateBW: tt.bw, Arrival: tt.arrival, Seed: 3}
+			res, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			target := tt.iops
+			if target == 0 {
+				target = tt.bw / 8192
+			}
+			// Loose enough for a loaded two-core machine; the bench script
+			// measures the 1 % figure.
+			if got := res.Read.IOPS; math.Abs(got-target)/target > 0.05 {
+				t.Errorf("%.0f IOPS, target %.0f (± 5%%)", got, target)
+			}
+		})
+	}
+}
+
+// TestStallShowsAsLatencyOfTheIOsBehindIt stalls one read for 300 ms under a
+// rate of 1000 IOPS: the I/Os scheduled during the stall must count the
+// time they waited behind it, so about 300 of them exceed 0 ms and about 150
+// exceed 150 ms. Without a rate target only the stalled read is slow.
+func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
+	const stall = 300 * time.Millisecond
+	tests := []struct {
+		rate          float64
+		wantOver150ms [2]uint64 // inclusive range
+	}{
+		{rate: 1000, wantOver150ms: [2]uint64{120, 160}},
+		{rate: 0, wantOver150ms: [2]uint64{1, 1}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("rate=%g", tt.rate), func(t *testing.T) {
+			path, _ := patternFile(t, t.TempDir(), 1<<20)
+			w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 800 * 4096, RateIOPS: tt.rate, Seed: 1}
+			sys := &recordingSys{after: func(n int) {
+				if n == 100 {
+					time.Sleep(stall)
+				}
+			}}
+			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var over uint64
+			res.Read.Hist.Buckets(func(v, c uint64) {
+				if v > uint64(150*time.Millisecond) {
+					over += c
+				}
+			})
+			if over < tt.wantOver150ms[0] || over > tt.wantOver150ms[1] {
+				t.Errorf("%d I/Os took over 150 ms, want %d to %d", over, tt.wantOver150ms[0], tt.wantOver150ms[1])
+			}
+		})
+	}
+}
+
+func TestPacedLatencyQueuesOnlyBehindServiceTime(t *testing.T) {
+	// One slot paced at one I/O every 100 ns of its clock: dues 0, 100,
+	// 200, ...; each step gives an I/O's service time and the latency it
+	// must get.
+	steps := []struct {
+		due, service, want int64
+	}{
+		{due: 0, service: 10, want: 10},     // on time, no queue
+		{due: 100, service: 350, want: 350}, // slow: the slot is busy until 450
+		{due: 200, service: 10, want: 260},  // queued from 200 to 450, then 10
+		{due: 300, service: 10, want: 170},  // behind it until 460
+		{due: 400, service: 10, want: 80},   // until 470
+		{due: 500, service: 10, want: 10},   // the queue has drained
+	}
+	s := &slot{}
+	r := &run{paced: true}
+	for i, st := range steps {
+		if got := s.latency(r, &ioRequest{due: st.due}, st.service); got != st.want {
+			t.Errorf("I/O %d due at %d with service %d: latency %d, want %d", i, st.due, st.service, got, st.want)
+		}
+	}
+}

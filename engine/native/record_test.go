@@ -1,0 +1,177 @@
+package native
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+)
+
+// TestRotationLosesNoRecord records from several goroutines while the
+// collector closes intervals as fast as it can: every record must land in
+// exactly one interval.
+func TestRotationLosesNoRecord(t *testing.T) {
+	const (
+		writers = 4
+		each    = 100000
+	)
+	l := layout{readPct: 50}
+	var c collector
+	for range writers {
+		c.recorders = append(c.recorders, newRecorder(l))
+	}
+	var wg sync.WaitGroup
+	for i, rec := range c.recorders {
+		wg.Go(func() {
+			for k := range each {
+				rec.record(&c.epoch, op((i+k)%2), int64(k%5000), 512)
+			}
+		})
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	var samples uint64
+	for tick := 1; ; tick++ {
+		select {
+		case <-done:
+			s := c.sample(float64(tick), 1)
+			samples += uint64(s.ReadIOPS + s.WriteIOPS)
+			if got := c.total[opRead].hist.Count() + c.total[opWrite].hist.Count(); got != writers*each || samples != writers*each {
+				t.Errorf("totals hold %d records and the samples %d, want %d", got, samples, writers*each)
+			}
+			if got := c.total[opWrite].bytes + c.total[opRead].bytes; got != writers*each*512 {
+				t.Errorf("totals hold %d bytes, want %d", got, writers*each*512)
+			}
+			return
+		default:
+			s := c.sample(float64(tick), 1)
+			samples += uint64(s.ReadIOPS + s.WriteIOPS)
+		}
+	}
+}
+
+func TestEachIntervalHasItsOwnPercentiles(t *testing.T) {
+	var c collector
+	rec := newRecorder(layout{readPct: 50})
+	c.recorders = []*recorder{rec}
+	for range 990 {
+		rec.record(&c.epoch, opRead, 1000, 4096)
+	}
+	for range 10 {
+		rec.record(&c.epoch, opWrite, 1_000_000, 8192)
+	}
+	first := c.sample(1, 1)
+	for range 100 {
+		rec.record(&c.epoch, opWrite, 5000, 8192)
+	}
+	second := c.sample(2.5, 1.5)
+	bucket := func(ns uint64) uint64 { return metrics.BucketValue(metrics.BucketIndex(ns)) }
+	want := []metrics.Sample{
+		{T: 1, ReadIOPS: 990, WriteIOPS: 10, BW: 990*4096 + 10*8192, MeanLatNs: (990*1000 + 10*1e6) / 1000.0,
+			P50Ns: bucket(1000), P99Ns: bucket(1000), P9999Ns: bucket(1_000_000), BytesWritten: 10 * 8192},
+		{T: 2.5, WriteIOPS: 100 / 1.5, BW: 100 * 8192 / 1.5, MeanLatNs: 5000,
+			P50Ns: bucket(5000), P99Ns: bucket(5000), P9999Ns: bucket(5000), BytesWritten: 110 * 8192},
+	}
+	for i, got := range []metrics.Sample{first, second} {
+		if got != want[i] {
+			t.Errorf("sample %d:\n got %+v\nwant %+v", i+1, got, want[i])
+		}
+	}
+}
+
+func TestLiveSeriesOfAWriteRun(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	w := plan.Workload{RW: "randwrite", BS: 4096, IODepth: 2, NumJobs: 2, Runtime: 500 * time.Millisecond, IOEngine: "psync"}
+	var live []metrics.Sample
+	res, err := Engine{Interval: 100 * time.Millisecond}.Run(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w,
+		func(s metrics.Sample) { live = append(live, s) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(live) < 4 || len(live) != len(res.Series) {
+		t.Fatalf("%d samples live, %d in the series; want the same, at least 4", len(live), len(res.Series))
+	}
+	var prev uint64
+	for i, s := range res.Series {
+		if s.P50Ns == 0 || s.P50Ns > s.P99Ns || s.P99Ns > s.P9999Ns || s.BytesWritten <= prev {
+			t.Errorf("sample %d: p50 %d, p99 %d, p99.99 %d, written %d after %d: want ordered percentiles and growing bytes",
+				i, s.P50Ns, s.P99Ns, s.P9999Ns, s.BytesWritten, prev)
+		}
+		prev = s.BytesWritten
+	}
+	if prev != res.Write.Bytes {
+		t.Errorf("the series ends at %d bytes written, the result has %d", prev, res.Write.Bytes)
+	}
+}
+
+// TestMemoryPerSlotAndPerInterval states the memory a run keeps: a
+// recorder per psync slot (per io_uring job) of two histograms per
+// direction, and one sample per interval; nothing else grows.
+func TestMemoryPerSlotAndPerInterval(t *testing.T) {
+	histogram := unsafe.Sizeof(dirInterval{})
+	for _, tt := range []struct {
+		readPct int
+		dirs    uintptr
+	}{{readPct: 100, dirs: 1}, {readPct: 50, dirs: 2}} {
+		got := heapGrowth(func() any {
+			recs := make([]*recorder, 100)
+			for i := range recs {
+				recs[i] = newRecorder(layout{readPct: tt.readPct})
+			}
+			return recs
+		}) / 100
+		// Each histogram is allocated in the 16 KiB size class.
+		if low, high := 2*tt.dirs*histogram, 2*tt.dirs*16384+512; got < int64(low) || got > int64(high) {
+			t.Errorf("read_pct %d: a recorder takes %d bytes, want %d to %d (2 x %d directions x a %d-byte histogram, rounded up)",
+				tt.readPct, got, low, high, tt.dirs, histogram)
+		}
+	}
+	if size := unsafe.Sizeof(metrics.Sample{}); size != 72 {
+		t.Errorf("a sample takes %d bytes; the documented figure is 72 (259 KB per hour of 1 s intervals)", size)
+	}
+}
+
+// TestLongRunKeepsMemoryBounded runs a second of 1 ms intervals: the heap
+// may grow by the samples and a fixed amount, not with the I/Os done.
+func TestLongRunKeepsMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs for a second")
+	}
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 4, NumJobs: 2, Runtime: time.Second, IOEngine: "psync"}
+	var res *metrics.Result
+	grown := heapGrowth(func() any {
+		var err error
+		res, err = Engine{Interval: time.Millisecond}.Run(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	})
+	samples := int64(len(res.Series))
+	if samples < 10 {
+		t.Fatalf("%d samples in a second of 1 ms intervals", samples)
+	}
+	if limit := 2*72*samples + 64<<10; grown > limit {
+		t.Errorf("after %d intervals and %d I/Os the heap kept %d bytes, want at most %d", samples, res.Read.IOs+res.Write.IOs, grown, limit)
+	}
+}
+
+// heapGrowth is how much more heap is live after make ran, with what it
+// returned kept alive.
+func heapGrowth(make func() any) int64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	kept := make()
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(kept)
+	return int64(after.HeapAlloc) - int64(before.HeapAlloc)
+}

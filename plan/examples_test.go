@@ -1,0 +1,274 @@
+package plan
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2/hclwrite"
+)
+
+// exampleDir holds the example plans, the spec sheets they include
+// (drives/) and the modules they use (modules/).
+const exampleDir = "../examples"
+
+// examplePlan is an example plan, the -var values it is loaded with and
+// the steps it must expand to.
+type examplePlan struct {
+	file  string
+	vars  map[string]string
+	steps int
+	kinds map[NodeKind]int
+}
+
+// examplePlans are the example plans with the -var values that make them
+// load (a target where one is required) and the steps they expand to,
+// as documented in each plan and in docs/plan-language.md.
+var examplePlans = []examplePlan{
+	{"quickstart.hcl", nil, 8, map[NodeKind]int{KindPrecondition: 2, KindProfile: 4, KindCheck: 1, KindReport: 1}},
+	// fill, 8 four-corners and 12 mix curves of 1 + 12 points
+	{"storagereview-vdbench/kioxia-cd6.hcl", devTarget, 262, map[NodeKind]int{KindPrecondition: 1, KindProfile: 260, KindReport: 1}},
+	// fill, 4 four-corners and 12 mix curves of 1 + 12 points
+	{"storagereview-vdbench/sk-hynix-pe6011.hcl", devTarget, 210, map[NodeKind]int{KindPrecondition: 1, KindProfile: 208, KindReport: 1}},
+	// 4 tests each after 2 fill passes: 56 + 2 x (10 + mean) + 105 + 1
+	{"thg-cd6v/thg-cd6v.hcl", devTarget, 193, map[NodeKind]int{KindPrecondition: 8, KindProfile: 182, KindAggregate: 2, KindReport: 1}},
+	// fill, then 8 workloads x 6 iodepths x 5 numjobs
+	{"storagereview-fio-matrix/kioxia-cm9-r.hcl", devTarget, 242, map[NodeKind]int{KindPrecondition: 1, KindProfile: 240, KindReport: 1}},
+	// each test after a purge (and 2 fill passes), up to 25 rounds:
+	// IOPS 56, throughput 2 x 2, latency 9 points a round; saturation 1
+	{"snia-pts-enterprise/pts-e.hcl", devTarget, 1740, map[NodeKind]int{KindPrecondition: 13, KindProfile: 1726, KindReport: 1}},
+	// prepare, then 4 tests x (read, write) x (5 loops + best)
+	{"crystaldiskmark/crystaldiskmark.hcl", nil, 50, map[NodeKind]int{KindPrecondition: 1, KindProfile: 40, KindAggregate: 8, KindReport: 1}},
+	{"crystaldiskmark/crystaldiskmark.hcl", map[string]string{"preset": "nvme"}, 50, map[NodeKind]int{KindPrecondition: 1, KindProfile: 40, KindAggregate: 8, KindReport: 1}},
+	// 2 fill passes, 4 profiles, a check of each
+	{"acceptance/acceptance.hcl", devTarget, 11, map[NodeKind]int{KindPrecondition: 2, KindProfile: 4, KindCheck: 4, KindReport: 1}},
+}
+
+// devTarget points an example at a device path; loading a plan does not
+// touch it.
+var devTarget = map[string]string{"target": "/dev/nvme0n1"}
+
+// isExamplePlan tells example plans from the files they use: spec sheets,
+// modules and variable files.
+func isExamplePlan(path string) bool {
+	rel, _ := filepath.Rel(exampleDir, path)
+	top := strings.Split(filepath.ToSlash(rel), "/")[0]
+	return top != "drives" && top != "modules" && !strings.HasSuffix(path, ".vars.hcl")
+}
+
+// TestExamplesListed fails when an example plan has no row in
+// examplePlans, so that every example is loaded and counted.
+func TestExamplesListed(t *testing.T) {
+	var found []string
+	for _, path := range exampleFiles(t) {
+		if isExamplePlan(path) {
+			rel, _ := filepath.Rel(exampleDir, path)
+			found = append(found, filepath.ToSlash(rel))
+		}
+	}
+	for _, f := range found {
+		if !slices.ContainsFunc(examplePlans, func(e examplePlan) bool { return e.file == f }) {
+			t.Errorf("example %s is not in examplePlans", f)
+		}
+	}
+	if len(found) < 7 {
+		t.Errorf("found %d example plans: %v", len(found), found)
+	}
+}
+
+// exampleFiles lists every .hcl file under the examples folder.
+func exampleFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(exampleDir, func(path string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() && strings.HasSuffix(path, ".hcl") {
+			files = append(files, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestExamplesFormatted fails when drivebench fmt would change an example.
+func TestExamplesFormatted(t *testing.T) {
+	for _, path := range append(exampleFiles(t), "presets/mixes.hcl") {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(hclwrite.Format(src), src) {
+			t.Errorf("%s is not formatted; run drivebench fmt on it", path)
+		}
+	}
+}
+
+func TestExamplePlans(t *testing.T) {
+	for _, ex := range examplePlans {
+		t.Run(ex.file+varsSuffix(ex.vars), func(t *testing.T) {
+			g := Expand(mustLoad(t, filepath.Join(exampleDir, ex.file), ex.vars))
+			checkTopologicalOrder(t, g)
+			kinds := map[NodeKind]int{}
+			for _, n := range g.Nodes {
+				kinds[n.Kind]++
+			}
+			if len(g.Nodes) != ex.steps {
+				t.Errorf("%d steps, want %d", len(g.Nodes), ex.steps)
+			}
+			for kind, want := range ex.kinds {
+				if kinds[kind] != want {
+					t.Errorf("%d %s steps, want %d", kinds[kind], kind, want)
+				}
+			}
+		})
+	}
+}
+
+// varsSuffix names a subtest by its -var values.
+func varsSuffix(vars map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(vars) {
+		if k != "target" {
+			parts = append(parts, k+"="+vars[k])
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "/" + strings.Join(parts, ",")
+}
+
+// stepsOf returns the nodes of a graph whose source is source.
+func stepsOf(g *Graph, source string) []*Node {
+	var out []*Node
+	for _, n := range g.Nodes {
+		if n.Source == source {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func TestSNIAIOPSRounds(t *testing.T) {
+	g := Expand(mustLoad(t, filepath.Join(exampleDir, "snia-pts-enterprise/pts-e.hcl"), devTarget))
+	perRound := map[int]int{}
+	tracked := 0
+	for _, n := range stepsOf(g, "iops") {
+		if n.Kind != KindProfile {
+			continue
+		}
+		perRound[n.Round]++
+		if n.TracksSteadyState() {
+			tracked++
+			if n.Workload.BS != 4096 || n.Workload.ReadPct != 0 {
+				t.Errorf("%s tracks steady state", n.Name)
+			}
+		}
+		if n.Group != "dut / iops" || n.Rounds != 25 || n.SteadyState == nil || n.SteadyState.Window != 5 {
+			t.Errorf("%s: group %q, rounds %d, steady state %+v", n.Name, n.Group, n.Rounds, n.SteadyState)
+		}
+	}
+	if len(perRound) != 25 || tracked != 25 {
+		t.Errorf("%d rounds, %d tracked nodes; want 25 and 25", len(perRound), tracked)
+	}
+	for round, n := range perRound {
+		if n != 56 {
+			t.Errorf("round %d has %d IOPS points, want 56", round, n)
+		}
+	}
+	var purges []string
+	for _, n := range g.Nodes {
+		if n.Source == "purge" {
+			purges = append(purges, n.Before)
+			if n.Workload != nil || n.PurgeMethod != "format" {
+				t.Errorf("%s: workload %v, method %q", n.Name, n.Workload, n.PurgeMethod)
+			}
+		}
+	}
+	if got := strings.Join(purges, ","); got != "iops,throughput.1024KiB,throughput.128KiB,latency,write-saturation" {
+		t.Errorf("purges before %s", got)
+	}
+	wsat := stepsOf(g, "write-saturation")[0].Workload
+	if wsat.BytesPct != 400 || wsat.Runtime.Hours() != 24 {
+		t.Errorf("write saturation: %+v", *wsat)
+	}
+}
+
+func TestFioMatrixPoints(t *testing.T) {
+	g := Expand(mustLoad(t, filepath.Join(exampleDir, "storagereview-fio-matrix/kioxia-cm9-r.hcl"), devTarget))
+	perWorkload := map[string]int{}
+	for _, n := range g.Nodes {
+		if n.Kind == KindProfile {
+			perWorkload[n.Source]++
+			if n.Workload.Engine != "fio" {
+				t.Errorf("%s runs on %q", n.Name, n.Workload.Engine)
+			}
+		}
+	}
+	if len(perWorkload) != 8 {
+		t.Errorf("%d workloads: %v", len(perWorkload), perWorkload)
+	}
+	for w, n := range perWorkload {
+		if n != 6*5 {
+			t.Errorf("%s has %d points, want 6 x 5", w, n)
+		}
+	}
+	first := stepsOf(g, "matrix.128k-sequential-write")
+	if first[0].Name != "dut / matrix.128k-sequential-write / iodepth=1, numjobs=1" || g.Nodes[1] != first[0] {
+		t.Errorf("the matrix does not start with the review's first workload: %s", g.Nodes[1].Name)
+	}
+}
+
+func TestVdbenchCurves(t *testing.T) {
+	p := mustLoad(t, filepath.Join(exampleDir, "storagereview-vdbench/kioxia-cd6.hcl"), devTarget)
+	if p.Drives[0].SpecSheet == nil || p.Drives[0].SpecSheet.Model != "CD6-R" || len(p.Mixes) != 12 {
+		t.Fatalf("spec sheet %+v, %d mixes", p.Drives[0].SpecSheet, len(p.Mixes))
+	}
+	g := Expand(p)
+	curve := stepsOf(g, "vdbench.corners.4k-random-read-high")
+	if len(curve) != 13 {
+		t.Fatalf("curve has %d steps, want 13", len(curve))
+	}
+	base := curve[0]
+	if base.Workload.RatePct != 0 || base.Workload.IODepth != 512 || base.Workload.SizePct != 25 || base.Stop != nil {
+		t.Errorf("uncontrolled step: %+v", *base.Workload)
+	}
+	for i, n := range curve[1:] {
+		w := n.Workload
+		if w.RatePct != float64(10*(i+1)) || w.RateBase != base.ID || n.Group != base.Group || n.Group == "" {
+			t.Errorf("%s: rate %g%% of %s, group %q", n.Name, w.RatePct, w.RateBase, n.Group)
+		}
+	}
+	sql := stepsOf(g, "vdbench.mixes.sql")[0].Workload
+	if sql.RW != "randrw" || sql.ReadPct != 70 || len(sql.BSSplit) != 3 || len(sql.Zones) != 2 || sql.SeqPct != 0 {
+		t.Errorf("sql mix workload: %+v", *sql)
+	}
+}
+
+func TestExampleWithVarFile(t *testing.T) {
+	path := filepath.Join(exampleDir, "thg-cd6v/thg-cd6v.hcl")
+	p, sources, diags := Load(path, LoadOptions{VarFiles: []string{filepath.Join(exampleDir, "thg-cd6v/smoke.vars.hcl")}})
+	if diags.HasErrors() || len(diags) > 0 {
+		var b strings.Builder
+		_ = sources.WriteDiagnostics(&b, diags, 100, false)
+		t.Fatal(b.String())
+	}
+	d := p.Drives[0]
+	if d.Path != "" || d.Size != 256<<20 {
+		t.Errorf("drive %+v", *d)
+	}
+	g := Expand(p)
+	if len(g.Nodes) != 193 {
+		t.Errorf("%d steps, want 193", len(g.Nodes))
+	}
+	for _, n := range stepsOf(g, "write-saturation") {
+		if n.Workload.Runtime.Seconds() != 3 || n.Workload.NumJobs != 4 {
+			t.Errorf("%s: %+v", n.Name, *n.Workload)
+		}
+	}
+}
