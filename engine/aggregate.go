@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -20,13 +22,20 @@ func (r *runner) runAggregate(n *plan.Node, rec *results.Record) {
 		}
 	}
 	keep := len(rounds)
-	if n.Aggregate != nil && n.Aggregate.Use == "last" && n.Aggregate.Keep > 0 {
-		keep = n.Aggregate.Keep
+	if a := n.Aggregate; a != nil && a.Use != "all" && a.Keep > 0 {
+		keep = a.Keep
 	}
 	if len(rounds) < keep || len(rounds) == 0 {
 		rec.Status = results.StatusFailed
 		rec.Error = fmt.Sprintf("%d of %d rounds completed; the aggregate needs %d", len(rounds), len(n.DependsOn), max(keep, 1))
 		return
+	}
+	if n.Aggregate != nil && n.Aggregate.Use == "best" {
+		// The rounds of highest bandwidth, kept in the order they ran.
+		best := slices.Clone(rounds)
+		slices.SortStableFunc(best, func(a, b *results.Record) int { return cmp.Compare(totalBW(b.Result), totalBW(a.Result)) })
+		best = best[:keep]
+		rounds = slices.DeleteFunc(rounds, func(r *results.Record) bool { return !slices.Contains(best, r) })
 	}
 	used := rounds[len(rounds)-keep:]
 	rec.Result = averageRounds(used)
@@ -76,4 +85,14 @@ func averageDir(dirs []*metrics.DirStats) *metrics.DirStats {
 	}
 	agg.IOPS, agg.BW = iops/float64(n), bw/float64(n)
 	return agg
+}
+
+func totalBW(res *metrics.Result) float64 {
+	var bw float64
+	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
+		if d != nil {
+			bw += d.BW
+		}
+	}
+	return bw
 }

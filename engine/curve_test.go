@@ -84,3 +84,20 @@ func TestAggregateUsesLastRounds(t *testing.T) {
 		t.Errorf("aggregate with too few rounds: %+v", rec)
 	}
 }
+
+func TestAggregateUsesBestRounds(t *testing.T) {
+	r := &runner{records: map[string]*results.Record{}}
+	n := &plan.Node{Aggregate: &plan.Aggregate{Use: "best", Keep: 2}}
+	for i, iops := range []float64{300, 100, 200} {
+		id := string(rune('a' + i))
+		rec := okRecord(id, iops, 1000)
+		rec.Result.Read.BW = iops * 4096
+		r.records[id] = rec
+		n.DependsOn = append(n.DependsOn, id)
+	}
+	rec := &results.Record{Status: results.StatusOK}
+	r.runAggregate(n, rec)
+	if rec.Result.Read.IOPS != 250 || len(rec.Log) != 2 || rec.Log[0] != "uses round a" || rec.Log[1] != "uses round c" {
+		t.Errorf("best two of 300, 100, 200: IOPS %v, %v", rec.Result.Read.IOPS, rec.Log)
+	}
+}

@@ -17,6 +17,9 @@ const (
 	StepLive
 	StepFinished
 	StepReused
+	// StepProgress reports how far a step without I/O samples (a purge)
+	// has come.
+	StepProgress
 )
 
 // Event reports progress to the caller, which decides how to show it.
@@ -27,6 +30,8 @@ type Event struct {
 	Node         *plan.Node
 	// Sample is the last interval of a running step (StepLive).
 	Sample metrics.Sample
+	// Progress is the finished fraction of a step (StepProgress), 0 to 1.
+	Progress float64
 	// Record is the finished or reused step's record.
 	Record *results.Record
 	// Elapsed is the time since the run started.

@@ -70,6 +70,7 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if err := r.resolveDrives(); err != nil {
 		return nil, err
 	}
+	r.snapshotBefore()
 	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt))
 	if err != nil {
 		return nil, err
@@ -77,6 +78,9 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	r.folder = folder
 	if r.journal, err = folder.Journal(); err != nil {
 		return nil, fmt.Errorf("read the journal: %w", err)
+	}
+	if err := r.saveHealth(); err != nil {
+		return r.out, err
 	}
 	return r.out, r.runNodes(ctx)
 }
@@ -95,10 +99,16 @@ type runner struct {
 	// running in parallel share.
 	mu      sync.Mutex
 	records map[string]*results.Record
-	// stopped holds, by group, why a rate curve ended early.
-	stopped map[string]string
-	out     *Outcome
-	start   time.Time
+	// stopped holds, by group, why a rate curve or a steady-state profile
+	// ended before its last node.
+	stopped map[string]groupStop
+	// rounds holds, by group, the tracked figure of each steady-state
+	// round so far.
+	rounds map[string][]float64
+	// health holds the NVMe snapshots of each NVMe drive.
+	health map[string]*driveHealth
+	out    *Outcome
+	start  time.Time
 }
 
 func (r *runner) resolveDrives() error {
@@ -128,9 +138,9 @@ func (r *runner) removeScratch() {
 func (r *runner) runNodes(ctx context.Context) error {
 	r.start = time.Now()
 	r.records = map[string]*results.Record{}
-	r.stopped = map[string]string{}
+	r.stopped = map[string]groupStop{}
 	lanes, tail := r.lanes()
-	if r.plan.Testbed != nil && r.plan.Testbed.Parallel && len(lanes) > 1 {
+	if r.graph.Parallel && len(lanes) > 1 {
 		if err := r.runParallel(ctx, lanes); err != nil {
 			return err
 		}
@@ -140,6 +150,9 @@ func (r *runner) runNodes(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if err := r.snapshotAfter(); err != nil {
+		return err
 	}
 	return r.runLane(ctx, tail)
 }
@@ -220,17 +233,35 @@ func (r *runner) record(id string) *results.Record {
 	return r.records[id]
 }
 
-// stopReasonOf says why the group's remaining steps are skipped, or "".
-func (r *runner) stopReasonOf(group string) string {
+// skipReason says why n is not run, or "": its group (a rate curve, the
+// rounds of a steady-state profile) has ended before it.
+func (r *runner) skipReason(n *plan.Node) string {
+	if n.Group == "" {
+		return ""
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.stopped[group]
+	if stop, ok := r.stopped[n.Group]; ok && n.Round > stop.afterRound {
+		return stop.reason
+	}
+	return ""
 }
 
-func (r *runner) stop(group, reason string) {
+// endGroup skips the group's nodes of rounds after afterRound; -1 skips
+// every node still to come.
+func (r *runner) endGroup(group, reason string, afterRound int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.stopped[group] = reason
+	if _, done := r.stopped[group]; !done {
+		r.stopped[group] = groupStop{reason: reason, afterRound: afterRound}
+	}
+}
+
+// groupStop records why and from where a group's remaining nodes are
+// skipped.
+type groupStop struct {
+	reason     string
+	afterRound int
 }
 
 // runNode runs one node, or reuses its complete record from an earlier run
@@ -249,23 +280,24 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		}
 		ev.Kind, ev.Record = StepReused, old
 		r.emit(ev)
+		r.judgeGroup(n, old)
 		return old, nil
 	}
 	r.emit(ev)
 	rec := r.newRecord(n)
 	switch {
-	case n.Group != "" && r.stopReasonOf(n.Group) != "":
-		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.stopReasonOf(n.Group)
+	case r.skipReason(n) != "":
+		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.skipReason(n)
 	case n.Kind == plan.KindCheck:
 		r.runCheck(ctx, n, rec)
 	case n.Kind == plan.KindAggregate:
 		r.runAggregate(n, rec)
+	case n.PurgeMethod != "":
+		r.runPurge(ctx, i, n, rec)
 	default:
 		r.runWorkload(ctx, i, n, rec)
 	}
-	if reason := stopReason(n.Stop, rec); reason != "" && n.Group != "" {
-		r.stop(n.Group, reason)
-	}
+	r.judgeGroup(n, rec)
 	rec.Finished = time.Now()
 	if err := r.folder.WriteRecord(rec); err != nil {
 		return nil, r.saveError(err)

@@ -134,7 +134,7 @@ func TestRunInterrupted(t *testing.T) {
 func TestRunParallelDrives(t *testing.T) {
 	for _, parallel := range []bool{false, true} {
 		p, g := load(t, "testdata/two-drives.hcl", nil)
-		p.Testbed.Parallel = parallel
+		g.Parallel = parallel
 		out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
 		if err != nil || out.Failed != 0 || len(out.Records) != 2 {
 			t.Fatalf("parallel=%v: %v, %+v", parallel, err, out)
@@ -167,6 +167,41 @@ func TestRunOnError(t *testing.T) {
 		}
 		if len(out.Records) != tc.records || out.Failed != 1 || !strings.Contains(out.Records[0].Error, "offset") {
 			t.Errorf("on_error=%q: %d records, %d failed, first error %q", tc.onError, len(out.Records), out.Failed, out.Records[0].Error)
+		}
+	}
+}
+
+// TestRunStopsAtSteadyState: once the tracked figure is steady after
+// round R, every node of rounds after R is skipped and says why, and every
+// node up to R ran. (Which round that is depends on the machine's noise;
+// the rule itself is tested with exact numbers in package steady.)
+func TestRunStopsAtSteadyState(t *testing.T) {
+	p, g := load(t, "testdata/steady.hcl", nil)
+	out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last *results.SteadyState
+	for _, rec := range out.Records {
+		if rec.SteadyState != nil {
+			last = rec.SteadyState
+		}
+	}
+	if last == nil {
+		t.Fatal("no record carries the steady-state judgement")
+	}
+	reachedAt := len(last.Rounds)
+	if last.Reached == last.Exhausted || (last.Exhausted && reachedAt != 6) || reachedAt < 3 {
+		t.Fatalf("judgement %+v", last)
+	}
+	for i, n := range g.Nodes[:len(g.Nodes)-1] {
+		rec := out.Records[i]
+		wantSkip := n.Round > reachedAt
+		if (rec.Status == results.StatusSkipped) != wantSkip {
+			t.Errorf("%s: %s, reached after round %d", rec.Name, rec.Status, reachedAt)
+		}
+		if wantSkip && !strings.Contains(rec.Error, "steady state reached over rounds") {
+			t.Errorf("%s skipped with %q", rec.Name, rec.Error)
 		}
 	}
 }

@@ -43,6 +43,9 @@ type Record struct {
 	Finished time.Time       `json:"finished"`
 	Result   *metrics.Result `json:"result,omitempty"`
 	Verdicts []Verdict       `json:"verdicts,omitempty"`
+	// SteadyState is set on the tracked rounds of a steady-state profile:
+	// the judgement of the rounds up to and including this one.
+	SteadyState *SteadyState `json:"steady_state,omitempty"`
 	// Log holds lines the step produced for people: hook print() output,
 	// warnings from the engine.
 	Log []string `json:"log,omitempty"`
@@ -62,6 +65,25 @@ type Verdict struct {
 	Message string `json:"message"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`
+}
+
+// SteadyState is a steady-state judgement after some rounds.
+type SteadyState struct {
+	// Variable is the tracked figure: iops, bw, lat_mean or lat_p99.
+	Variable string    `json:"variable"`
+	Rounds   []float64 `json:"rounds"`
+	// WindowFirst and WindowLast are the 1-based rounds of the latest
+	// window judged; 0 when too few rounds have run.
+	WindowFirst int     `json:"window_first"`
+	WindowLast  int     `json:"window_last"`
+	Average     float64 `json:"average"`
+	Slope       float64 `json:"slope"`
+	Intercept   float64 `json:"intercept"`
+	Reached     bool    `json:"reached"`
+	// Exhausted is true when the last allowed round ran without reaching
+	// steady state.
+	Exhausted bool   `json:"exhausted"`
+	Message   string `json:"message"`
 }
 
 // Manifest describes a run: the plan, the testbed and the steps. It is

@@ -1,0 +1,89 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/steady"
+)
+
+// judgeGroup decides, after a node of a group finished, whether the rest
+// of the group still runs: a rate curve ends when a point crosses the
+// stop condition; a steady-state profile ends after the round in which
+// its tracked figure became steady, or ran out of rounds.
+func (r *runner) judgeGroup(n *plan.Node, rec *results.Record) {
+	if n.Group == "" {
+		return
+	}
+	if reason := stopReason(n.Stop, rec); reason != "" {
+		r.endGroup(n.Group, reason, -1)
+	}
+	if n.TracksSteadyState() {
+		r.judgeSteadyState(n, rec)
+	}
+}
+
+// judgeSteadyState adds the round's tracked figure and applies the rule.
+func (r *runner) judgeSteadyState(n *plan.Node, rec *results.Record) {
+	ss := n.SteadyState
+	if rec.Status != results.StatusOK || rec.Result == nil {
+		r.endGroup(n.Group, fmt.Sprintf("round %d of the steady-state search failed", n.Round), n.Round)
+		return
+	}
+	rounds := r.addRound(n.Group, trackedFigure(ss.Metric, rec.Result))
+	rule := steady.Rule{Window: ss.Window, MaxRounds: ss.MaxRounds, ExcursionPct: ss.ExcursionPct, SlopePct: ss.SlopePct}
+	v := rule.Judge(rounds)
+	rec.SteadyState = steadyRecord(ss.Metric, rounds, v)
+	switch {
+	case v.Steady:
+		r.endGroup(n.Group, fmt.Sprintf("steady state reached over rounds %d-%d", v.Window.First, v.Window.Last), n.Round)
+	case v.Exhausted:
+		r.endGroup(n.Group, rec.SteadyState.Message, n.Round)
+	}
+}
+
+// addRound appends a tracked figure to the group's rounds and returns
+// them all.
+func (r *runner) addRound(group string, value float64) []float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rounds == nil {
+		r.rounds = map[string][]float64{}
+	}
+	r.rounds[group] = append(r.rounds[group], value)
+	return append([]float64(nil), r.rounds[group]...)
+}
+
+// trackedFigure reads the steady-state variable from a round's result.
+func trackedFigure(metric string, res *metrics.Result) float64 {
+	switch metric {
+	case "bw":
+		return totalBW(res)
+	case "lat_mean":
+		return combinedHistogram(res).Mean()
+	case "lat_p99":
+		return float64(combinedHistogram(res).Percentile(99))
+	}
+	return totalIOPS(res)
+}
+
+func steadyRecord(metric string, rounds []float64, v steady.Verdict) *results.SteadyState {
+	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted}
+	if w := v.Window; w != nil {
+		s.WindowFirst, s.WindowLast = w.First, w.Last
+		s.Average, s.Slope, s.Intercept = w.Average, w.Slope, w.Intercept
+	}
+	switch {
+	case v.Steady:
+		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %.4g %s)", s.WindowFirst, s.WindowLast, s.Average, metric)
+	case v.Exhausted:
+		s.Message = fmt.Sprintf("steady state not reached in %d rounds", len(rounds))
+	case v.Window == nil:
+		s.Message = fmt.Sprintf("%d rounds so far; a window needs more", len(rounds))
+	default:
+		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d", s.WindowFirst, s.WindowLast)
+	}
+	return s
+}
