@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -26,7 +27,7 @@ func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record
 		"args":    c.Args,
 		"points":  r.pointValues(n),
 	}
-	verdicts, prints, err := r.hooks.Check(ctx, c.Script, c.Function, input)
+	verdicts, prints, err := r.hooksFor(c.Script).Check(ctx, c.Script, c.Function, input)
 	rec.Log = prints
 	if err != nil {
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
@@ -52,7 +53,7 @@ func (r *runner) driveValue(name string) script.Struct {
 		for k, v := range s.Values {
 			entry[k] = v
 		}
-		for k, v := range map[string]any{"rw": s.RW, "bs": s.BS, "iodepth": s.IODepth, "numjobs": s.NumJobs, "state": s.State} {
+		for k, v := range map[string]any{"rw": s.RW, "bs": s.BS, "iodepth": s.IODepth, "numjobs": s.NumJobs, "state": s.State, "pcie_gen": s.PCIeGen} {
 			if v != "" && v != int64(0) && v != 0 {
 				entry[k] = v
 			}
@@ -62,27 +63,46 @@ func (r *runner) driveValue(name string) script.Struct {
 	return script.Struct{"name": name, "path": t.io.Path, "size": t.io.Capacity, "spec": spec}
 }
 
-// pointValues lists the records of the nodes the check depends on, one
-// per sweep point, in graph order.
+// pointValues lists what the check judges, one entry per sweep point in
+// graph order: the averages of a repeated profile rather than its rounds,
+// and no step that was skipped.
 func (r *runner) pointValues(n *plan.Node) []any {
+	recs := r.dependencies(n, string(plan.KindAggregate))
+	if len(recs) == 0 {
+		recs = r.dependencies(n, string(plan.KindProfile))
+	}
 	var points []any
-	for _, dep := range n.DependsOn {
-		rec := r.record(dep)
-		if rec == nil || rec.Kind != string(plan.KindProfile) {
+	for _, rec := range recs {
+		if rec.Status == results.StatusSkipped {
 			continue
 		}
-		params := map[string]any{}
-		for _, p := range rec.Point {
-			params[p.Name] = p.Value
-		}
-		pt := script.Struct{"name": pointName(rec.Point), "params": params, "status": rec.Status, "read": nil, "write": nil}
-		if rec.Result != nil {
-			pt["read"] = dirValue(rec.Result.Read)
-			pt["write"] = dirValue(rec.Result.Write)
-		}
-		points = append(points, pt)
+		points = append(points, pointValue(rec))
 	}
 	return points
+}
+
+// dependencies returns the records of n's dependencies of one kind.
+func (r *runner) dependencies(n *plan.Node, kind string) []*results.Record {
+	var recs []*results.Record
+	for _, dep := range n.DependsOn {
+		if rec := r.record(dep); rec != nil && rec.Kind == kind {
+			recs = append(recs, rec)
+		}
+	}
+	return recs
+}
+
+func pointValue(rec *results.Record) script.Struct {
+	params := map[string]any{}
+	for _, p := range rec.Point {
+		params[p.Name] = p.Value
+	}
+	pt := script.Struct{"name": pointName(rec.Point), "params": params, "status": rec.Status, "read": nil, "write": nil}
+	if rec.Result != nil {
+		pt["read"] = dirValue(rec.Result.Read)
+		pt["write"] = dirValue(rec.Result.Write)
+	}
+	return pt
 }
 
 func pointName(point []results.Param) string {
@@ -114,4 +134,30 @@ func dirValue(d *metrics.DirStats) any {
 		"lat_ns":   script.Struct{"min": d.Lat.Min, "max": d.Lat.Max, "mean": d.Lat.Mean, "stddev": d.Lat.Stddev, "p": pcts},
 		"quantile": quantile,
 	}
+}
+
+// hooksFor returns the runtime for a check script, one per sandbox root.
+func (r *runner) hooksFor(scriptPath string) *script.Runtime {
+	root := hookRoot(r.plan.Dir, scriptPath)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	rt, ok := r.hooks[root]
+	if !ok {
+		rt = script.New(root, r.opt.HookLimits)
+		r.hooks[root] = rt
+	}
+	return rt
+}
+
+// hookRoot is the sandbox root of a check script: the plan's folder for
+// the plan's own scripts, a module's folder for the module's, so load()
+// reaches the files next to each script and nothing else.
+func hookRoot(planDir, scriptPath string) string {
+	if abs, err := filepath.Abs(planDir); err == nil {
+		planDir = abs
+	}
+	if rel, err := filepath.Rel(planDir, scriptPath); err != nil || strings.HasPrefix(rel, "..") {
+		return filepath.Dir(scriptPath)
+	}
+	return planDir
 }

@@ -62,7 +62,7 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if _, ok := r.opt.Drivers["native"]; !ok {
 		r.opt.Drivers["native"] = native.Engine{}
 	}
-	r.hooks = script.New(p.Dir, opt.HookLimits)
+	r.hooks = map[string]*script.Runtime{}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
@@ -91,7 +91,9 @@ type runner struct {
 	opt     Options
 	folder  *results.Folder
 	targets map[string]*target
-	hooks   *script.Runtime
+	// hooks holds one Starlark runtime per folder that check scripts live
+	// in: the plan's, and each module's.
+	hooks map[string]*script.Runtime
 	// journal is the status of each step the folder's journal held when
 	// the run started.
 	journal map[string]string

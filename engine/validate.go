@@ -10,9 +10,9 @@ import (
 // function the plan names, so a typo in a hook is found before the drive
 // is touched rather than after hours of measurement.
 func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
-	rt := script.New(p.Dir, limits)
 	var diags hcl.Diagnostics
 	for _, c := range p.Checks {
+		rt := script.New(hookRoot(p.Dir, c.Script), limits)
 		if err := rt.HasFunction(c.Script, c.Function); err != nil {
 			rng := c.Range
 			diags = append(diags, &hcl.Diagnostic{
