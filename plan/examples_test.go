@@ -263,8 +263,8 @@ func TestExampleWithVarFile(t *testing.T) {
 		t.Errorf("drive %+v", *d)
 	}
 	g := Expand(p)
-	if len(g.Nodes) != 193 {
-		t.Errorf("%d steps, want 193", len(g.Nodes))
+	if len(g.Nodes) != 193-56+3*7 {
+		t.Errorf("%d steps, want 158: 3 x 7 IOPS points instead of 8 x 7", len(g.Nodes))
 	}
 	for _, n := range stepsOf(g, "write-saturation") {
 		if n.Workload.Runtime.Seconds() != 3 || n.Workload.NumJobs != 4 {

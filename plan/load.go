@@ -204,7 +204,36 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	p.Mixes = l.usedMixes
 	l.checkDrivesDeclared(p)
 	l.checkHostsUsed(p)
+	l.checkPlanSize(p)
 	return p
+}
+
+// maxSteps bounds the steps of a whole plan, so that a mistyped count or
+// collection is reported instead of expanding for hours.
+const maxSteps = 200000
+
+// checkPlanSize reports a plan that expands into more than maxSteps
+// steps, at its largest profile.
+func (l *loader) checkPlanSize(p *Plan) {
+	total := 0
+	var largest *Profile
+	largestSteps := 0
+	for _, pr := range p.Profiles {
+		n := stepsPerPoint(pr) * pointCount(pr.Sweep) * len(l.drivesOf(pr.Drives))
+		total += n
+		if n > largestSteps {
+			largest, largestSteps = pr, n
+		}
+	}
+	for _, pc := range p.Preconditions {
+		total += pc.Passes * len(l.drivesOf(pc.Drives))
+	}
+	if total <= maxSteps || largest == nil {
+		return
+	}
+	l.errorAt(site{subject: largest.Range, context: largest.Range}, "Plan Too Large", fmt.Sprintf(
+		"The plan expands into more than %d steps (profile %q alone into %d). Sweep fewer values, use fewer rounds or drives, or split the plan.",
+		maxSteps, largest.Name, largestSteps))
 }
 
 // eachBlockOf calls decode for each block of type kind, in file order,

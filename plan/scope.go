@@ -180,8 +180,15 @@ func (l *loader) forEachItems(attr *hcl.Attribute) ([]forEachItem, bool) {
 		l.errorAt(s, "Invalid for_each", fmt.Sprintf("for_each must be a map, such as { fast = 1, slow = 2 }, or a list of strings; got %s.", ty.FriendlyName()))
 		return nil, false
 	}
+	if len(items) > maxInstances {
+		l.errorAt(s, "Too Many Instances", fmt.Sprintf("for_each gives %d instances, more than %d. Use a sweep for large sets of points.", len(items), maxInstances))
+		return nil, false
+	}
 	return items, l.checkForEachKeys(items, s)
 }
+
+// maxInstances bounds the instances of one block with for_each.
+const maxInstances = 10000
 
 // checkForEachKeys reports keys that cannot be part of a name, and keys
 // given twice.

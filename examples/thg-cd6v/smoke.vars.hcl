@@ -10,3 +10,4 @@ ramp        = "0s"
 saturation  = "3s"
 workers     = 2
 queue_depth = 4
+block_sizes = ["1MiB", "64KiB", "4KiB"]

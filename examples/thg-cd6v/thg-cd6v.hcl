@@ -60,8 +60,13 @@ variable "queue_depth" {
   default     = 32
 }
 
+variable "block_sizes" {
+  description = "Block sizes of the IOPS matrix; leave out 512B on a drive or file system with 4 KiB sectors, where direct I/O cannot do it."
+  type        = list(string)
+  default     = ["1MiB", "128KiB", "64KiB", "32KiB", "16KiB", "8KiB", "4KiB", "512B"]
+}
+
 locals {
-  block_sizes = ["1MiB", "128KiB", "64KiB", "32KiB", "16KiB", "8KiB", "4KiB", "512B"]
   read_shares = [100, 95, 65, 50, 35, 5, 0]
 }
 
@@ -100,7 +105,7 @@ profile "iops" {
   direct        = true
 
   sweep {
-    bs       = local.block_sizes
+    bs       = var.block_sizes
     read_pct = local.read_shares
   }
 }
