@@ -19,8 +19,8 @@ import (
 // the plan for -var values.
 func TestInvalidPlans(t *testing.T) {
 	files, err := filepath.Glob("testdata/invalid/*.hcl")
-	if err != nil || len(files) < 12 {
-		t.Fatalf("want at least 12 invalid fixtures, found %d (%v)", len(files), err)
+	if err != nil || len(files) < 40 {
+		t.Fatalf("want at least 40 invalid fixtures, found %d (%v)", len(files), err)
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

@@ -1,0 +1,4 @@
+drive "d" {
+  size     = kibibytes(4) # ERROR: Call to unknown function
+  writable = true
+}

@@ -1,0 +1,9 @@
+drive "d" {
+  size     = "1GiB"
+  writable = true
+}
+
+profile "p" {
+  mix     = "sqll" # ERROR: Reference To Undefined Mix
+  runtime = "1s"
+}

@@ -1,0 +1,4 @@
+drive "d" {
+  size     = var.capacity # ERROR: Reference To Undeclared Variable
+  writable = true
+}

@@ -1,0 +1,3 @@
+drive "d" {
+  size "1GiB" # ERROR: Invalid block definition
+}

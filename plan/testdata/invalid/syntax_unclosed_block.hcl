@@ -1,0 +1,7 @@
+drive "d" { # ERROR: Unclosed configuration block
+  size     = "1GiB"
+  writable = true
+
+profile "p" {
+  rw = "read"
+}

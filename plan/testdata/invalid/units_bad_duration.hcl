@@ -1,0 +1,9 @@
+drive "d" {
+  size     = "1GiB"
+  writable = true
+}
+
+profile "p" {
+  rw      = "randread"
+  runtime = "10 parsecs" # ERROR: Invalid Duration
+}

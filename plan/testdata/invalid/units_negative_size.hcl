@@ -1,0 +1,4 @@
+drive "d" {
+  size     = "-1GiB" # ERROR: Invalid Size
+  writable = true
+}
