@@ -2,7 +2,9 @@
 # The project's test command (README, CI). It installs what the slower tiers
 # need when it is absent, then runs, in order:
 #   1. formatting and vet
-#   2. go test ./...            unit, fixture, golden and in-process CLI tests
+#   2. go test ./...            unit, fixture, golden and in-process CLI tests, and the
+#                               end-to-end tiers: fio, FUSE faults, loop devices, headless
+#                               Chromium, QEMU with an emulated NVMe drive (root only)
 #   3. short fuzzing runs       each parser's fuzz target for FUZZTIME (default 10s)
 # Tests that need root (loop devices) skip with a message for other users.
 set -euo pipefail
@@ -26,6 +28,16 @@ need_pkg mkfs.ext4 e2fsprogs      # filesystem signatures on loop devices
 need_pkg sfdisk fdisk             # partition tables on loop devices
 need_pkg fio fio                  # the fio engine, importer and equivalence tests
 need_pkg chromium chromium        # the HTML report is loaded in a real browser
+need_pkg qemu-system-x86_64 qemu-system-x86   # the emulated NVMe drive
+need_pkg busybox busybox-static   # the QEMU guest's userland
+need_pkg nvme nvme-cli            # nvme-cli's view of the emulated drive, to compare with ours
+need_pkg cpio cpio                # cross-checks the initramfs archive writer
+
+# The QEMU tier downloads a Debian kernel package with apt-get download.
+if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-cloud-amd64 >/dev/null 2>&1; then
+  apt-get update >/dev/null
+fi
+export DRIVEBENCH_E2E_QEMU=${DRIVEBENCH_E2E_QEMU:-1}
 
 # Screenshots and other artefacts the tests keep.
 export DRIVEBENCH_ARTIFACTS=${DRIVEBENCH_ARTIFACTS:-$PWD/.artifacts}
