@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -37,7 +36,8 @@ type Options struct {
 	// Report renders the reports of the results folder; the graph's report
 	// node calls it.
 	Report func(dir string) error
-	// Drivers maps engine names to drivers; "native" is always present.
+	// Drivers maps engine names to drivers, adding to or replacing the
+	// built-in "native" and "fio".
 	Drivers map[string]driver.Driver
 }
 
@@ -56,12 +56,11 @@ type Outcome struct {
 // that cannot be written, a cancelled context).
 func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
 	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}}
-	if r.opt.Drivers == nil {
-		r.opt.Drivers = map[string]driver.Driver{}
+	drivers := defaultDrivers(p)
+	for name, d := range opt.Drivers {
+		drivers[name] = d
 	}
-	if _, ok := r.opt.Drivers["native"]; !ok {
-		r.opt.Drivers["native"] = native.Engine{}
-	}
+	r.opt.Drivers = drivers
 	r.hooks = map[string]*script.Runtime{}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
@@ -341,7 +340,7 @@ func engineName(w *plan.Workload) string {
 }
 
 func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *results.Record) {
-	driver, ok := r.opt.Drivers[rec.Engine]
+	driver, ok := r.stepDriver(n, rec.Engine)
 	if !ok {
 		rec.Status, rec.Error = results.StatusFailed, fmt.Sprintf("engine %q is not available in this build", rec.Engine)
 		return

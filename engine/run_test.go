@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -203,5 +204,34 @@ func TestRunStopsAtSteadyState(t *testing.T) {
 		if wantSkip && !strings.Contains(rec.Error, "steady state reached over rounds") {
 			t.Errorf("%s skipped with %q", rec.Name, rec.Error)
 		}
+	}
+}
+
+// TestRunSwitchesEngines: the same plan runs on fio by changing one
+// attribute, and gives records of the same shape, with fio's job file kept
+// beside each record.
+func TestRunSwitchesEngines(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed (apt-get install fio)")
+	}
+	p, g := load(t, "testdata/small.hcl", map[string]string{"engine": "fio"})
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := Run(context.Background(), p, g, Options{Dir: dir})
+	if err != nil || out.Failed != 0 {
+		for _, rec := range out.Records {
+			t.Logf("%s: %s %s", rec.Name, rec.Status, rec.Error)
+		}
+		t.Fatalf("run on fio: %v", err)
+	}
+	for _, rec := range out.Records {
+		if rec.Engine != "fio" || rec.Result == nil || (rec.Result.Read == nil && rec.Result.Write == nil) {
+			t.Errorf("%s: engine %s, result %+v", rec.Name, rec.Engine, rec.Result)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "steps", rec.StepID+".fio")); err != nil {
+			t.Errorf("%s: job file not kept: %v", rec.Name, err)
+		}
+	}
+	if w := out.Records[0].Result.Write; w == nil || w.Bytes != 16<<20 {
+		t.Errorf("fio fill wrote %+v, want the whole 16 MiB drive", w)
 	}
 }

@@ -102,7 +102,8 @@ func (h *Histogram) SetExact(minNs, maxNs uint64, mean, stddev float64) {
 	h.min, h.max = minNs, maxNs
 	n := float64(h.n)
 	h.sum = uint64(math.Round(mean * n))
-	h.sumSq = (stddev*stddev + mean*mean) * n
+	// Stddev is the sample standard deviation (n - 1), as fio prints it.
+	h.sumSq = stddev*stddev*max(n-1, 0) + mean*mean*n
 }
 
 // Merge adds every sample of o to h.

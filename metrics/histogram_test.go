@@ -216,3 +216,14 @@ func FuzzHistogramJSON(f *testing.F) {
 		}
 	})
 }
+
+func TestSetExactRoundTrip(t *testing.T) {
+	var h Histogram
+	for _, v := range []uint64{100, 200, 300, 400} {
+		h.AddBucket(v, 1)
+	}
+	h.SetExact(90, 410, 250, 129.0994)
+	if h.Min() != 90 || h.Max() != 410 || h.Mean() != 250 || math.Abs(h.Stddev()-129.0994) > 1e-6 {
+		t.Errorf("after SetExact: min %d max %d mean %v stddev %v", h.Min(), h.Max(), h.Mean(), h.Stddev())
+	}
+}

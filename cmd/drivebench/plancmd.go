@@ -30,8 +30,11 @@ func (pf *planFlags) register(fs *flag.FlagSet) {
 // ok is false when the plan has errors.
 func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bool) {
 	p, src, diags := plan.Load(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv})
+	var g *plan.Graph
 	if !diags.HasErrors() {
+		g = plan.Expand(p)
 		diags = append(diags, engine.ValidateHooks(p, script.Limits{})...)
+		diags = append(diags, engine.ValidateEngines(p, g)...)
 	}
 	if len(diags) > 0 {
 		src.WriteDiagnostics(io.err, diags, 100, false)
@@ -40,7 +43,7 @@ func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bo
 		fmt.Fprintf(io.err, "%s: %s\n", path, countErrors(diags))
 		return nil, nil, false
 	}
-	return p, plan.Expand(p), true
+	return p, g, true
 }
 
 func countErrors(diags hcl.Diagnostics) string {

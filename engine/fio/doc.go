@@ -14,9 +14,11 @@
 //     merge jobs exactly: counts and bytes add, json+ bins add into one
 //     metrics.Histogram (fio's bucket layout is ours), means are weighted
 //     by sample counts and standard deviations pooled.
-//   - driver.go, series.go and hosts.go run fio as a driver.Driver: locally,
-//     or on several hosts running `fio --server` through fio's client mode,
-//     with a per-host breakdown and a cluster-wide merge.
+//   - driver.go, stream.go, series.go and hosts.go run fio as a
+//     driver.Driver: locally, or on several hosts running `fio --server`
+//     through fio's client mode, with a per-host breakdown and a
+//     cluster-wide merge; live samples come from fio's status reports and
+//     the time series from its interval logs.
 //   - importer.go turns existing fio outputs into a results folder.
 //
 // # Latency

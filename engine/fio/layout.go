@@ -63,8 +63,7 @@ func resolveRegion(t driver.Target, w plan.Workload, unit int64) (start, length 
 	if w.Offset >= t.Capacity {
 		return 0, 0, untranslatable("offset", "offset %d is at or past the end of %s (capacity %d bytes)", w.Offset, t.Path, t.Capacity)
 	}
-	field := "offset"
-	length := t.Capacity - w.Offset
+	field, length := "offset", t.Capacity-w.Offset
 	switch {
 	case w.Size > 0:
 		field, length = "size", w.Size
@@ -103,15 +102,22 @@ func jobParts(w plan.Workload, start, length, unit int64) ([]jobPart, error) {
 	return parts, assignBudgets(w, parts, length, unit)
 }
 
-// assignBudgets sets each job's byte budget: w.Bytes in total when set;
-// otherwise loops passes over the region, unless only time bounds the run.
+// assignBudgets sets each job's byte budget: w.Bytes (or bytes_pct
+// percent of the region) in total when set; otherwise loops passes over
+// the region, unless only time bounds the run.
 func assignBudgets(w plan.Workload, parts []jobPart, length, unit int64) error {
 	n := int64(len(parts))
 	var budgets []int64
 	switch {
 	case w.Bytes > 0:
 		budgets = evenShares(w.Bytes/unit, n, unit)
-	case w.Runtime > 0 && w.Loops == 0:
+	case w.BytesPct > 0:
+		total := math.Floor(w.BytesPct / 100 * float64(length/unit))
+		if total >= math.MaxInt64/float64(unit) {
+			return untranslatable("bytes_pct", "bytes_pct = %g of %d bytes is more than can be counted; lower it", w.BytesPct, length)
+		}
+		budgets = evenShares(int64(total), n, unit)
+	case timeBoundOnly(w):
 		return nil
 	default:
 		loops := int64(max(1, w.Loops))
@@ -144,6 +150,11 @@ func evenShares(total, n, unit int64) []int64 {
 		}
 	}
 	return shares
+}
+
+// timeBoundOnly reports whether only the runtime bounds w.
+func timeBoundOnly(w plan.Workload) bool {
+	return w.Runtime > 0 && w.Bytes == 0 && w.BytesPct == 0 && w.Loops == 0
 }
 
 // jobRun is a run of consecutive jobs that one fio job section with

@@ -1,9 +1,11 @@
 variable "target" { default = "" }
+variable "engine" { default = "native" }
 
 drive "d" {
   path     = var.target
   size     = "16MiB"
   writable = true
+  engine   = var.engine
 }
 
 precondition "fill" {

@@ -1,0 +1,64 @@
+package engine
+
+import (
+	"path/filepath"
+
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/engine/fio"
+	"github.com/drivebench/drivebench/engine/native"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+	"github.com/hashicorp/hcl/v2"
+)
+
+// defaultDrivers are the engines every run has: the built-in one, and fio
+// on this machine or on the testbed's fio servers.
+func defaultDrivers(p *plan.Plan) map[string]driver.Driver {
+	var hosts []string
+	if p.Testbed != nil {
+		hosts = p.Testbed.Hosts
+	}
+	return map[string]driver.Driver{"native": native.Engine{}, "fio": fio.Driver{Hosts: hosts}}
+}
+
+// stepDriver returns the driver of a step's engine. A fio step keeps its
+// job file beside its record (steps/<id>.fio), so anyone can run it again
+// by hand.
+func (r *runner) stepDriver(n *plan.Node, engine string) (driver.Driver, bool) {
+	d, ok := r.opt.Drivers[engine]
+	if f, isFio := d.(fio.Driver); isFio {
+		f.Name, f.KeepDir = n.ID, filepath.Join(r.opt.Dir, results.StepsDir)
+		d = f
+	}
+	return d, ok
+}
+
+// ValidateEngines reports, before anything runs, every step that names
+// fio but uses a feature fio cannot express, at the block that defines it.
+func ValidateEngines(p *plan.Plan, g *plan.Graph) hcl.Diagnostics {
+	ranges := map[string]hcl.Range{}
+	for _, pc := range p.Preconditions {
+		ranges[pc.Name] = pc.Range
+	}
+	for _, pr := range p.Profiles {
+		ranges[pr.Name] = pr.Range
+	}
+	var diags hcl.Diagnostics
+	reported := map[string]bool{}
+	for _, n := range g.Nodes {
+		if n.Workload == nil || n.Workload.Engine != "fio" || reported[n.Source] {
+			continue
+		}
+		if err := fio.Translatable(*n.Workload); err != nil {
+			reported[n.Source] = true
+			rng := ranges[n.Source]
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Not Expressible In fio",
+				Detail:   err.Error() + "\nUse engine = \"native\" for this step, or drop the feature.",
+				Subject:  &rng,
+			})
+		}
+	}
+	return diags
+}
