@@ -86,13 +86,3 @@ func averageDir(dirs []*metrics.DirStats) *metrics.DirStats {
 	agg.IOPS, agg.BW = iops/float64(n), bw/float64(n)
 	return agg
 }
-
-func totalBW(res *metrics.Result) float64 {
-	var bw float64
-	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
-		if d != nil {
-			bw += d.BW
-		}
-	}
-	return bw
-}

@@ -28,13 +28,22 @@ func (r *runner) resolveRate(w *plan.Workload) error {
 }
 
 func totalIOPS(res *metrics.Result) float64 {
-	var iops float64
+	return sumDirections(res, func(d *metrics.DirStats) float64 { return d.IOPS })
+}
+
+func totalBW(res *metrics.Result) float64 {
+	return sumDirections(res, func(d *metrics.DirStats) float64 { return d.BW })
+}
+
+// sumDirections adds a figure over the directions a result has.
+func sumDirections(res *metrics.Result, figure func(*metrics.DirStats) float64) float64 {
+	var sum float64
 	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
 		if d != nil {
-			iops += d.IOPS
+			sum += figure(d)
 		}
 	}
-	return iops
+	return sum
 }
 
 // combinedHistogram merges both directions' latency histograms.
