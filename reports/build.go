@@ -14,6 +14,7 @@ import (
 const (
 	kindPrecondition = "precondition"
 	kindProfile      = "profile"
+	kindAggregate    = "aggregate"
 	kindReport       = "report"
 )
 
@@ -79,25 +80,30 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		m = &results.Manifest{}
 	}
 	steps, unlisted := joinSteps(m.Steps, recs)
+	rev := planRevisions(m.PlanHash, steps)
 	s := &Summary{
-		Schema:      SchemaVersion,
-		Plan:        Plan{Name: m.Plan, File: m.PlanFile, Hash: m.PlanHash},
-		GeneratedAt: generatedAt(m.Created, steps),
-		Version:     m.Version,
-		Testbed:     buildTestbed(m.Testbed),
-		Drives:      buildDrives(m.Drives),
+		Schema:           SchemaVersion,
+		Plan:             Plan{Name: m.Plan, File: m.PlanFile, Hash: m.PlanHash},
+		EarlierRevisions: rev.list(),
+		GeneratedAt:      generatedAt(m.Created, steps),
+		Version:          m.Version,
+		Testbed:          buildTestbed(m.Testbed),
+		Drives:           buildDrives(m.Drives),
 		Methodology: Methodology{
 			Preconditions: buildMethods(m.Preconditions),
 			Profiles:      buildMethods(m.Profiles),
 			Checks:        buildMethods(m.Checks),
 		},
-		Results:         buildResults(steps),
+		Results:         buildResults(steps, rev),
 		Comparables:     []Comparable{},
-		Preconditioning: buildPreconditioning(steps),
-		SteadyState:     []SteadyState{},
+		Preconditioning: buildPreconditioning(steps, rev),
+		SteadyState:     buildSteadyState(steps, rev),
 		Acceptance:      []AcceptanceRow{},
+		Health:          []DriveHealth{},
 		Checks:          buildChecks(steps),
 		Problems:        buildProblems(steps),
+		Skipped:         buildSkipped(steps),
+		Notes:           []string{},
 	}
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
@@ -252,7 +258,7 @@ func buildMethods(methods []results.Method) []Method {
 	return out
 }
 
-func buildPreconditioning(steps []step) []PreconditionPass {
+func buildPreconditioning(steps []step, rev *revisions) []PreconditionPass {
 	out := []PreconditionPass{}
 	for _, s := range steps {
 		if !s.is(kindPrecondition) {
@@ -264,6 +270,7 @@ func buildPreconditioning(steps []step) []PreconditionPass {
 			Drive:        s.info.Drive,
 			Pass:         s.info.Pass,
 			Status:       s.status(),
+			PlanHash:     rev.earlier(s.rec),
 		}
 		if s.rec != nil {
 			pass.Error = s.rec.Error
@@ -328,6 +335,27 @@ func buildProblems(steps []step) []Problem {
 			Status: s.status(),
 			Error:  s.rec.Error,
 		})
+	}
+	return out
+}
+
+// buildSkipped counts the skipped steps by drive, source and reason, in
+// the order they first appear.
+func buildSkipped(steps []step) []SkipGroup {
+	out := []SkipGroup{}
+	index := map[SkipGroup]int{}
+	for _, s := range steps {
+		if s.status() != results.StatusSkipped {
+			continue
+		}
+		key := SkipGroup{Drive: s.info.Drive, Profile: s.source(), Reason: skipReason(s.rec.Error)}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, key)
+		}
+		out[i].Steps++
 	}
 	return out
 }

@@ -178,7 +178,7 @@ func TestChartsFollowTheData(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			latency, series := tt.table.Latency, tt.table.Series
 			tt.table.Profile, tt.table.Drive = "p", "d"
-			finishTable(&tt.table, nil)
+			finishTable(&tt.table, nil, headlineIOPS)
 			tt.table.Latency, tt.table.Series = latency, series
 			s := &Summary{Results: []ProfileResult{tt.table}}
 			s.arrange()

@@ -513,7 +513,7 @@ func steadyStateChart(ss *SteadyState) *chart {
 		rounds = append(rounds, first-0.5, last+0.5)
 	}
 	c.x = roundAxis(rounds)
-	c.y = linearAxis(variableTitle(ss.Variable), values, false, shortCount)
+	c.y = linearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable))
 	return c
 }
 
@@ -533,10 +533,22 @@ func roundAxis(rounds []float64) *axis {
 	return a
 }
 
-// variableTitle names a tracked figure for a chart: "iops" as "IOPS".
+// variableTitle names a tracked figure as a chart's axis title: "iops"
+// as "IOPS", "lat_mean" as "Mean latency".
 func variableTitle(v string) string {
-	if v == headlineIOPS {
-		return "IOPS"
+	titles := map[string]string{
+		variableIOPS: "IOPS", variableBW: "Bandwidth", variableLatMean: "Mean latency", variableLatP99: "p99 latency",
 	}
-	return cmp.Or(v, "value")
+	return cmp.Or(titles[v], v, "value")
+}
+
+// variableTick writes a tick of a tracked figure's axis in its unit.
+func variableTick(v string) func(float64) string {
+	switch v {
+	case variableBW:
+		return shortBandwidth
+	case variableLatMean, variableLatP99:
+		return shortLatency
+	}
+	return shortCount
 }

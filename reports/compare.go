@@ -109,13 +109,16 @@ func Compare(base, next *Summary, thresholdPct float64) *Comparison {
 }
 
 // indexRows maps each point of a run to its row, and lists the points in
-// report order.
+// report order. A rate curve's points without a sweep point are named by
+// their rate.
 func indexRows(s *Summary) (map[pointKey]Row, []pointKey) {
 	rows := map[pointKey]Row{}
 	var order []pointKey
-	for _, t := range s.Results {
+	for i := range s.Results {
+		t := &s.Results[i]
+		curve := shapeOf(t) == shapeRateCurve
 		for _, r := range t.Rows {
-			k := pointKey{t.Drive, t.Profile, r.Point}
+			k := pointKey{t.Drive, t.Profile, pointName(r, curve)}
 			if _, seen := rows[k]; !seen {
 				order = append(order, k)
 			}

@@ -19,6 +19,19 @@
 // shape of its sweep (one parameter, two, a rate curve), the length of its
 // time series and the percentiles it recorded.
 //
+// A point run several times is one row: the aggregate step that averages
+// a repeated point's rounds, or the last round of a steady-state search,
+// with the rounds beside it; steady-state searches are charted from the
+// judgement their last round recorded. Skipped steps (a rate curve past
+// its stop condition, rounds after steady state) are the plan at work and
+// are counted, not listed as problems; interrupted steps keep their
+// partial figures, shown but never ranked. When a resumed run reused
+// records of an earlier revision of the plan, the results they hold are
+// marked with that revision. Load also reads what each NVMe drive said
+// about itself before and after the run (identity, temperature, SMART
+// counters) and sets it beside the spec sheet and the data drivebench
+// wrote.
+//
 // AddComparable puts other runs on the same charts and rankings, noting
 // when they were measured on another testbed. Compare matches two runs
 // point by point and judges every figure against a threshold, for

@@ -15,14 +15,17 @@ const (
 	listBlock
 	tableBlock
 	figureBlock
+	// detailsBlock is a secondary table under a title, which a page may
+	// fold away: the rounds behind a table's rows.
+	detailsBlock
 )
 
-// block is one heading, paragraph, list, table or figure. Only the fields
-// of its kind are set.
+// block is one heading, paragraph, list, table, figure or details. Only
+// the fields of its kind are set.
 type block struct {
 	kind  blockKind
 	level int    // heading level, 1 for the title
-	text  []span // heading or paragraph
+	text  []span // heading, paragraph or the title of details
 	items [][]span
 	cols  []column
 	rows  [][][]span
@@ -85,6 +88,11 @@ func (d *document) table(cols []column, rows [][]string) {
 // richTable adds a table whose cells carry styles.
 func (d *document) richTable(cols []column, rows [][][]span) {
 	d.blocks = append(d.blocks, block{kind: tableBlock, cols: cols, rows: rows})
+}
+
+// details adds a secondary table under a title.
+func (d *document) details(title []span, cols []column, rows [][][]span) {
+	d.blocks = append(d.blocks, block{kind: detailsBlock, text: title, cols: cols, rows: rows})
 }
 
 func (d *document) figure(ref ChartRef) {

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,25 +22,48 @@ func highlight(t *ProfileResult) string {
 			done = append(done, r)
 		}
 	}
-	if len(done) == 0 {
+	partial := partialSentence(t)
+	switch {
+	case len(done) == 0 && partial != "":
+		return "No point finished (" + tally(t.Rows) + "). " + partial
+	case len(done) == 0:
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
-	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline)
-	if tail := tailClause(done, t.Mixed); tail != "" {
+	curve := shapeOf(t) == shapeRateCurve
+	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline, curve)
+	if tail := tailClause(done, t.Mixed, curve); tail != "" {
 		sentence += "; " + tail
 	}
-	return sentence + "."
+	return joinSentences(sentence+".", partial)
+}
+
+// partialSentence says that interrupted points kept partial results,
+// which the table shows but nothing compares.
+func partialSentence(t *ProfileResult) string {
+	n := 0
+	for _, r := range t.Rows {
+		if r.Status == results.StatusInterrupted && r.Total != nil {
+			n++
+		}
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "The interrupted point's partial result is shown but not ranked or charted."
+	}
+	return "The interrupted points' partial results are shown but not ranked or charted."
 }
 
 // peakClause states the best point: "Peak of 41,230 IOPS (168.9 MB/s) at
 // iodepth=16 with 388.2 µs mean latency", bandwidth first when it is the
 // profile's headline.
-func peakClause(peak Row, swept bool, headline string) string {
+func peakClause(peak Row, swept bool, headline string, curve bool) string {
 	lead := "Measured "
 	if swept {
 		lead = "Peak of "
 	}
-	return lead + figuresText(peak.Total, headline) + pointAndLatency(peak)
+	return lead + figuresText(peak.Total, headline) + pointAndLatency(peak, pointName(peak, curve))
 }
 
 // figuresText writes IOPS and bandwidth, the headline first:
@@ -53,11 +77,11 @@ func figuresText(f *Figures, headline string) string {
 }
 
 // pointAndLatency writes " at iodepth=16 with 388.2 µs mean latency",
-// leaving out what the row does not have.
-func pointAndLatency(r Row) string {
+// leaving out what the row does not have; name is the row's point.
+func pointAndLatency(r Row, name string) string {
 	var text string
-	if r.Point != "" {
-		text += " at " + r.Point
+	if name != "" {
+		text += " at " + name
 	}
 	if r.Total.MeanLatNs != nil {
 		text += " with " + formatLatency(*r.Total.MeanLatNs) + " mean latency"
@@ -154,12 +178,12 @@ type tail struct {
 	ns    uint64
 }
 
-func rowTail(r Row, mixed bool) (tail, bool) {
+func rowTail(r Row, mixed, curve bool) (tail, bool) {
 	if !mixed {
 		if r.Total.P99Ns == nil {
 			return tail{}, false
 		}
-		return tail{point: r.Point, ns: *r.Total.P99Ns}, true
+		return tail{point: pointName(r, curve), ns: *r.Total.P99Ns}, true
 	}
 	worst, found := tail{}, false
 	for _, d := range []struct {
@@ -167,18 +191,19 @@ func rowTail(r Row, mixed bool) (tail, bool) {
 		f    *Figures
 	}{{"read", r.Read}, {"write", r.Write}} {
 		if d.f != nil && d.f.P99Ns != nil && (!found || *d.f.P99Ns > worst.ns) {
-			worst, found = tail{point: r.Point, dir: d.name, ns: *d.f.P99Ns}, true
+			worst, found = tail{point: pointName(r, curve), dir: d.name, ns: *d.f.P99Ns}, true
 		}
 	}
 	return worst, found
 }
 
 // tailClause says how p99 stood against the 1 ms line over the completed
-// rows; empty when no row has a p99.
-func tailClause(done []Row, mixed bool) string {
+// rows of a table (a rate curve's when curve is set); empty when no row
+// has a p99.
+func tailClause(done []Row, mixed, curve bool) string {
 	var tails []tail
 	for _, r := range done {
-		if t, ok := rowTail(r, mixed); ok {
+		if t, ok := rowTail(r, mixed, curve); ok {
 			tails = append(tails, t)
 		}
 	}
@@ -197,12 +222,50 @@ func tailClause(done []Row, mixed bool) string {
 		return "p99 was above 1 ms at every point"
 	}
 	t := tails[first]
-	return fmt.Sprintf("%s exceeded 1 ms at %s (%s)", t.subject(), t.point, formatLatency(float64(t.ns)))
+	return fmt.Sprintf("%s exceeded 1 ms at %s (%s)", t.subject(), cmp.Or(t.point, "single run"), formatLatency(float64(t.ns)))
 }
 
 // subject names the figure: "p99", or "write p99" in a mixed table.
 func (t tail) subject() string {
 	return strings.TrimSpace(t.dir + " p99")
+}
+
+// skippedSentence says why points of the table were not run: "1 point
+// was skipped: p99 latency ... exceeded the curve's limit of 2000.0 µs."
+// Skipped points are neither failures nor measurements, so the rest of
+// the highlight leaves them out.
+func skippedSentence(t *ProfileResult) string {
+	var reasons []string
+	n := 0
+	for _, r := range t.Rows {
+		if r.Status != results.StatusSkipped {
+			continue
+		}
+		n++
+		if reason := skipReason(r.Error); reason != "" && !slices.Contains(reasons, reason) {
+			reasons = append(reasons, reason)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	verb := " points were skipped"
+	if n == 1 {
+		verb = " point was skipped"
+	}
+	text := formatCount(float64(n)) + verb
+	if len(reasons) > 0 {
+		text += ": " + strings.Join(reasons, "; ")
+	}
+	return strings.TrimSuffix(text, ".") + "."
+}
+
+// skipPrefix starts the error of a skipped step's record.
+const skipPrefix = "not run: "
+
+// skipReason is why a step was skipped, from its record's error.
+func skipReason(err string) string {
+	return strings.TrimSpace(strings.TrimPrefix(err, skipPrefix))
 }
 
 // tally counts rows by status for people: "1 failed, 2 not run".

@@ -101,7 +101,8 @@ func TestHighlight(t *testing.T) {
 				{Point: "iodepth=4", Status: "interrupted", Total: fig(52_000, 90_000, 2_000_000)},
 				{Point: "iodepth=16", Status: "failed"},
 			},
-			want: "Measured 9,800 IOPS (40.1 MB/s) at iodepth=1 with 101.5 µs mean latency; p99 was 140.0 µs.",
+			want: "Measured 9,800 IOPS (40.1 MB/s) at iodepth=1 with 101.5 µs mean latency; p99 was 140.0 µs. " +
+				"The interrupted point's partial result is shown but not ranked or charted.",
 		},
 		{
 			name: "mixed rows name the direction over the line",
@@ -134,7 +135,7 @@ func TestHighlight(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			table := ProfileResult{Profile: "p", Drive: "d", Rows: tt.rows}
-			finishTable(&table, nil)
+			finishTable(&table, nil, headlineIOPS)
 			if table.Highlight != tt.want {
 				t.Errorf("highlight:\ngot:  %s\nwant: %s", table.Highlight, tt.want)
 			}
@@ -149,7 +150,7 @@ func TestPeakMarksOneRow(t *testing.T) {
 		okRow("iodepth=4", fig(300, 1, 1)),
 		okRow("iodepth=8", fig(300, 1, 1)),
 	}}
-	finishTable(&table, nil)
+	finishTable(&table, nil, headlineIOPS)
 	var peaks []string
 	for _, r := range table.Rows {
 		if r.Peak {

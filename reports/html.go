@@ -10,7 +10,8 @@ import (
 // WriteHTML writes the Summary as report.html: the review of report.md as
 // one self-contained page, its charts inline as SVG and its style sheet
 // inline, with no script and nothing loaded from elsewhere, so it can be
-// mailed, archived or opened offline. It reads well from a phone's width
+// mailed, archived or opened offline. Secondary tables, such as the rounds
+// behind averaged rows, are folded away until opened. It reads well from a phone's width
 // up: wide tables scroll within their box and charts shrink to fit.
 func WriteHTML(w io.Writer, s *Summary) error {
 	if s == nil {
@@ -48,6 +49,8 @@ th, td { padding: .35rem .6rem; border-bottom: 1px solid #e5e5e5; text-align: le
 th { background: #f6f6f6; white-space: nowrap; }
 .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 code { font: .85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f3f3; padding: .1em .3em; border-radius: 3px; overflow-wrap: anywhere; }
+details { margin: 1rem 0; }
+summary { cursor: pointer; font-size: .875rem; color: #444; }
 figure { margin: 1rem 0; }
 figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
 @media (max-width: 480px) { body { font-size: 15px; } main { padding: .75rem; } }
@@ -68,6 +71,10 @@ func htmlBlock(b *strings.Builder, blk block, svgs map[string][]byte) {
 		b.WriteString("</ul>\n")
 	case tableBlock:
 		htmlTable(b, blk.cols, blk.rows)
+	case detailsBlock:
+		b.WriteString("<details>\n<summary>" + htmlSpans(blk.text) + "</summary>\n")
+		htmlTable(b, blk.cols, blk.rows)
+		b.WriteString("</details>\n")
 	case figureBlock:
 		if svg, ok := svgs[blk.chart.File]; ok {
 			b.WriteString("<figure>\n" + string(svg) + "</figure>\n")

@@ -17,32 +17,42 @@ import (
 // chromiumPath is where Debian's chromium package installs the browser.
 const chromiumPath = "/usr/bin/chromium"
 
-// TestHTMLInChromium opens the HTML report of the review fixture in a
-// real headless Chromium at a phone's and a desktop's size: the page must
-// load with no console message and give a screenshot of that size. The
-// screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
+// TestHTMLInChromium opens the HTML reports of the review and qemu
+// fixtures (the latter with folded rounds tables and drive health) in a
+// real headless Chromium at a phone's and a desktop's size: each page
+// must load with no console message and give a screenshot of that size.
+// The screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
 func TestHTMLInChromium(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("%s is absent (apt-get install chromium): the HTML report is not checked in a browser", chromiumPath)
 	}
-	dir := artifactsDir(t)
-	s := mustLoad(t, "review")
-	s.AddComparable("review-cd6", mustLoad(t, "review-cd6"))
-	files, err := Render(s, []string{FormatHTML})
-	if err != nil {
-		t.Fatal(err)
+	for _, gc := range goldenCases {
+		if gc.name != "review" && gc.name != "qemu" {
+			continue
+		}
+		t.Run(gc.name, func(t *testing.T) {
+			dir := filepath.Join(artifactsDir(t), gc.name)
+			files, err := Render(gc.summary(t), []string{FormatHTML})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := WriteFiles(dir, files); err != nil {
+				t.Fatal(err)
+			}
+			checkSelfContained(t, files[0].Data)
+			checkInChromium(t, filepath.Join(dir, "report.html"))
+		})
 	}
-	if err := WriteFiles(dir, files); err != nil {
-		t.Fatal(err)
-	}
-	page := filepath.Join(dir, "report.html")
-	checkSelfContained(t, files[0].Data)
+}
+
+// checkInChromium loads page at a phone's and a desktop's size.
+func checkInChromium(t *testing.T, page string) {
 	for _, size := range []struct {
 		name          string
 		width, height int
 	}{{"phone", 390, 844}, {"desktop", 1280, 900}} {
 		t.Run(size.name, func(t *testing.T) {
-			shot := filepath.Join(dir, "report-"+size.name+".png")
+			shot := filepath.Join(filepath.Dir(page), "report-"+size.name+".png")
 			log := openInChromium(t, page, shot, size.width, size.height)
 			if msgs := consoleMessages(log); len(msgs) > 0 {
 				t.Errorf("the page logged to the console:\n%s", strings.Join(msgs, "\n"))

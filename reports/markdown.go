@@ -36,6 +36,9 @@ func mdBlock(b *strings.Builder, blk block) {
 		b.WriteString("\n")
 	case tableBlock:
 		mdTable(b, blk.cols, blk.rows)
+	case detailsBlock:
+		b.WriteString(mdLine(blk.text) + "\n\n")
+		mdTable(b, blk.cols, blk.rows)
 	case figureBlock:
 		b.WriteString("![" + mdAlt(blk.chart.Title) + "](" + blk.chart.File + ")\n\n")
 	}

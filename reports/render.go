@@ -115,7 +115,10 @@ func WriteFiles(dir string, files []File) error {
 	return nil
 }
 
-// Load reads the results folder dir and builds its Summary.
+// Load reads the results folder dir and builds its Summary, with the
+// drives' health documents. A health document that cannot be read leaves
+// drive health out of the report, with a note that says why; it does not
+// stop the report.
 func Load(dir string) (*Summary, error) {
 	folder, err := results.Open(dir)
 	if err != nil {
@@ -125,5 +128,12 @@ func Load(dir string) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Build(folder.Manifest, recs), nil
+	s := Build(folder.Manifest, recs)
+	health, err := folder.Health()
+	if err != nil {
+		s.Notes = append(s.Notes, "drive health is left out: "+err.Error())
+		return s, nil
+	}
+	s.SetHealth(health)
+	return s, nil
 }

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/drivebench/drivebench/results"
 )
 
 // review lays the Summary out in the order of a published drive review:
@@ -16,7 +18,7 @@ func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docSteadyState, docAcceptance, docChecks, docConclusion, docProblems,
+		docResults, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion, docProblems,
 	} {
 		section(d, s)
 	}
@@ -36,8 +38,17 @@ func docHeader(d *document, s *Summary) {
 		spans(stepCountsText(s.Counts.Steps)),
 		spans(verdictCountsText(s.Counts.Checks)),
 	}
+	for _, r := range s.EarlierRevisions {
+		items = append(items, []span{
+			plain(r.Marker + " Results of an earlier revision of the plan, "), mono(shortHash(r.Hash)),
+			plain(": " + plural(r.Steps, "step") + ", kept when the run resumed under the current revision"),
+		})
+	}
 	if n := s.Counts.Steps.Unlisted; n > 0 {
 		items = append(items, spans("Left out: "+plural(n, "record")+" of steps this plan no longer has"))
+	}
+	for _, n := range s.Notes {
+		items = append(items, spans("Note: "+n))
 	}
 	d.list(items)
 }
@@ -114,8 +125,8 @@ func docTestbed(d *document, s *Summary) {
 	d.table([]column{{title: "Fact"}, {title: "Value"}}, rows)
 }
 
-// docDrives sets each drive's spec sheet beside what the run detected of
-// it (its NVMe identity and block-device facts).
+// docDrives sets each drive's spec sheet beside what the run found of it:
+// its NVMe identity, when the drive gave one, and its block-device facts.
 func docDrives(d *document, s *Summary) {
 	d.heading(2, plain("Drive specifications"))
 	if len(s.Drives) == 0 {
@@ -123,7 +134,11 @@ func docDrives(d *document, s *Summary) {
 	}
 	for _, drv := range s.Drives {
 		d.heading(3, plain(orDash(drv.Name)))
-		identity := identityRows(drv)
+		var id *DriveIdentity
+		if h := s.healthOf(drv.Name); h != nil {
+			id = h.Identity
+		}
+		identity := identityRows(drv, id)
 		if len(drv.Spec) == 0 {
 			d.richTable([]column{{title: "Property"}, {title: "Detected"}}, identity)
 			d.para(plain("The plan states no spec sheet for this drive."))
@@ -146,23 +161,30 @@ func docDrives(d *document, s *Summary) {
 }
 
 // identityRows are what the run knows of a drive: path, capacity, whether
-// it may be written, and the facts it detected.
-func identityRows(drv Drive) [][][]span {
+// it may be written, what its NVMe controller says of itself (id, nil
+// when it said nothing) and the facts it detected that the identity does
+// not repeat.
+func identityRows(drv Drive, id *DriveIdentity) [][][]span {
 	path := []span{mono(drv.Path)}
 	if drv.Scratch || drv.Path == "" {
 		path = spans("scratch file in the results folder")
 	}
 	size := dash
 	if drv.SizeBytes > 0 {
-		size = fmt.Sprintf("%s (%s bytes)", formatBytes(uint64(drv.SizeBytes)), formatCount(float64(drv.SizeBytes)))
+		size = bytesInFull(uint64(drv.SizeBytes))
 	}
 	rows := [][][]span{
 		{spans("Path"), path},
 		{spans("Capacity"), spans(size)},
 		{spans("Writable"), spans(yesNo(drv.Writable))},
 	}
+	if id != nil {
+		rows = append(rows, nvmeIdentityRows(id)...)
+	}
 	for _, f := range drv.Facts {
-		rows = append(rows, [][]span{spans(f.Name), spans(f.Value)})
+		if !repeatsIdentity(f, id) {
+			rows = append(rows, [][]span{spans(f.Name), spans(f.Value)})
+		}
 	}
 	return rows
 }
@@ -243,7 +265,7 @@ func docMethodology(d *document, s *Summary) {
 	if len(m.Preconditions) > 0 || len(s.Preconditioning) > 0 {
 		d.heading(3, plain("Preconditioning"))
 		methodList(d, m.Preconditions)
-		preconditionTable(d, s.Preconditioning)
+		preconditionTable(d, s)
 	}
 	if len(m.Profiles) > 0 {
 		d.heading(3, plain("Profiles"))
@@ -294,7 +316,8 @@ func cond(c bool, a, b string) string {
 	return b
 }
 
-func preconditionTable(d *document, passes []PreconditionPass) {
+func preconditionTable(d *document, s *Summary) {
+	passes := s.Preconditioning
 	if len(passes) == 0 {
 		d.para(plain("The run did no preconditioning."))
 		return
@@ -310,7 +333,7 @@ func preconditionTable(d *document, passes []PreconditionPass) {
 			written, bw = formatBytes(p.BytesWritten), formatMBps(p.BWBytes)
 		}
 		rows = append(rows, []string{
-			p.Precondition, p.Drive, fmt.Sprint(p.Pass), statusText(p.Status),
+			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
 			written, bw, formatDuration(p.DurationNs),
 		})
 	}
@@ -372,10 +395,10 @@ func docResults(d *document, s *Summary) {
 			if len(tables) > 1 {
 				d.heading(4, plain(orDash(t.Drive)))
 			}
-			resultTable(d, t)
+			resultTable(d, s, t)
 			d.para(plain(t.Highlight))
 		}
-		rankingTable(d, sec)
+		rankingTable(d, s, sec)
 	}
 }
 
@@ -390,21 +413,73 @@ func sectionTables(s *Summary, profile string) []*ProfileResult {
 	return out
 }
 
-func resultTable(d *document, t *ProfileResult) {
+func resultTable(d *document, s *Summary, t *ProfileResult) {
 	cols, cells := plainColumns, plainCells
 	if t.Mixed {
 		cols, cells = mixedColumns, mixedCells
 	}
+	curve := shapeOf(t) == shapeRateCurve
 	rows := make([][][]span, len(t.Rows))
 	for i, r := range t.Rows {
 		texts := cells(r)
 		rows[i] = make([][]span, len(texts)+1)
-		rows[i][0] = pointCell(r, len(t.Rows) > 1)
+		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
 			rows[i][j+1] = spans(text)
 		}
 	}
 	d.richTable(cols, rows)
+	roundsTable(d, s, t)
+}
+
+// roundsTable lists the rounds behind the rows of repeated points, as a
+// secondary table under the main one. The point column is left out when
+// the profile has no sweep.
+func roundsTable(d *document, s *Summary, t *ProfileResult) {
+	swept := slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Point != "" })
+	var rows [][][]span
+	averaged := false
+	for _, r := range t.Rows {
+		averaged = averaged || r.Averaged > 0
+		for _, round := range r.Rounds {
+			row := [][]span{
+				spans(fmt.Sprint(round.Round) + s.revisionMarker(round.PlanHash)),
+				spans(statusWords(round.Status, round.Total != nil)),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return formatCount(f.IOPS) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return formatMBps(f.BWBytes) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return latencyText(f.MeanLatNs) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return nsText(f.P99Ns) })),
+				spans(cond(round.Used, "✓", "")),
+			}
+			if swept {
+				row = append([][]span{spans(r.Point)}, row...)
+			}
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	title, used := "Rounds of the steady-state search; ✓ marks the measurement window.", "Window"
+	if averaged {
+		title, used = "Rounds behind the averaged rows; ✓ marks the rounds averaged.", "Averaged"
+	}
+	cols := []column{
+		{"Round", true}, {title: "Status"}, {"IOPS", true}, {"MB/s", true},
+		{"Mean latency", true}, {"p99", true}, {title: used},
+	}
+	if swept {
+		cols = append([]column{{title: "Point"}}, cols...)
+	}
+	d.details(spans(title), cols, rows)
+}
+
+// figureOrDash writes a figure of f, or a dash when f is nil.
+func figureOrDash(f *Figures, text func(*Figures) string) string {
+	if f == nil {
+		return dash
+	}
+	return text(f)
 }
 
 var plainColumns = []column{
@@ -418,17 +493,76 @@ var mixedColumns = []column{
 	{"p50 read / write", true}, {"p99 read / write", true}, {"p99.9 read / write", true},
 }
 
-// pointCell names a row's point (a rate curve's point without one by its
-// rate) and marks the peak when there are other rows to compare it with.
-func pointCell(r Row, markPeak bool) []span {
-	point := cmp.Or(r.Point, "single run")
-	if r.RatePct != nil && r.Point == "" {
-		point = formatPlain(*r.RatePct) + "% rate"
+// pointName names a row's point for people: its sweep point or, on a
+// rate curve without one, its rate ("25% rate", "max rate"); "" for the
+// single run of a profile without a sweep. The rate of a point is known
+// from its record's workload, so a point of a curve that has not run is
+// only "rate point".
+func pointName(r Row, curve bool) string {
+	switch {
+	case r.Point != "":
+		return r.Point
+	case r.RatePct != nil:
+		return formatPlain(*r.RatePct) + "% rate"
+	case curve && r.Status == StatusNotRun:
+		return "rate point"
+	case curve:
+		return "max rate"
 	}
+	return ""
+}
+
+// rowNotes say what the row of a repeated point stands for: "round 6 of
+// 8", "avg of 2 rounds".
+func rowNotes(r Row) []string {
+	switch rounds := len(r.Rounds); {
+	case r.Round > 0:
+		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
+	case r.Averaged > 0:
+		return []string{"avg of " + plural(r.Averaged, "round")}
+	case rounds > 0:
+		return []string{"aggregate of " + plural(rounds, "round")}
+	}
+	return nil
+}
+
+// pointParts are a row's name and the notes on what it stands for: a
+// repeated point without a name is named by its note, "round 6 of 8".
+func pointParts(r Row, curve bool) (string, []string) {
+	name, notes := pointName(r, curve), rowNotes(r)
+	if name == "" && len(notes) > 0 {
+		return notes[0], notes[1:]
+	}
+	return cmp.Or(name, "single run"), notes
+}
+
+// pointText names a row with what it stands for: "iodepth=8 (avg of 2
+// rounds)", "round 6 of 8", "single run".
+func pointText(r Row, curve bool) string {
+	name, notes := pointParts(r, curve)
+	if len(notes) > 0 {
+		name += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return name
+}
+
+// pointCell is a row's first cell: its point and what it stands for, the
+// marker of the plan revision that produced it, and the peak marked when
+// there are other rows to compare it with.
+func pointCell(r Row, curve, markPeak bool, marker string) []span {
+	name, notes := pointParts(r, curve)
+	text := []span{plain(name)}
 	if r.Peak && markPeak {
-		return []span{strong(point), plain(" (peak)")}
+		text = []span{strong(name)}
+		notes = append(notes, "peak")
 	}
-	return spans(point)
+	if marker != "" {
+		text = append(text, plain(marker))
+	}
+	if len(notes) > 0 {
+		text = append(text, plain(" ("+strings.Join(notes, ", ")+")"))
+	}
+	return text
 }
 
 // plainCells are a row's cells after the point.
@@ -438,7 +572,7 @@ func plainCells(r Row) []string {
 		return []string{statusText(r.Status), dash, dash, dash, dash, dash, dash}
 	}
 	return []string{
-		statusText(r.Status), formatCount(f.IOPS), formatMBps(f.BWBytes),
+		statusWords(r.Status, true), formatCount(f.IOPS), formatMBps(f.BWBytes),
 		latencyText(f.MeanLatNs), nsText(f.P50Ns), nsText(f.P99Ns), nsText(f.P999Ns),
 	}
 }
@@ -452,7 +586,7 @@ func mixedCells(r Row) []string {
 		return dirNs(r.Read, pick) + " / " + dirNs(r.Write, pick)
 	}
 	return []string{
-		statusText(r.Status), formatCount(f.IOPS),
+		statusWords(r.Status, true), formatCount(f.IOPS),
 		dirIOPS(r.Read), dirIOPS(r.Write), formatMBps(f.BWBytes), latencyText(f.MeanLatNs),
 		split(func(f *Figures) *uint64 { return f.P50Ns }),
 		split(func(f *Figures) *uint64 { return f.P99Ns }),
@@ -488,6 +622,15 @@ func nsText(ns *uint64) string {
 	return formatLatency(float64(*ns))
 }
 
+// statusWords is the status a table cell shows: an interrupted step that
+// kept a partial result says so.
+func statusWords(status string, partial bool) string {
+	if status == results.StatusInterrupted && partial {
+		return "interrupted, partial result"
+	}
+	return statusText(status)
+}
+
 // statusText is a step status for people.
 func statusText(status string) string {
 	if status == StatusNotRun {
@@ -496,8 +639,35 @@ func statusText(status string) string {
 	return status
 }
 
+// peakText names a ranked peak as its table's first cell does, with the
+// marker of the plan revision that produced it when it is this run's.
+func (s *Summary) peakText(r Rank) string {
+	tables := s.Results
+	if r.Run != "" {
+		tables = nil
+		for _, c := range s.Comparables {
+			if c.Name == r.Run {
+				tables = c.Results
+			}
+		}
+	}
+	for i := range tables {
+		t := &tables[i]
+		for _, row := range t.Rows {
+			if t.Drive == r.Drive && row.StepID == r.StepID {
+				text := pointText(row, shapeOf(t) == shapeRateCurve)
+				if r.Run == "" {
+					text += s.revisionMarker(row.PlanHash)
+				}
+				return text
+			}
+		}
+	}
+	return cmp.Or(r.Point, "single run")
+}
+
 // rankingTable ranks the drives of a section when there are several.
-func rankingTable(d *document, sec Section) {
+func rankingTable(d *document, s *Summary, sec Section) {
 	if len(sec.Ranking) < 2 {
 		return
 	}
@@ -510,7 +680,7 @@ func rankingTable(d *document, sec Section) {
 	for _, r := range sec.Ranking {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
-			fmt.Sprint(r.Rank), rankLabel(r), cmp.Or(r.Point, "single run"), formatCount(r.Total.IOPS),
+			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), formatCount(r.Total.IOPS),
 			formatMBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 		})
 	}
@@ -530,37 +700,12 @@ func docSteadyState(d *document, s *Summary) {
 	}
 	d.heading(2, plain("Steady state"))
 	for _, ss := range s.SteadyState {
-		d.heading(3, plain(orDash(ss.Profile)+" on "+orDash(ss.Drive)))
+		d.heading(3, plain(orDash(ss.Profile)+" on "+orDash(ss.Drive)+s.revisionMarker(ss.PlanHash)))
 		if ss.Chart != "" {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
 		d.para(plain(steadyStateSentence(ss)))
 	}
-}
-
-// steadyStateSentence states the outcome of a steady-state search.
-func steadyStateSentence(ss SteadyState) string {
-	var text string
-	switch {
-	case ss.Reached && ss.WindowFirst > 0:
-		text = fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s, and the best-fit line changed by %s across the window.",
-			ss.WindowFirst, ss.WindowLast, orDash(ss.Variable), formatPlain(ss.Average),
-			percentText(windowExcursion(ss)))
-	case ss.Reached:
-		text = "Steady state was reached."
-	default:
-		text = fmt.Sprintf("Steady state was not reached in %s.", plural(len(ss.Rounds), "round"))
-	}
-	return joinSentences(text, ss.Message)
-}
-
-// windowExcursion is how much the best-fit line moves across the window,
-// in percent of the window's average.
-func windowExcursion(ss SteadyState) float64 {
-	if ss.Average == 0 {
-		return 0
-	}
-	return ss.Slope * float64(ss.WindowLast-ss.WindowFirst) / ss.Average * 100
 }
 
 func docAcceptance(d *document, s *Summary) {
@@ -631,7 +776,7 @@ func docConclusion(d *document, s *Summary) {
 				continue
 			}
 			row := []string{
-				sec.Profile, r.Drive, headlineText(&r.Total, headline), cmp.Or(r.Point, "single run"),
+				sec.Profile, r.Drive, headlineText(&r.Total, headline), s.peakText(r),
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
 			if ranked {
@@ -666,14 +811,33 @@ func headlineText(f *Figures, headline string) string {
 	return formatCount(f.IOPS) + " IOPS"
 }
 
+// docProblems lists the steps that failed or were interrupted, and counts
+// the skipped ones with the reasons: a skipped step is the plan working
+// as written, not a problem, but the reader should know what did not run.
 func docProblems(d *document, s *Summary) {
-	if len(s.Problems) == 0 {
+	if len(s.Problems) == 0 && len(s.Skipped) == 0 {
 		return
 	}
 	d.heading(2, plain("Problems"))
-	var rows [][]string
-	for _, p := range s.Problems {
-		rows = append(rows, []string{cmp.Or(p.Name, p.StepID), statusText(p.Status), orDash(p.Error)})
+	if len(s.Problems) > 0 {
+		var rows [][]string
+		for _, p := range s.Problems {
+			rows = append(rows, []string{cmp.Or(p.Name, p.StepID), statusText(p.Status), orDash(p.Error)})
+		}
+		d.table([]column{{title: "Step"}, {title: "Status"}, {title: "Error"}}, rows)
+	} else {
+		d.para(plain("No step failed or was interrupted."))
 	}
-	d.table([]column{{title: "Step"}, {title: "Status"}, {title: "Error"}}, rows)
+	if len(s.Skipped) == 0 {
+		return
+	}
+	total := 0
+	var items [][]span
+	for _, g := range s.Skipped {
+		total += g.Steps
+		items = append(items, spans(fmt.Sprintf("%s / %s: %s, %s", orDash(g.Drive), orDash(g.Profile),
+			plural(g.Steps, "step"), orDash(strings.TrimSuffix(g.Reason, ".")))))
+	}
+	d.para(plain(fmt.Sprintf("Skipped, as the plan asks: %s that the run decided not to run.", plural(total, "step"))))
+	d.list(items)
 }

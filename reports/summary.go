@@ -16,6 +16,12 @@ const StatusNotRun = "not_run"
 type Summary struct {
 	Schema string `json:"schema"`
 	Plan   Plan   `json:"plan"`
+	// EarlierRevisions are the revisions of the plan, other than the
+	// current one, that produced results of the run: a run resumed after
+	// the plan changed keeps the records of the steps the change left
+	// alone. Results they produced carry their revision's hash and are
+	// marked with its marker.
+	EarlierRevisions []PlanRevision `json:"earlier_revisions"`
 	// GeneratedAt is the latest finish time of the run's steps (the
 	// manifest's creation time when no step has finished), so the same
 	// results always give the same report.
@@ -38,10 +44,32 @@ type Summary struct {
 	SteadyState []SteadyState `json:"steady_state"`
 	// Acceptance compares the drives' spec sheets with what was measured.
 	Acceptance []AcceptanceRow `json:"acceptance"`
-	Checks     []CheckVerdict  `json:"checks"`
-	// Problems lists the steps that did not finish well.
+	// Health holds what each NVMe drive reported about itself before and
+	// after the run: identity, temperature, SMART counters.
+	Health []DriveHealth  `json:"health"`
+	Checks []CheckVerdict `json:"checks"`
+	// Problems lists the steps that failed, were interrupted or carry a
+	// status this version does not know.
 	Problems []Problem `json:"problems"`
-	Counts   Counts    `json:"counts"`
+	// Skipped counts the steps the run decided not to run, by profile and
+	// reason: the rest of a rate curve after its stop condition, the
+	// rounds after steady state.
+	Skipped []SkipGroup `json:"skipped"`
+	// Notes lists what the report could not read from the results folder,
+	// such as a damaged health document; the rest of the report stands.
+	Notes  []string `json:"notes"`
+	Counts Counts   `json:"counts"`
+}
+
+// PlanRevision is an earlier revision of the plan that produced some of
+// the run's results.
+type PlanRevision struct {
+	Hash string `json:"hash"`
+	// Marker is the footnote mark the report sets beside the results of
+	// this revision: "¹", "²".
+	Marker string `json:"marker"`
+	// Steps counts the steps whose records this revision produced.
+	Steps int `json:"steps"`
 }
 
 // Plan identifies the plan revision that produced the run.
@@ -191,6 +219,35 @@ type Row struct {
 	// RatePct is set on the points of a rate curve: the step ran at this
 	// percentage of the curve's uncontrolled maximum.
 	RatePct *float64 `json:"rate_pct,omitempty"`
+	// PlanHash is the revision of the plan that produced the row's result
+	// when it is an earlier one (see Summary.EarlierRevisions); empty for
+	// the current revision.
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Averaged is set on the row of a repeated point: the number of rounds
+	// whose figures the row averages.
+	Averaged int `json:"averaged,omitempty"`
+	// Round is set on the row of a steady-state profile's point: the
+	// round whose figures the row shows, the point's last round that ran.
+	Round int `json:"round,omitempty"`
+	// Rounds are the rounds behind the row of a repeated point or of a
+	// steady-state profile's point, in order; [] for other rows.
+	Rounds []RoundResult `json:"rounds"`
+}
+
+// RoundResult is one round of a repeated point or of a steady-state
+// search.
+type RoundResult struct {
+	// Round counts from 1.
+	Round  int    `json:"round"`
+	StepID string `json:"step_id"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// Total adds both directions; nil when the round recorded no result.
+	Total *Figures `json:"total,omitempty"`
+	// Used marks the rounds the row stands for: those an aggregate
+	// averaged, or those of a steady-state search's measurement window.
+	Used     bool   `json:"used"`
+	PlanHash string `json:"plan_hash,omitempty"`
 }
 
 // Param is one coordinate of a sweep point; Value is a number or a string.
@@ -218,6 +275,7 @@ type PreconditionPass struct {
 	Pass         int     `json:"pass"`
 	Status       string  `json:"status"`
 	Error        string  `json:"error,omitempty"`
+	PlanHash     string  `json:"plan_hash,omitempty"`
 	BytesWritten uint64  `json:"bytes_written"`
 	BWBytes      float64 `json:"bw_bytes"`
 	DurationNs   int64   `json:"duration_ns"`
@@ -232,6 +290,18 @@ type CheckVerdict struct {
 	Status  string `json:"status"`
 	Message string `json:"message"`
 	Where   string `json:"where,omitempty"`
+}
+
+// SkipGroup counts the steps of one profile on one drive that the run
+// skipped for one reason.
+type SkipGroup struct {
+	Drive string `json:"drive"`
+	// Profile is the profile, or the source of another kind of step.
+	Profile string `json:"profile"`
+	// Reason is the engine's, such as "steady state reached over rounds
+	// 2-6".
+	Reason string `json:"reason"`
+	Steps  int    `json:"steps"`
 }
 
 // Problem is a step that failed, was interrupted or has a status this
@@ -372,7 +442,15 @@ type SteadyState struct {
 	Slope     float64 `json:"slope"`
 	Intercept float64 `json:"intercept"`
 	Reached   bool    `json:"reached"`
-	Message   string  `json:"message"`
+	// Exhausted is set when the last allowed round ran without reaching
+	// steady state.
+	Exhausted bool   `json:"exhausted"`
+	Message   string `json:"message"`
+	// StepID is the round whose record holds the judgement.
+	StepID string `json:"step_id"`
+	// PlanHash is set when an earlier revision of the plan made the
+	// judgement.
+	PlanHash string `json:"plan_hash,omitempty"`
 	// Chart is the SVG file of the rounds, relative to the report.
 	Chart string `json:"chart"`
 }

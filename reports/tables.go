@@ -12,12 +12,13 @@ import (
 )
 
 // buildResults makes one table per profile and drive, in the order their
-// first steps appear, with one row per step in step order.
-func buildResults(steps []step) []ProfileResult {
-	var tables []tableSteps
+// first steps appear, with one row per point in step order: a repeated
+// point's row stands for its rounds (see groupPoints).
+func buildResults(steps []step, rev *revisions) []ProfileResult {
+	var tables [][]step
 	index := map[[2]string]int{}
 	for _, s := range steps {
-		if !s.is(kindProfile) {
+		if !s.is(kindProfile) && !s.is(kindAggregate) {
 			continue
 		}
 		key := [2]string{s.source(), s.info.Drive}
@@ -25,31 +26,40 @@ func buildResults(steps []step) []ProfileResult {
 		if !ok {
 			i = len(tables)
 			index[key] = i
-			tables = append(tables, tableSteps{table: ProfileResult{Profile: key[0], Drive: key[1], Rows: []Row{}}})
+			tables = append(tables, nil)
 		}
-		tables[i].table.Rows = append(tables[i].table.Rows, buildRow(s))
-		tables[i].steps = append(tables[i].steps, s)
+		tables[i] = append(tables[i], s)
 	}
 	out := []ProfileResult{}
 	for _, ts := range tables {
-		finishTable(&ts.table, ts.steps)
-		out = append(out, ts.table)
+		out = append(out, buildTable(ts, rev))
 	}
 	return out
 }
 
-// tableSteps is a table being built with the step of each row.
-type tableSteps struct {
-	table ProfileResult
-	steps []step
+// buildTable makes the table of one profile on one drive from its steps.
+func buildTable(steps []step, rev *revisions) ProfileResult {
+	t := ProfileResult{Profile: steps[0].source(), Drive: steps[0].info.Drive, Rows: []Row{}}
+	w := steadyWindow(steps)
+	var shown []step
+	for _, p := range groupPoints(steps) {
+		row := buildRow(p.shown, rev)
+		setRounds(&row, p, w, rev)
+		t.Rows = append(t.Rows, row)
+		shown = append(shown, p.shown)
+	}
+	finishTable(&t, shown, headline(steps))
+	return t
 }
 
-func buildRow(s step) Row {
+func buildRow(s step, rev *revisions) Row {
 	row := Row{
-		StepID: s.info.ID,
-		Point:  pointLabel(s.info.Point),
-		Params: buildParams(s.info.Point),
-		Status: s.status(),
+		StepID:   s.info.ID,
+		Point:    pointLabel(s.info.Point),
+		Params:   buildParams(s.info.Point),
+		Status:   s.status(),
+		PlanHash: rev.earlier(s.rec),
+		Rounds:   []RoundResult{},
 	}
 	if w := s.workload(); w != nil && w.RatePct > 0 {
 		pct := w.RatePct
@@ -69,17 +79,17 @@ func buildRow(s step) Row {
 
 // finishTable decides whether the table is mixed, keeps the per-direction
 // figures only if it is, marks the peak, takes the peak's latency curves
-// and time series and writes the highlight. steps holds each row's step;
-// it may be shorter than the rows, or nil, when no records stand behind
-// them.
-func finishTable(t *ProfileResult, steps []step) {
+// and time series and writes the highlight. steps holds the step each row
+// shows; it may be shorter than the rows, or nil, when no records stand
+// behind them. headline is the table's headline figure.
+func finishTable(t *ProfileResult, steps []step, headline string) {
 	t.Mixed = slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Read != nil && r.Write != nil })
 	if !t.Mixed {
 		for i := range t.Rows {
 			t.Rows[i].Read, t.Rows[i].Write = nil, nil
 		}
 	}
-	t.Headline = headline(steps)
+	t.Headline = headline
 	t.Latency, t.Series = []LatencyCurve{}, []SeriesSample{}
 	if i := peakIndex(t.Rows); i >= 0 {
 		t.Rows[i].Peak = true
@@ -88,7 +98,7 @@ func finishTable(t *ProfileResult, steps []step) {
 			t.Series = seriesSamples(res.Series)
 		}
 	}
-	t.Highlight = joinSentences(highlight(t), lightestSentence(t), seriesSentence(t))
+	t.Highlight = joinSentences(highlight(t), lightestSentence(t), seriesSentence(t), skippedSentence(t))
 }
 
 // resultOf is the result recorded by the i-th step, nil when there is

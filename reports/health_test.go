@@ -1,0 +1,356 @@
+package reports
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/results"
+)
+
+// driveHealthDoc is the layout the engine stores in health/<drive>.json
+// (engine/health.go), built here from the nvme package's own types.
+type driveHealthDoc struct {
+	Before             *nvme.HealthSnapshot `json:"before"`
+	After              *nvme.HealthSnapshot `json:"after,omitempty"`
+	Change             *nvme.SmartChange    `json:"change,omitempty"`
+	EngineBytesWritten uint64               `json:"engine_bytes_written"`
+	Error              string               `json:"error,omitempty"`
+}
+
+// qemuSnapshot decodes the pages QEMU's emulated controller returned
+// (nvme/testdata), as nvme.Snapshot reads them from a device.
+func qemuSnapshot(t testing.TB, at time.Time) *nvme.HealthSnapshot {
+	t.Helper()
+	page := func(name string) []byte {
+		data, err := os.ReadFile(filepath.Join("..", "nvme", "testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	ctrl, err := nvme.DecodeIDCtrl(page("qemu-nvme-id-ctrl.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ns, err := nvme.DecodeIDNs(page("qemu-nvme-id-ns.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	smart, err := nvme.DecodeSmartLog(page("qemu-nvme-smart-log.bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &nvme.HealthSnapshot{Path: "/dev/nvme0n1", Time: at, NSID: 1, IDCtrl: ctrl, IDNs: ns, SmartLog: smart}
+}
+
+// after is the snapshot once the host has read and written the given
+// I/Os and bytes: QEMU counts data units of 1,000 blocks of 512 bytes,
+// rounded up, and one command per I/O.
+func after(before *nvme.HealthSnapshot, at time.Time, read, written, readIOs, writeIOs uint64) *nvme.HealthSnapshot {
+	s := *before
+	log := *before.SmartLog
+	units := func(bytes uint64) uint64 { return (bytes + nvme.DataUnitBytes - 1) / nvme.DataUnitBytes }
+	log.DataUnitsRead = nvme.Uint128From(log.DataUnitsRead.Lo + units(read))
+	log.DataUnitsWritten = nvme.Uint128From(log.DataUnitsWritten.Lo + units(written))
+	log.HostReadCommands = nvme.Uint128From(log.HostReadCommands.Lo + readIOs)
+	log.HostWriteCommands = nvme.Uint128From(log.HostWriteCommands.Lo + writeIOs)
+	s.Time, s.SmartLog = at, &log
+	return &s
+}
+
+// qemuHealth is the health document of the qemu fixture's drive: its
+// before snapshot is the QEMU pages, taken as the resumed run started;
+// the after snapshot adds what the records of that run read and wrote.
+func qemuHealth(t testing.TB) driveHealthDoc {
+	t.Helper()
+	m, recs := loadRun(t, filepath.Join("testdata", "qemu"))
+	start := m.Created.Add(-350 * time.Millisecond)
+	var read, written, readIOs, writeIOs uint64
+	var end time.Time
+	for _, r := range recs {
+		if !r.Started.After(start) {
+			continue
+		}
+		if r.Finished.After(end) {
+			end = r.Finished
+		}
+		if r.Result == nil || r.Kind != kindProfile && r.Kind != kindPrecondition {
+			continue
+		}
+		if d := r.Result.Read; d != nil {
+			read, readIOs = read+d.Bytes, readIOs+d.IOs
+		}
+		if d := r.Result.Write; d != nil {
+			written, writeIOs = written+d.Bytes, writeIOs+d.IOs
+		}
+	}
+	before := qemuSnapshot(t, start)
+	doc := driveHealthDoc{Before: before, After: after(before, end.Add(120*time.Millisecond), read, written, readIOs, writeIOs), EngineBytesWritten: written}
+	change, err := nvme.DiffSmart(doc.Before.SmartLog, doc.After.SmartLog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc.Change = change
+	return doc
+}
+
+// TestQEMUHealthFixture keeps testdata/qemu/health/nvme0.json the
+// document the engine would store for that run on QEMU's controller;
+// -update rewrites it.
+func TestQEMUHealthFixture(t *testing.T) {
+	data, err := json.MarshalIndent(qemuHealth(t), "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareGolden(t, filepath.Join("testdata", "qemu", results.HealthDir, "nvme0.json"), append(data, '\n'))
+}
+
+// healthSummary builds the Summary of one drive's health document.
+func healthSummary(t *testing.T, doc any) *Summary {
+	t.Helper()
+	data, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Build(&results.Manifest{Plan: "health", Drives: []results.Drive{{Name: "nvme0", Path: "/dev/nvme0n1"}}}, nil)
+	s.SetHealth(map[string]json.RawMessage{"nvme0": data})
+	return s
+}
+
+func TestHealthFromNVMe(t *testing.T) {
+	t0 := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	before := qemuSnapshot(t, t0)
+	diff := func(b, a *nvme.HealthSnapshot) *nvme.SmartChange {
+		c, err := nvme.DiffSmart(b.SmartLog, a.SmartLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	tests := []struct {
+		name  string
+		doc   func() driveHealthDoc
+		check func(t *testing.T, h DriveHealth)
+		lines []string
+	}{
+		{
+			name: "quiet run",
+			doc: func() driveHealthDoc {
+				a := after(before, t0.Add(41*time.Minute), 0, 1_024_000_000, 0, 250_000)
+				return driveHealthDoc{Before: before, After: a, Change: diff(before, a), EngineBytesWritten: 1_023_410_176}
+			},
+			check: func(t *testing.T, h DriveHealth) {
+				c := h.Change
+				if c.BytesWritten != 1_024_000_000 || *c.WrittenRatio < 1 || *c.TemperatureMinC != 50 || *c.TemperatureMaxC != 50 {
+					t.Errorf("change = %+v", c)
+				}
+				id := h.Identity
+				if id.Model != "QEMU NVMe Ctrl" || id.Serial != "deadbeef" || id.Firmware != "7.2.22" ||
+					id.NamespaceBytes != 1<<30 || id.LBAFormat.DataBytes != 512 || id.LBAFormats != 8 || id.TotalCapacityBytes != nil {
+					t.Errorf("identity = %+v", id)
+				}
+			},
+			lines: []string{
+				"| Data written | 0 units | 2,000 units | 1.02 GB (drivebench wrote 1.02 GB) |",
+				"| Temperature | 50 °C | 50 °C | steady at 50 °C |",
+				"Between the readings the drive counted 1.02 GB written (2,000 data units of 512,000 bytes), 1.00× the 1.02 GB drivebench wrote. " +
+					"Its temperature was 50 °C at both readings. It added no media error, error-log entry or critical warning.",
+				"|  |  | Model (NVMe) | QEMU NVMe Ctrl |",
+				"|  |  | LBA format in use | 512 B data, no metadata (format 0 of 8, best performance) |",
+				"|  |  | Total NVM capacity | not reported |",
+				"|  |  | Temperature thresholds | warning 70 °C, critical 100 °C |",
+			},
+		},
+		{
+			name: "errors, warnings and heat",
+			doc: func() driveHealthDoc {
+				a := after(before, t0.Add(6*time.Hour), 0, 0, 0, 0)
+				log := *a.SmartLog
+				log.Temperature, log.CriticalWarning = 345, nvme.WarnTemperature|nvme.WarnReliability
+				log.MediaErrors, log.NumErrLogEntries, log.PercentUsed = nvme.Uint128From(3), nvme.Uint128From(1), 2
+				a.SmartLog = &log
+				return driveHealthDoc{Before: before, After: a, Change: diff(before, a)}
+			},
+			check: func(t *testing.T, h DriveHealth) {
+				c := h.Change
+				if c.MediaErrors != 3 || c.ErrorLogEntries != 1 || c.PercentUsed != 2 || c.WrittenRatio != nil ||
+					!slices.Equal(c.NewCriticalWarnings, []string{"temperature", "reliability"}) {
+					t.Errorf("change = %+v", c)
+				}
+			},
+			lines: []string{
+				"| Critical warnings | none | temperature, reliability | new: temperature, reliability |",
+				"| Media errors | 0 | 3 | +3 |",
+				"Neither the drive nor drivebench counted any data written between the readings. " +
+					"Its temperature went from 50 °C to 72 °C, at or above its warning threshold of 70 °C. " +
+					"It added 3 media errors, 1 error-log entry, a critical warning (temperature outside its thresholds) and " +
+					"a critical warning (reliability degraded by media or internal errors). Its life-used estimate rose by 2 points.",
+			},
+		},
+		{
+			name: "something else wrote",
+			doc: func() driveHealthDoc {
+				a := after(before, t0.Add(time.Minute), 0, 512_001, 0, 2)
+				return driveHealthDoc{Before: before, After: a, Change: diff(before, a)}
+			},
+			lines: []string{"Between the readings the drive counted 1.02 MB written (2 data units of 512,000 bytes), though drivebench wrote nothing to it in that time. " +
+				"Its temperature was 50 °C at both readings. It added no media error, error-log entry or critical warning."},
+		},
+		{
+			name: "before only",
+			doc: func() driveHealthDoc {
+				return driveHealthDoc{Before: before, Error: "SMART after the run: open /dev/nvme0n1: permission denied"}
+			},
+			check: func(t *testing.T, h DriveHealth) {
+				if h.After != nil || h.Change != nil || h.Identity == nil {
+					t.Errorf("health = %+v", h)
+				}
+			},
+			lines: []string{
+				"The drive was read before the run only, so the report cannot say how it changed.",
+				"Note: SMART after the run: open /dev/nvme0n1: permission denied",
+				"| Time | 2026-03-02 10:00 UTC | — | — |",
+			},
+		},
+		{
+			name: "counters reset",
+			doc: func() driveHealthDoc {
+				a := after(before, t0.Add(time.Minute), 0, 0, 0, 0)
+				log := *a.SmartLog
+				log.DataUnitsRead = nvme.Uint128From(0)
+				a.SmartLog = &log
+				_, err := nvme.DiffSmart(before.SmartLog, a.SmartLog)
+				return driveHealthDoc{Before: before, After: a, Error: err.Error()}
+			},
+			lines: []string{
+				"The two readings cannot be compared.",
+				"Note: nvme: SMART counter data_units_read went from 1 to 0; the logs are of different controllers or the counters were reset",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := healthSummary(t, tt.doc())
+			s.Drives[0].Spec = []SpecEntry{{Name: "rand_read_4k", Values: map[string]float64{"iops": 1000}}}
+			if len(s.Health) != 1 || s.Health[0].Drive != "nvme0" {
+				t.Fatalf("health = %+v", s.Health)
+			}
+			if tt.check != nil {
+				tt.check(t, s.Health[0])
+			}
+			_, md := renderSummary(t, s)
+			for _, line := range tt.lines {
+				if !strings.Contains(md, line+"\n") {
+					t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
+				}
+			}
+		})
+	}
+}
+
+// TestHealthDocumentDamage feeds health documents this version cannot
+// fully read: the report is still made, with a note.
+func TestHealthDocumentDamage(t *testing.T) {
+	huge := `{"data_units_written":"340282366920938463463374607431768211455","data_units_read":"0","media_errors":"0","num_err_log_entries":"0","unsafe_shutdowns":"0"}`
+	snap := `{"path":"/dev/nvme0n1","smart_log":{"temperature":0}}`
+	tests := []struct {
+		name, doc, note string
+	}{
+		{"not an object", `[1, 2]`, "health/nvme0.json cannot be read"},
+		{"bad counter", `{"before":{"smart_log":{"media_errors":"-1"}}}`, `"-1" is not an unsigned 128-bit decimal number`},
+		{"counter beyond 64 bits", `{"before":` + snap + `,"after":` + snap + `,"change":` + huge + `}`, "moved by more than 2^64"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := healthSummary(t, json.RawMessage(tt.doc))
+			h := s.Health[0]
+			if !slices.ContainsFunc(h.Notes, func(n string) bool { return strings.Contains(n, tt.note) }) {
+				t.Errorf("notes = %q, want one with %q", h.Notes, tt.note)
+			}
+			renderSummary(t, s)
+		})
+	}
+}
+
+// TestHealthOrder lists the run's drives first, in plan order, then
+// documents of drives the manifest does not list.
+func TestHealthOrder(t *testing.T) {
+	s := Build(&results.Manifest{Drives: []results.Drive{{Name: "b"}, {Name: "a"}}}, nil)
+	s.SetHealth(map[string]json.RawMessage{"z": []byte(`{}`), "a": []byte(`{}`), "b": []byte(`{}`), "c": []byte(`{}`)})
+	var order []string
+	for _, h := range s.Health {
+		order = append(order, h.Drive)
+	}
+	if want := []string{"b", "a", "c", "z"}; !slices.Equal(order, want) {
+		t.Errorf("order = %v, want %v", order, want)
+	}
+}
+
+// TestWarningNamesMatchNVMe keeps the report's names of the critical
+// warning bits those of the nvme package.
+func TestWarningNamesMatchNVMe(t *testing.T) {
+	for bit := range 6 {
+		w := nvme.CriticalWarning(1 << bit)
+		if got, want := warningNames(uint8(w)), w.Names(); !slices.Equal(got, want) {
+			t.Errorf("bit %d: %v, nvme names it %v", bit, got, want)
+		}
+	}
+	if got := warningNames(0xc0); !slices.Equal(got, []string{"bit 6", "bit 7"}) {
+		t.Errorf("reserved bits = %v", got)
+	}
+}
+
+// TestLoadReadsHealth reads the qemu fixture as the report command does.
+func TestLoadReadsHealth(t *testing.T) {
+	s := mustLoad(t, "qemu")
+	if len(s.Health) != 1 || s.Health[0].Identity == nil || s.Health[0].Change == nil {
+		t.Fatalf("health = %+v", s.Health)
+	}
+	if h := s.Health[0]; h.Change.BytesWritten < h.EngineBytesWritten || *h.Change.WrittenRatio > 1.001 {
+		t.Errorf("the drive counted %d bytes written, drivebench %d", h.Change.BytesWritten, h.EngineBytesWritten)
+	}
+	dir := t.TempDir()
+	for _, sub := range []string{"steps", "health"} {
+		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	manifest, _ := os.ReadFile(filepath.Join("testdata", "qemu", "manifest.json"))
+	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), manifest, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "health", "nvme0.json"), []byte("{not json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(dir)
+	if err != nil {
+		t.Fatalf("a damaged health document stopped the report: %v", err)
+	}
+	if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "health/nvme0.json") {
+		t.Errorf("notes = %q", s.Notes)
+	}
+}
+
+// FuzzHealth feeds arbitrary health documents to the report: whatever a
+// document holds, the report is made and report.json meets the schema.
+func FuzzHealth(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "qemu", results.HealthDir, "nvme0.json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(seed)
+	f.Add([]byte(`{"before":{"smart_log":{"temperature":65535,"critical_warning":255}},"after":{"id_ns":{"lbaf_in_use":-1}},"change":{"percent_used":-300}}`))
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		if !json.Valid(doc) {
+			return
+		}
+		s := healthSummary(t, json.RawMessage(doc))
+		renderSummary(t, s)
+	})
+}

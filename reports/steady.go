@@ -1,0 +1,119 @@
+package reports
+
+import "fmt"
+
+// buildSteadyState lists the steady-state searches of the run, one per
+// profile and drive, in the order they first appear. Each round of a
+// search that tracks the steady-state figure records the judgement of the
+// rounds so far, so the last such record of a search holds its whole
+// history.
+func buildSteadyState(steps []step, rev *revisions) []SteadyState {
+	out := []SteadyState{}
+	index := map[[2]string]int{}
+	for _, s := range steps {
+		if s.rec == nil || s.rec.SteadyState == nil {
+			continue
+		}
+		key := [2]string{s.info.Drive, s.source()}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, SteadyState{})
+		}
+		out[i] = steadyState(s, rev)
+	}
+	return out
+}
+
+// steadyState is the search as one round's record judged it.
+func steadyState(s step, rev *revisions) SteadyState {
+	j := s.rec.SteadyState
+	ss := SteadyState{
+		Drive: s.info.Drive, Profile: s.source(), Variable: j.Variable, Rounds: []SteadyRound{},
+		WindowFirst: j.WindowFirst, WindowLast: j.WindowLast,
+		Average: finite(j.Average), Slope: finite(j.Slope), Intercept: finite(j.Intercept),
+		Reached: j.Reached, Exhausted: j.Exhausted && !j.Reached, Message: j.Message,
+		StepID: s.info.ID, PlanHash: rev.earlier(s.rec),
+	}
+	for i, v := range j.Rounds {
+		ss.Rounds = append(ss.Rounds, SteadyRound{Round: i + 1, Value: finite(v)})
+	}
+	return ss
+}
+
+// steadyStateSentence states the outcome of a steady-state search in the
+// report's words. The engine's message is added when the search ended
+// without a verdict, where it says how far the rule got.
+func steadyStateSentence(ss SteadyState) string {
+	rounds := plural(len(ss.Rounds), "round")
+	switch {
+	case ss.Reached && ss.WindowFirst > 0:
+		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s, and the best-fit line changed by %s across the window.",
+			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
+			percentText(windowExcursion(ss)))
+	case ss.Reached:
+		return "Steady state was reached."
+	case ss.Exhausted:
+		return fmt.Sprintf("Steady state not reached in %s: the search ran every round it was allowed.", rounds)
+	}
+	return joinSentences(fmt.Sprintf("The search ended after %s without reaching steady state.", rounds), sentence(ss.Message))
+}
+
+// windowExcursion is how much the best-fit line moves across the window,
+// in percent of the window's average.
+func windowExcursion(ss SteadyState) float64 {
+	if ss.Average == 0 {
+		return 0
+	}
+	return ss.Slope * float64(ss.WindowLast-ss.WindowFirst) / ss.Average * 100
+}
+
+// Steady-state variables, as records name them.
+const (
+	variableIOPS    = "iops"
+	variableBW      = "bw"
+	variableLatMean = "lat_mean"
+	variableLatP99  = "lat_p99"
+)
+
+// variableName names a tracked figure in prose.
+func variableName(v string) string {
+	names := map[string]string{
+		variableIOPS: "IOPS", variableBW: "bandwidth",
+		variableLatMean: "mean latency", variableLatP99: "p99 latency",
+	}
+	if name, ok := names[v]; ok {
+		return name
+	}
+	return orDash(v)
+}
+
+// variableText writes a value of a tracked figure in its unit; IOPS,
+// named by the figure, take none.
+func variableText(v string, value float64) string {
+	switch v {
+	case variableIOPS:
+		return formatCount(value)
+	case variableBW:
+		return formatBandwidth(value)
+	case variableLatMean, variableLatP99:
+		return formatLatency(value)
+	}
+	return formatPlain(value)
+}
+
+// sentence makes a message end like a sentence, with a capital first
+// letter and a full stop.
+func sentence(msg string) string {
+	if msg == "" {
+		return ""
+	}
+	if b := msg[0]; b >= 'a' && b <= 'z' {
+		msg = string(b-'a'+'A') + msg[1:]
+	}
+	if last := msg[len(msg)-1]; last != '.' && last != '!' && last != '?' {
+		msg += "."
+	}
+	return msg
+}
