@@ -45,7 +45,13 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		m.Checks = append(m.Checks, results.Method{Name: c.Name, Drives: c.Drives, Params: params})
 	}
 	for _, n := range g.Nodes {
-		s := results.StepInfo{ID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source, Pass: n.Pass, DependsOn: n.DependsOn}
+		s := results.StepInfo{
+			ID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source, Pass: n.Pass, DependsOn: n.DependsOn,
+			Group: n.Group, Round: n.Round, Rounds: n.Rounds,
+		}
+		if n.Workload != nil {
+			s.RatePct = n.Workload.RatePct
+		}
 		for _, pt := range n.Point {
 			s.Point = append(s.Point, results.Param{Name: pt.Name, Value: pt.Value})
 		}

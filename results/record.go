@@ -49,6 +49,127 @@ type Record struct {
 	// Log holds lines the step produced for people: hook print() output,
 	// warnings from the engine.
 	Log []string `json:"log,omitempty"`
+	// Acceptance is set on acceptance steps: one row per figure of the
+	// drive's spec, in spec order.
+	Acceptance []AcceptanceRow `json:"acceptance,omitempty"`
+	// Command is set on exec steps: the command that ran and how it ended.
+	// The metrics its parse hook found are in Result.Metrics.
+	Command *Command `json:"command,omitempty"`
+	// Parent is set on the points an adaptive step measured: the ID of
+	// that step. Points, on the adaptive step, lists its points' IDs in
+	// the order they were measured.
+	Parent string   `json:"parent,omitempty"`
+	Points []string `json:"points,omitempty"`
+}
+
+// Acceptance verdicts: the three of checks, and skip for a spec figure
+// that cannot be compared with a measurement.
+const (
+	AcceptPass = "pass"
+	AcceptFail = "fail"
+	AcceptWarn = "warn"
+	AcceptSkip = "skip"
+)
+
+// AcceptanceRow compares one figure of a spec entry with what was
+// measured under the conditions closest to the entry's.
+type AcceptanceRow struct {
+	// Spec is the entry's name (rand_read_4k); Metric the figure's key
+	// (iops, bw, lat_us, p99_us, or one drivebench does not measure).
+	Spec   string `json:"spec"`
+	Metric string `json:"metric"`
+	// Unit is "IOPS", "B/s" or "µs"; empty for a figure that is not
+	// measured. Better is "higher" or "lower": which way passes.
+	Unit   string `json:"unit,omitempty"`
+	Better string `json:"better,omitempty"`
+	// Claimed is the spec's figure; Measured the step's, in the same unit,
+	// nil when nothing was compared. Ratio is Measured / Claimed.
+	Claimed  float64  `json:"claimed"`
+	Measured *float64 `json:"measured,omitempty"`
+	Ratio    *float64 `json:"ratio,omitempty"`
+	// TolerancePct is how far on the wrong side of the claim a measurement
+	// may be and still pass.
+	TolerancePct float64 `json:"tolerance_pct"`
+	// Verdict is AcceptPass, AcceptFail, AcceptWarn or AcceptSkip; Reason
+	// says why in one sentence.
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+	// Conditions lists, in plain words, each way the measurement's
+	// conditions differ from the spec's (block size, queue depth, drive
+	// state, link), or what the spec leaves unstated.
+	Conditions []string `json:"conditions,omitempty"`
+	// StepID and Step name the step whose result was compared.
+	StepID string `json:"step_id,omitempty"`
+	Step   string `json:"step,omitempty"`
+}
+
+// Command is what an exec step ran and how it ended. The full output is
+// kept beside the record, in the files StdoutFile and StderrFile
+// (relative to the results folder); the record holds the last lines.
+type Command struct {
+	Args []string `json:"args"`
+	// Dir is the working directory; User the account it ran as, "" for
+	// drivebench's own.
+	Dir        string   `json:"dir"`
+	User       string   `json:"user,omitempty"`
+	ExitCode   int      `json:"exit_code"`
+	DurationNs int64    `json:"duration_ns"`
+	TimedOut   bool     `json:"timed_out,omitempty"`
+	StdoutFile string   `json:"stdout_file,omitempty"`
+	StderrFile string   `json:"stderr_file,omitempty"`
+	StdoutTail []string `json:"stdout_tail,omitempty"`
+	StderrTail []string `json:"stderr_tail,omitempty"`
+}
+
+// SummaryFile holds the sections a plan's summary hook adds to the
+// report; SummarySchema is its schema.
+const (
+	SummaryFile   = "summary.json"
+	SummarySchema = "drivebench/summary/v1"
+)
+
+// Summary is what the plan's summary hook returned, written at the end of
+// a run for the reports to show after their own sections.
+type Summary struct {
+	Schema string `json:"schema"`
+	// Hook names the function: "report/summary.star:summary".
+	Hook     string           `json:"hook"`
+	Sections []SummarySection `json:"sections,omitempty"`
+	// Error is set when the hook failed; Where points into its file.
+	Error string `json:"error,omitempty"`
+	Where string `json:"where,omitempty"`
+	// Log holds what the hook print()ed.
+	Log []string `json:"log,omitempty"`
+}
+
+// SummarySection is one section a summary hook adds: a title, Markdown
+// text, and optionally a table and a chart.
+type SummarySection struct {
+	Title string        `json:"title"`
+	Text  string        `json:"text,omitempty"`
+	Table *SummaryTable `json:"table,omitempty"`
+	Chart *SummaryChart `json:"chart,omitempty"`
+}
+
+// SummaryTable is a table of text cells; every row has one cell per
+// column.
+type SummaryTable struct {
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+// SummaryChart is a line chart of one or more series of (x, y) points.
+type SummaryChart struct {
+	Title  string          `json:"title,omitempty"`
+	XLabel string          `json:"x_label,omitempty"`
+	YLabel string          `json:"y_label,omitempty"`
+	Series []SummarySeries `json:"series"`
+}
+
+// SummarySeries is one line of a chart.
+type SummarySeries struct {
+	Name   string       `json:"name"`
+	Points [][2]float64 `json:"points"`
 }
 
 // Param is one coordinate of a sweep point.
@@ -84,6 +205,9 @@ type SteadyState struct {
 	// steady state.
 	Exhausted bool   `json:"exhausted"`
 	Message   string `json:"message"`
+	// Rule is "snia", or "hook <file>:<function>" for a plan's own rule,
+	// which sets only Rounds, Reached, Exhausted and Message.
+	Rule string `json:"rule,omitempty"`
 }
 
 // Manifest describes a run: the plan, the testbed and the steps. It is
@@ -140,6 +264,7 @@ type SpecEntry struct {
 	IODepth int                `json:"iodepth,omitempty"`
 	NumJobs int                `json:"numjobs,omitempty"`
 	State   string             `json:"state,omitempty"`
+	PCIeGen int                `json:"pcie_gen,omitempty"`
 }
 
 // Method is a precondition, profile or check described for the reader:
@@ -173,4 +298,10 @@ type StepInfo struct {
 	Pass      int      `json:"pass,omitempty"`
 	Point     []Param  `json:"point,omitempty"`
 	DependsOn []string `json:"depends_on,omitempty"`
+	// Group, Round and Rounds place the step in a rate curve or a set of
+	// rounds; RatePct is a curve point's share of the curve's maximum.
+	Group   string  `json:"group,omitempty"`
+	Round   int     `json:"round,omitempty"`
+	Rounds  int     `json:"rounds,omitempty"`
+	RatePct float64 `json:"rate_pct,omitempty"`
 }
