@@ -2,10 +2,10 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -20,24 +20,11 @@ import (
 // are.
 func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record) {
 	c := n.Check
-	input := script.Struct{
-		"check":   c.Name,
-		"profile": c.Profile,
-		"drive":   r.driveValue(n.Drive),
-		"args":    c.Args,
-		"points":  r.pointValues(n),
-	}
+	input := script.CheckInput(c.Name, c.Profile, r.driveValue(n.Drive), c.Args, r.plan.Variables, r.pointValues(n))
 	verdicts, prints, err := r.hooksFor(c.Script).Check(ctx, c.Script, c.Function, input)
 	rec.Log = prints
 	if err != nil {
-		rec.Status, rec.Error = results.StatusFailed, err.Error()
-		v := results.Verdict{Check: c.Name, Drive: n.Drive, Status: "error", Message: err.Error()}
-		var se *script.Error
-		if errors.As(err, &se) {
-			v.Message, v.Where = se.Msg, fmt.Sprintf("%s:%d:%d", se.File, se.Line, se.Col)
-			rec.Log = append(rec.Log, strings.Split(strings.TrimRight(se.Backtrace, "\n"), "\n")...)
-		}
-		rec.Verdicts = []results.Verdict{v}
+		r.hookFailed(rec, c.Name, err)
 		return
 	}
 	for _, v := range verdicts {
@@ -45,9 +32,27 @@ func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record
 	}
 }
 
-func (r *runner) driveValue(name string) script.Struct {
+// hookFailed records a hook's error on a step: the step fails, with an
+// "error" verdict of the judgement named check that points into the .star
+// file, and the hook's backtrace in the log.
+func (r *runner) hookFailed(rec *results.Record, check string, err error) {
+	rec.Status, rec.Error = results.StatusFailed, err.Error()
+	v := results.Verdict{Check: check, Drive: rec.Drive, Status: "error", Message: err.Error()}
+	var se *script.Error
+	if errors.As(err, &se) {
+		v.Message, v.Where = se.Msg, fmt.Sprintf("%s:%d:%d", se.File, se.Line, se.Col)
+		if se.Backtrace != "" {
+			rec.Log = append(rec.Log, strings.Split(strings.TrimRight(se.Backtrace, "\n"), "\n")...)
+		}
+	}
+	rec.Verdicts = append(rec.Verdicts, v)
+}
+
+// driveValue is a drive as hooks see it: its identity, spec and, for an
+// NVMe drive, its SMART snapshots.
+func (r *runner) driveValue(name string) script.Drive {
 	t := r.targets[name]
-	spec := map[string]any{}
+	spec := map[string]map[string]any{}
 	for _, s := range t.drive.Spec {
 		entry := map[string]any{}
 		for k, v := range s.Values {
@@ -60,25 +65,65 @@ func (r *runner) driveValue(name string) script.Struct {
 		}
 		spec[s.Name] = entry
 	}
-	return script.Struct{"name": name, "path": t.io.Path, "size": t.io.Capacity, "spec": spec}
+	return script.Drive{Name: name, Path: t.io.Path, Size: t.io.Capacity, Spec: spec, Facts: t.facts, Health: r.healthValue(name)}
+}
+
+// healthValue is a drive's NVMe identity and SMART snapshots as plain
+// values, nil for a drive that is not NVMe.
+func (r *runner) healthValue(name string) any {
+	r.mu.Lock()
+	h := r.health[name]
+	r.mu.Unlock()
+	if h == nil {
+		return nil
+	}
+	raw, err := json.Marshal(h)
+	if err != nil {
+		return nil
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return nil
+	}
+	return v
 }
 
 // pointValues lists what the check judges, one entry per sweep point in
 // graph order: the averages of a repeated profile rather than its rounds,
-// and no step that was skipped.
-func (r *runner) pointValues(n *plan.Node) []any {
-	recs := r.dependencies(n, string(plan.KindAggregate))
-	if len(recs) == 0 {
-		recs = r.dependencies(n, string(plan.KindProfile))
-	}
-	var points []any
-	for _, rec := range recs {
-		if rec.Status == results.StatusSkipped {
-			continue
+// the points an adaptive profile measured, and no step that was skipped.
+func (r *runner) pointValues(n *plan.Node) []script.Point {
+	var points []script.Point
+	for _, rec := range r.measuredPoints(n) {
+		if rec.Status != results.StatusSkipped {
+			points = append(points, pointValue(rec))
 		}
-		points = append(points, pointValue(rec))
 	}
 	return points
+}
+
+// measuredPoints returns the records of the points n depends on: the
+// aggregates of a repeated profile, else its points, with an adaptive
+// node standing for the points it measured, and an exec step's record.
+func (r *runner) measuredPoints(n *plan.Node) []*results.Record {
+	if recs := r.dependencies(n, string(plan.KindAggregate)); len(recs) > 0 {
+		return recs
+	}
+	var recs []*results.Record
+	for _, dep := range n.DependsOn {
+		rec := r.record(dep)
+		switch {
+		case rec == nil:
+		case rec.Kind == string(plan.KindAdaptive):
+			for _, id := range rec.Points {
+				if p := r.record(id); p != nil {
+					recs = append(recs, p)
+				}
+			}
+		case rec.Kind == string(plan.KindProfile) || rec.Kind == string(plan.KindExec):
+			recs = append(recs, rec)
+		}
+	}
+	return recs
 }
 
 // dependencies returns the records of n's dependencies of one kind.
@@ -92,15 +137,19 @@ func (r *runner) dependencies(n *plan.Node, kind string) []*results.Record {
 	return recs
 }
 
-func pointValue(rec *results.Record) script.Struct {
+// pointValue is a step's record as hooks see it.
+func pointValue(rec *results.Record) script.Point {
 	params := map[string]any{}
 	for _, p := range rec.Point {
 		params[p.Name] = p.Value
 	}
-	pt := script.Struct{"name": pointName(rec.Point), "params": params, "status": rec.Status, "read": nil, "write": nil}
-	if rec.Result != nil {
-		pt["read"] = dirValue(rec.Result.Read)
-		pt["write"] = dirValue(rec.Result.Write)
+	pt := script.Point{Name: pointName(rec.Point), Params: params, Status: rec.Status}
+	if res := rec.Result; res != nil {
+		pt.Read, pt.Write, pt.Metrics = direction(res.Read), direction(res.Write), res.Metrics
+		for _, s := range res.Series {
+			pt.Series = append(pt.Series, script.Sample{T: s.T, ReadIOPS: s.ReadIOPS, WriteIOPS: s.WriteIOPS, BW: s.BW,
+				MeanLatNs: s.MeanLatNs, P99Ns: s.P99Ns, BytesWritten: s.BytesWritten})
+		}
 	}
 	return pt
 }
@@ -113,26 +162,20 @@ func pointName(point []results.Param) string {
 	return strings.Join(parts, ",")
 }
 
-// dirValue shows one direction's statistics to a hook; None when the step
+// direction shows one direction's statistics to a hook; nil when the step
 // did no I/O that way.
-func dirValue(d *metrics.DirStats) any {
+func direction(d *metrics.DirStats) *script.Direction {
 	if d == nil {
 		return nil
 	}
-	pcts := map[string]any{}
+	pcts := map[float64]uint64{}
 	for _, p := range d.Lat.Percentiles {
-		pcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Ns
+		pcts[p.P] = p.Ns
 	}
-	quantile := script.Func(func(args ...float64) (float64, error) {
-		if len(args) != 1 || args[0] <= 0 || args[0] > 100 {
-			return 0, fmt.Errorf("quantile takes one percentile in (0, 100], such as quantile(99.9)")
-		}
-		return float64(d.Quantile(args[0])), nil
-	})
-	return script.Struct{
-		"ios": d.IOs, "bytes": d.Bytes, "iops": d.IOPS, "bw_bytes": d.BW,
-		"lat_ns":   script.Struct{"min": d.Lat.Min, "max": d.Lat.Max, "mean": d.Lat.Mean, "stddev": d.Lat.Stddev, "p": pcts},
-		"quantile": quantile,
+	return &script.Direction{
+		IOs: d.IOs, Bytes: d.Bytes, IOPS: d.IOPS, BW: d.BW,
+		MinNs: d.Lat.Min, MaxNs: d.Lat.Max, MeanNs: d.Lat.Mean, StddevNs: d.Lat.Stddev, Percentiles: pcts,
+		Quantile: func(q float64) float64 { return float64(d.Quantile(q)) },
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -13,7 +14,7 @@ import (
 // of the group still runs: a rate curve ends when a point crosses the
 // stop condition; a steady-state profile ends after the round in which
 // its tracked figure became steady, or ran out of rounds.
-func (r *runner) judgeGroup(n *plan.Node, rec *results.Record) {
+func (r *runner) judgeGroup(ctx context.Context, n *plan.Node, rec *results.Record) {
 	if n.Group == "" {
 		return
 	}
@@ -21,18 +22,23 @@ func (r *runner) judgeGroup(n *plan.Node, rec *results.Record) {
 		r.endGroup(n.Group, reason, -1)
 	}
 	if n.TracksSteadyState() {
-		r.judgeSteadyState(n, rec)
+		r.judgeSteadyState(ctx, n, rec)
 	}
 }
 
-// judgeSteadyState adds the round's tracked figure and applies the rule.
-func (r *runner) judgeSteadyState(n *plan.Node, rec *results.Record) {
+// judgeSteadyState adds the round's tracked figure and applies the rule:
+// SNIA's, or the plan's own hook.
+func (r *runner) judgeSteadyState(ctx context.Context, n *plan.Node, rec *results.Record) {
 	ss := n.SteadyState
 	if rec.Status != results.StatusOK || rec.Result == nil {
 		r.endGroup(n.Group, fmt.Sprintf("round %d of the steady-state search failed", n.Round), n.Round)
 		return
 	}
 	rounds := r.addRound(n.Group, trackedFigure(ss.Metric, rec.Result))
+	if ss.Hook != nil {
+		r.judgeByHook(ctx, n, rec, rounds)
+		return
+	}
 	rule := steady.Rule{Window: ss.Window, MaxRounds: ss.MaxRounds, ExcursionPct: ss.ExcursionPct, SlopePct: ss.SlopePct}
 	v := rule.Judge(rounds)
 	rec.SteadyState = steadyRecord(ss.Metric, rounds, v)
@@ -42,6 +48,56 @@ func (r *runner) judgeSteadyState(n *plan.Node, rec *results.Record) {
 	case v.Exhausted:
 		r.endGroup(n.Group, rec.SteadyState.Message, n.Round)
 	}
+}
+
+// judgeByHook asks the plan's steady_state hook whether the rounds so far
+// are steady. A hook that fails fails the round and ends the search, as
+// no later round could be judged either.
+func (r *runner) judgeByHook(ctx context.Context, n *plan.Node, rec *results.Record, rounds []float64) {
+	h, ss := n.SteadyState.Hook, n.SteadyState
+	recs := r.addRoundRecord(n.Group, rec)
+	input := make([]any, len(recs))
+	for i, rr := range recs {
+		input[i] = pointValue(rr).Round(i+1, rounds[i])
+	}
+	d, prints, err := r.hooksFor(h.Script).SteadyState(ctx, h.Script, h.Function, input, h.Args)
+	rec.Log = append(rec.Log, prints...)
+	judged := &results.SteadyState{Variable: ss.Metric, Rounds: rounds, Rule: fmt.Sprintf("hook %s:%s", h.ScriptName, h.Function)}
+	rec.SteadyState = judged
+	if err != nil {
+		r.hookFailed(rec, "steady_state "+n.Source, err)
+		judged.Message = "the steady-state hook failed, so no round can be judged"
+		r.endGroup(n.Group, "the steady-state hook failed at round "+fmt.Sprint(n.Round), n.Round)
+		return
+	}
+	why := ""
+	if d.Message != "" {
+		why = ": " + d.Message
+	}
+	judged.Reached = d.Steady
+	switch {
+	case d.Steady:
+		judged.Message = fmt.Sprintf("steady state reached after round %d%s", len(rounds), why)
+		r.endGroup(n.Group, judged.Message, n.Round)
+	case len(rounds) >= ss.MaxRounds:
+		judged.Exhausted = true
+		judged.Message = fmt.Sprintf("steady state not reached in %d rounds%s", len(rounds), why)
+		r.endGroup(n.Group, judged.Message, n.Round)
+	default:
+		judged.Message = fmt.Sprintf("not steady after round %d%s", len(rounds), why)
+	}
+}
+
+// addRoundRecord appends a tracked round's record to the group's and
+// returns them all.
+func (r *runner) addRoundRecord(group string, rec *results.Record) []*results.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.roundRecs == nil {
+		r.roundRecs = map[string][]*results.Record{}
+	}
+	r.roundRecs[group] = append(r.roundRecs[group], rec)
+	return append([]*results.Record(nil), r.roundRecs[group]...)
 }
 
 // addRound appends a tracked figure to the group's rounds and returns
@@ -70,7 +126,7 @@ func trackedFigure(metric string, res *metrics.Result) float64 {
 }
 
 func steadyRecord(metric string, rounds []float64, v steady.Verdict) *results.SteadyState {
-	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted}
+	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted, Rule: "snia"}
 	if w := v.Window; w != nil {
 		s.WindowFirst, s.WindowLast = w.First, w.Last
 		s.Average, s.Slope, s.Intercept = w.Average, w.Slope, w.Intercept

@@ -35,7 +35,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		m.Preconditions = append(m.Preconditions, results.Method{Name: pc.Name, Drives: pc.Drives, Params: params})
 	}
 	for _, pr := range p.Profiles {
-		m.Profiles = append(m.Profiles, results.Method{Name: pr.Name, Drives: pr.Drives, Params: workloadParams(&pr.Workload), Sweep: sweepDims(pr.Sweep)})
+		m.Profiles = append(m.Profiles, profileMethod(p, pr))
 	}
 	for _, c := range p.Checks {
 		params := []results.KV{{Key: "script", Value: relTo(p.Dir, c.Script)}, {Key: "function", Value: c.Function}, {Key: "profile", Value: c.Profile}}
@@ -43,6 +43,9 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 			params = append(params, results.KV{Key: "args." + k, Value: fmt.Sprint(v)})
 		}
 		m.Checks = append(m.Checks, results.Method{Name: c.Name, Drives: c.Drives, Params: params})
+	}
+	for _, a := range p.Accepts {
+		m.Checks = append(m.Checks, acceptMethod(a))
 	}
 	for _, n := range g.Nodes {
 		s := results.StepInfo{
@@ -58,6 +61,53 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		m.Steps = append(m.Steps, s)
 	}
 	return m
+}
+
+// profileMethod describes a profile, an adaptive one with its hook, or an
+// exec step with its command.
+func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
+	if x := pr.Exec; x != nil {
+		params := []results.KV{{Key: "command", Value: strings.Join(x.Command, " ")}, {Key: "timeout", Value: plan.FormatDuration(x.Timeout)}}
+		if x.User != "" {
+			params = append(params, results.KV{Key: "user", Value: x.User})
+		}
+		if x.Parse != nil {
+			params = append(params, results.KV{Key: "parse", Value: relTo(p.Dir, x.Parse.Script) + ":" + x.Parse.Function})
+		}
+		params = append(params, results.KV{Key: "engine", Value: "exec"})
+		return results.Method{Name: pr.Name, Drives: pr.Drives, Params: append(params, expectParams(pr)...)}
+	}
+	m := results.Method{Name: pr.Name, Drives: pr.Drives, Params: workloadParams(&pr.Workload), Sweep: sweepDims(pr.Sweep)}
+	if a := pr.Adaptive; a != nil {
+		m.Params = append(m.Params, results.KV{Key: "adaptive", Value: relTo(p.Dir, a.Hook.Script) + ":" + a.Hook.Function},
+			results.KV{Key: "max_points", Value: strconv.Itoa(a.MaxPoints)})
+	}
+	m.Params = append(m.Params, expectParams(pr)...)
+	return m
+}
+
+// expectParams lists a profile's expectations as written.
+func expectParams(pr *plan.Profile) []results.KV {
+	var kv []results.KV
+	for _, e := range pr.Expect {
+		kv = append(kv, results.KV{Key: "expect", Value: e.Text})
+	}
+	return kv
+}
+
+// acceptMethod describes an accept block among the judgements.
+func acceptMethod(a *plan.Accept) results.Method {
+	params := []results.KV{{Key: "accept", Value: "spec sheet"}, {Key: "tolerance_pct", Value: strconv.FormatFloat(a.TolerancePct, 'f', -1, 64)}}
+	if len(a.Entries) > 0 {
+		params = append(params, results.KV{Key: "entries", Value: strings.Join(a.Entries, ", ")})
+	}
+	if len(a.Profiles) > 0 {
+		params = append(params, results.KV{Key: "profiles", Value: strings.Join(a.Profiles, ", ")})
+	}
+	if a.PCIeGen > 0 {
+		params = append(params, results.KV{Key: "pcie_gen", Value: strconv.Itoa(a.PCIeGen)})
+	}
+	return results.Method{Name: a.Name, Drives: a.Drives, Params: params}
 }
 
 // workloadParams lists a workload's parameters in the plan's own units.

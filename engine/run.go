@@ -55,7 +55,10 @@ type Outcome struct {
 // problems that stop the whole run (an unusable drive, a results folder
 // that cannot be written, a cancelled context).
 func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
-	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}}
+	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}, profiles: map[string]*plan.Profile{}}
+	for _, pr := range p.Profiles {
+		r.profiles[pr.Name] = pr
+	}
 	drivers := defaultDrivers(p)
 	for name, d := range opt.Drivers {
 		drivers[name] = d
@@ -67,6 +70,9 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	}
 	defer r.removeScratch()
 	if err := r.resolveDrives(); err != nil {
+		return nil, err
+	}
+	if err := r.makeWorkDirs(); err != nil {
 		return nil, err
 	}
 	r.snapshotBefore()
@@ -106,16 +112,21 @@ type runner struct {
 	// rounds holds, by group, the tracked figure of each steady-state
 	// round so far.
 	rounds map[string][]float64
+	// roundRecs holds, by group, the tracked record of each steady-state
+	// round so far, for a steady_state hook.
+	roundRecs map[string][]*results.Record
 	// health holds the NVMe snapshots of each NVMe drive.
 	health map[string]*driveHealth
-	out    *Outcome
-	start  time.Time
+	// profiles holds the plan's profiles and exec steps by name.
+	profiles map[string]*plan.Profile
+	out      *Outcome
+	start    time.Time
 }
 
 func (r *runner) resolveDrives() error {
 	var errs []error
 	for _, d := range r.plan.Drives {
-		t, err := resolveTarget(d, r.opt.Dir, writes(r.graph, d.Name))
+		t, err := resolveTarget(d, r.opt.Dir, writes(r.graph, d.Name), doesIO(r.graph, d.Name))
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -125,10 +136,15 @@ func (r *runner) resolveDrives() error {
 	return errors.Join(errs...)
 }
 
+// removeScratch removes the files and folders the run created for
+// scratch and directory drives.
 func (r *runner) removeScratch() {
 	for _, t := range r.targets {
 		if t.scratch {
 			os.Remove(t.io.Path)
+		}
+		if t.removeWorkDir {
+			os.RemoveAll(t.workDir)
 		}
 	}
 }
@@ -271,18 +287,13 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	ev := Event{Kind: StepStarted, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: time.Since(r.start)}
 	if n.Kind == plan.KindReport {
 		r.emit(ev)
+		if err := r.summarize(ctx); err != nil {
+			return nil, err
+		}
 		return nil, r.report()
 	}
-	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && n.Kind != plan.KindCheck {
-		if r.journal[n.ID] != old.Status {
-			if err := r.folder.MarkDone(old); err != nil {
-				return nil, r.saveError(err)
-			}
-		}
-		ev.Kind, ev.Record = StepReused, old
-		r.emit(ev)
-		r.judgeGroup(n, old)
-		return old, nil
+	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && reusable(n) {
+		return old, r.reuse(ctx, ev, n, old)
 	}
 	r.emit(ev)
 	rec := r.newRecord(n)
@@ -293,20 +304,73 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		r.runCheck(ctx, n, rec)
 	case n.Kind == plan.KindAggregate:
 		r.runAggregate(n, rec)
+	case n.Kind == plan.KindExec:
+		r.runExec(ctx, n, rec)
+	case n.Kind == plan.KindAdaptive:
+		if err := r.runAdaptive(ctx, i, n, rec); err != nil {
+			return nil, err
+		}
+	case n.Kind == plan.KindAcceptance:
+		r.runAcceptance(n, rec)
 	case n.PurgeMethod != "":
 		r.runPurge(ctx, i, n, rec)
 	default:
 		r.runWorkload(ctx, i, n, rec)
 	}
-	r.judgeGroup(n, rec)
-	rec.Finished = time.Now()
-	if err := r.folder.WriteRecord(rec); err != nil {
-		return nil, r.saveError(err)
+	r.judgeGroup(ctx, n, rec)
+	if err := r.judgeExpect(n, rec, false); err != nil {
+		return nil, err
 	}
-	ev.Kind, ev.Record, ev.Elapsed = StepFinished, rec, time.Since(r.start)
-	r.emit(ev)
+	if err := r.finish(i, n, rec); err != nil {
+		return nil, err
+	}
 	return rec, ctx.Err()
 }
+
+// reusable reports whether a complete record of n from an earlier run in
+// the same folder stands: not for judgements, which see every record
+// anew, nor for exec steps, which may set up what later steps need (a
+// database server).
+func reusable(n *plan.Node) bool {
+	switch n.Kind {
+	case plan.KindCheck, plan.KindAcceptance, plan.KindExec:
+		return false
+	}
+	return true
+}
+
+// reuse keeps a complete record from an earlier run: it is journaled if
+// the journal missed it, its group and expectations are judged again,
+// and an adaptive step's points are read back.
+func (r *runner) reuse(ctx context.Context, ev Event, n *plan.Node, old *results.Record) error {
+	if r.journal[n.ID] != old.Status {
+		if err := r.folder.MarkDone(old); err != nil {
+			return r.saveError(err)
+		}
+	}
+	ev.Kind, ev.Record = StepReused, old
+	r.emit(ev)
+	if n.Kind == plan.KindAdaptive {
+		if err := r.reusePoints(ev.Index, n, old); err != nil {
+			return err
+		}
+	}
+	r.judgeGroup(ctx, n, old)
+	return r.judgeExpect(n, old, true)
+}
+
+// finish writes a step's record and reports it.
+func (r *runner) finish(i int, n *plan.Node, rec *results.Record) error {
+	rec.Finished = time.Now()
+	if err := r.folder.WriteRecord(rec); err != nil {
+		return r.saveError(err)
+	}
+	r.emit(Event{Kind: StepFinished, Index: i, Total: len(r.graph.Nodes), Node: n, Record: rec, Elapsed: r.elapsed()})
+	return nil
+}
+
+// elapsed is the time since the run started.
+func (r *runner) elapsed() time.Duration { return time.Since(r.start) }
 
 // saveError explains a record that could not be saved; the run stops, as
 // measuring what cannot be kept is pointless.

@@ -21,12 +21,31 @@ type target struct {
 	io      driver.Target
 	scratch bool
 	facts   map[string]string
+	// workDir is the folder exec steps run in: the drive's directory, or
+	// work-<drive> in the results folder; removeWorkDir is set for a
+	// scratch drive's, which goes with the drive.
+	workDir       string
+	removeWorkDir bool
+	// madeDir is set when the run created a directory drive's folder.
+	madeDir bool
 }
 
-// writes reports whether any step of g writes to the drive.
+// writes reports whether any step of g writes to the drive. An exec step
+// may, so it counts as writing.
 func writes(g *plan.Graph, drive string) bool {
 	for _, n := range g.Nodes {
-		if n.Drive == drive && n.Workload != nil && n.Workload.Writes() {
+		if n.Drive == drive && (n.Workload != nil && n.Workload.Writes() || n.Exec != nil) {
+			return true
+		}
+	}
+	return false
+}
+
+// doesIO reports whether any step of g does I/O on the drive itself (a
+// precondition, a profile or a purge), as opposed to exec steps only.
+func doesIO(g *plan.Graph, drive string) bool {
+	for _, n := range g.Nodes {
+		if n.Drive == drive && (n.Workload != nil || n.PurgeMethod != "") {
 			return true
 		}
 	}
@@ -34,10 +53,19 @@ func writes(g *plan.Graph, drive string) bool {
 }
 
 // resolveTarget finds or creates the drive's file or device and checks
-// that the run may use it as the plan says.
-func resolveTarget(d *plan.Drive, dir string, willWrite bool) (*target, error) {
+// that the run may use it as the plan says. A drive that only exec steps
+// use gets no file.
+func resolveTarget(d *plan.Drive, dir string, willWrite, io bool) (*target, error) {
 	if willWrite && !d.Writable {
 		return nil, fmt.Errorf("drive %q: the plan writes to it but it is not marked writable; add writable = true to the drive block if its data may be destroyed", d.Name)
+	}
+	if d.Directory != "" {
+		return directoryTarget(d, io)
+	}
+	if d.Path == "" && !io {
+		workDir := filepath.Join(dir, "work-"+d.Name)
+		return &target{drive: d, io: driver.Target{Path: workDir, Capacity: d.Size},
+			facts: map[string]string{"type": "directory"}, workDir: workDir, removeWorkDir: true}, nil
 	}
 	if d.Path == "" {
 		return scratchTarget(d, dir)
@@ -56,7 +84,8 @@ func resolveTarget(d *plan.Drive, dir string, willWrite bool) (*target, error) {
 	return nil, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
 }
 
-// scratchTarget creates the drive as a file in the results folder.
+// scratchTarget creates the drive as a file in the results folder; its
+// exec steps run in work-<drive> there, removed with the file.
 func scratchTarget(d *plan.Drive, dir string) (*target, error) {
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a scratch drive (empty path) needs a size", d.Name)
@@ -66,7 +95,46 @@ func scratchTarget(d *plan.Drive, dir string) (*target, error) {
 		return nil, err
 	}
 	t.scratch = true
+	t.workDir, t.removeWorkDir = filepath.Join(dir, "work-"+d.Name), true
 	return t, nil
+}
+
+// directoryTarget uses a folder on the file system under test, creating
+// it if needed: exec steps run in it, and I/O steps on a file of the
+// drive's size in it, removed after the run.
+func directoryTarget(d *plan.Drive, io bool) (*target, error) {
+	_, err := os.Stat(d.Directory)
+	made := errors.Is(err, fs.ErrNotExist)
+	if err := os.MkdirAll(d.Directory, 0o755); err != nil {
+		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+	}
+	if !io {
+		return &target{drive: d, io: driver.Target{Path: d.Directory, Capacity: d.Size},
+			facts: directoryFacts(d.Directory), workDir: d.Directory, madeDir: made}, nil
+	}
+	if d.Size <= 0 {
+		return nil, fmt.Errorf("drive %q: a directory drive needs a size for the file its profiles run on", d.Name)
+	}
+	t, err := fileTarget(d, filepath.Join(d.Directory, "drivebench-"+d.Name+".img"), true)
+	if err != nil {
+		return nil, err
+	}
+	t.scratch, t.workDir, t.madeDir = true, d.Directory, made
+	for k, v := range directoryFacts(d.Directory) {
+		t.facts[k] = v
+	}
+	return t, nil
+}
+
+// directoryFacts describes the file system a directory drive is on.
+func directoryFacts(dir string) map[string]string {
+	facts := map[string]string{"type": "directory"}
+	var st unix.Statfs_t
+	if unix.Statfs(dir, &st) == nil {
+		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
+		facts["filesystem_type"] = "0x" + strconv.FormatInt(int64(st.Type), 16)
+	}
+	return facts
 }
 
 // fileTarget uses a regular file, creating it at the drive's size when
@@ -145,7 +213,7 @@ func (t *target) manifestDrive() results.Drive {
 	}
 	for _, s := range t.drive.Spec {
 		d.Spec = append(d.Spec, results.SpecEntry{
-			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State,
+			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State, PCIeGen: s.PCIeGen,
 		})
 	}
 	return d

@@ -6,22 +6,63 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// ValidateHooks loads every check's script and confirms it defines the
-// function the plan names, so a typo in a hook is found before the drive
-// is touched rather than after hours of measurement.
+// hookCall is one hook of a plan and how the engine calls it.
+type hookCall struct {
+	what     string
+	script   string
+	function string
+	// params are the positional arguments the engine passes, by the names
+	// the hook documentation gives them; withArgs is set when the plan
+	// gives the hook args, passed as the keyword argument args.
+	params   []string
+	withArgs bool
+	rng      hcl.Range
+}
+
+// ValidateHooks loads every hook's script (checks, steady-state rules,
+// adaptive sweeps, parsers and the report summary) and confirms it
+// defines the function the plan names with parameters the engine can
+// pass, so a mistake in a hook is found before the drive is touched
+// rather than after hours of measurement.
 func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	for _, c := range p.Checks {
-		rt := script.New(hookRoot(p.Dir, c.Script), limits)
-		if err := rt.HasFunction(c.Script, c.Function); err != nil {
-			rng := c.Range
+	for _, h := range hookCalls(p) {
+		rt := script.New(hookRoot(p.Dir, h.script), limits)
+		if err := rt.CheckFunction(h.script, h.function, h.params, h.withArgs); err != nil {
+			rng := h.rng
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Invalid check hook",
-				Detail:   err.Error() + "\nFix the script or point the check's script and function attributes at a function the file defines.",
+				Summary:  "Invalid " + h.what + " hook",
+				Detail:   err.Error() + "\nFix the script or point the " + h.what + "'s script and function at a function the file defines.",
 				Subject:  &rng,
 			})
 		}
 	}
 	return diags
+}
+
+// hookCalls lists the plan's hooks.
+func hookCalls(p *plan.Plan) []hookCall {
+	var calls []hookCall
+	add := func(what string, h *plan.Hook, params ...string) {
+		if h != nil {
+			calls = append(calls, hookCall{what, h.Script, h.Function, params, h.Args != nil, h.Range})
+		}
+	}
+	for _, c := range p.Checks {
+		calls = append(calls, hookCall{"check", c.Script, c.Function, []string{"run"}, false, c.Range})
+	}
+	for _, pr := range p.Profiles {
+		if pr.Adaptive != nil {
+			add("adaptive", pr.Adaptive.Hook, "history")
+		}
+		if pr.SteadyState != nil {
+			add("steady_state", pr.SteadyState.Hook, "rounds")
+		}
+		if pr.Exec != nil {
+			add("parse", pr.Exec.Parse, "stdout", "stderr", "exit_code")
+		}
+	}
+	add("summary", p.Report.Summary, "report")
+	return calls
 }

@@ -1,11 +1,7 @@
 package plan
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 
@@ -46,9 +42,8 @@ func (l *loader) decodeCheck(block *hcl.Block, name string, body hcl.Body) *Chec
 	if l.stringAttr(attrs["script"], &c.ScriptName) {
 		l.loadScript(c, attrSite(attrs["script"]))
 	}
-	if l.stringAttr(attrs["function"], &c.Function) && !starlarkIdentifier.MatchString(c.Function) {
-		l.errorAt(attrSite(attrs["function"]), "Invalid Function Name",
-			fmt.Sprintf("%q is not a Starlark function name: use the name from the script's def line, such as \"p99_under\".", c.Function))
+	if l.stringAttr(attrs["function"], &c.Function) {
+		l.functionName(c.Function, attrSite(attrs["function"]))
 	}
 	profileOK := l.stringAttr(attrs["profile"], &c.Profile) && l.profileRef(c, attrSite(attrs["profile"]))
 	drives, drivesOK := l.driveRefs(attrs["drives"])
@@ -65,22 +60,7 @@ func (l *loader) decodeCheck(block *hcl.Block, name string, body hcl.Body) *Chec
 // loadScript reads the check's script, relative to the plan's folder, and
 // records its absolute path and content hash.
 func (l *loader) loadScript(c *Check, s site) {
-	path := c.ScriptName
-	if !filepath.IsAbs(path) {
-		path = filepath.Join(l.sc.dir, path)
-	}
-	src, err := os.ReadFile(path)
-	if err != nil {
-		l.errorAt(s, "Check Script Not Found", fmt.Sprintf(
-			"Cannot read the script %q: %s. The path is relative to the folder of the file the check is in, %q.", c.ScriptName, err, l.sc.dir))
-		return
-	}
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	sum := sha256.Sum256(src)
-	c.Script, c.ScriptHash = path, hex.EncodeToString(sum[:])
-	l.scripts = append(l.scripts, src)
+	c.Script, c.ScriptHash, _ = l.readScriptFor(c.ScriptName, s, "Check Script Not Found")
 }
 
 // profileRef resolves the profile a check names, within the check's

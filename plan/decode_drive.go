@@ -14,6 +14,7 @@ import (
 var driveBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "path"},
+		{Name: "directory"},
 		{Name: "size"},
 		{Name: "writable"},
 		{Name: "allow_existing_data"},
@@ -58,6 +59,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	}
 	attrs := content.Attributes
 	l.stringAttr(attrs["path"], &d.Path)
+	l.directoryAttr(d, attrs)
 	sizeValid := l.sizeAttr(attrs["size"], &d.Size)
 	l.boolAttr(attrs["writable"], &d.Writable)
 	l.boolAttr(attrs["allow_existing_data"], &d.AllowExistingData)
@@ -65,7 +67,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 		l.oneOf(d.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
 	}
 	if attrs["size"] == nil || sizeValid {
-		l.checkScratchSize(block, d, attrs)
+		l.scratchChecks[d] = func() { l.checkScratchSize(block, d, attrs) }
 	}
 	d.SpecSheet = l.specSheetRef(attrs["spec_sheet"])
 	if d.SpecSheet != nil {
@@ -74,6 +76,36 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	own := l.decodeSpecBlocks(fmt.Sprintf("Drive %q", name), content.Blocks)
 	d.Spec = l.addOwnSpec(d, own)
 	return d
+}
+
+// directoryAttr decodes directory, which takes the place of path.
+func (l *loader) directoryAttr(d *Drive, attrs hcl.Attributes) {
+	attr := attrs["directory"]
+	if !l.stringAttr(attr, &d.Directory) {
+		return
+	}
+	switch {
+	case d.Directory == "":
+		l.errorAt(attrSite(attr), "Empty Directory", "directory names a folder on the file system under test, such as \"/mnt/nvme0/bench\"; remove it for a scratch file.")
+	case d.Path != "":
+		l.errorAt(attrSite(attr), "Both Path And Directory", fmt.Sprintf(
+			"Drive %q has a path and a directory: a drive is a device or file (path), or a folder on a file system (directory). Remove one of the two.", d.Name))
+	}
+}
+
+// checkDirectorySize reports a step that does I/O on a directory drive
+// without a size: the engine has to know how large a file to create in
+// the directory.
+func (l *loader) checkDirectorySize(what string, drives []string, s site) {
+	for _, name := range drives {
+		d := l.drives[name]
+		if d == nil || d.Directory == "" || d.Size > 0 {
+			continue
+		}
+		l.errorAt(s, "Missing Size Of A Directory Drive", fmt.Sprintf(
+			"%s does I/O on drive %q, a directory, and so on a file in it, whose size the drive must give: add size = \"1GiB\" to drive %q.",
+			what, name, name))
+	}
 }
 
 // testbedEngine is the engine of drives that name none: the testbed's, or
@@ -100,11 +132,38 @@ func (l *loader) addOwnSpec(d *Drive, own []*SpecEntry) []*SpecEntry {
 	return d.Spec
 }
 
+// checkScratchSizes reports the scratch drives without a size that need
+// one: every scratch drive but one that only exec steps use, for which
+// the engine creates no file.
+func (l *loader) checkScratchSizes(p *Plan) {
+	for _, d := range p.Drives {
+		if check := l.scratchChecks[d]; check != nil && (driveDoesIO(p, d.Name) || !driveRunsExec(p, d.Name)) {
+			check()
+		}
+	}
+}
+
+// driveDoesIO reports whether a precondition or a profile runs on a
+// drive.
+func driveDoesIO(p *Plan, drive string) bool {
+	for _, pc := range p.Preconditions {
+		if appliesTo(pc.Drives, drive) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(p.Profiles, func(pr *Profile) bool { return pr.Exec == nil && appliesTo(pr.Drives, drive) })
+}
+
+// driveRunsExec reports whether an exec step runs on a drive.
+func driveRunsExec(p *Plan, drive string) bool {
+	return slices.ContainsFunc(p.Profiles, func(pr *Profile) bool { return pr.Exec != nil && appliesTo(pr.Drives, drive) })
+}
+
 // checkScratchSize reports a scratch drive without a size: the engine has
 // to know how large a file to create. A size that failed to decode has
 // been reported already.
 func (l *loader) checkScratchSize(block *hcl.Block, d *Drive, attrs hcl.Attributes) {
-	if d.Path != "" || d.Size > 0 {
+	if d.Path != "" || d.Size > 0 || attrs["directory"] != nil && l.knownValue(attrs["directory"]) {
 		return
 	}
 	if attrs["size"] != nil && !l.knownValue(attrs["size"]) || attrs["path"] != nil && !l.knownValue(attrs["path"]) {

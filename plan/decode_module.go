@@ -17,6 +17,7 @@ var moduleFileSchema = &hcl.BodySchema{
 		{Type: "locals"},
 		{Type: "precondition", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
+		{Type: "exec", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
 }

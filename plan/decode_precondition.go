@@ -79,6 +79,7 @@ func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body
 			l.checkPurgeTargets(what, l.drivesOf(drives), attrSite(attrs["pattern"]))
 		} else {
 			l.checkRegion(&p.Workload, l.drivesOf(drives), attrs)
+			l.checkDirectorySize(what, l.drivesOf(drives), attrSite(attrs["pattern"]))
 		}
 	}
 	return p
@@ -140,16 +141,20 @@ func (l *loader) decodePurge(p *Precondition, attrs hcl.Attributes) {
 	}
 }
 
-// checkPurgeTargets reports a purge of a scratch file, which has no
-// controller to erase it.
+// checkPurgeTargets reports a purge of a scratch file or a directory,
+// which have no controller to erase them.
 func (l *loader) checkPurgeTargets(what string, drives []string, s site) {
 	for _, name := range drives {
 		d := l.drives[name]
 		if d == nil || d.Path != "" {
 			continue
 		}
+		kind := "a scratch file"
+		if d.Directory != "" {
+			kind = "a directory"
+		}
 		l.errorAt(s, "Purge Of A Scratch File", fmt.Sprintf(
-			"%s purges drive %q, which is a scratch file: only an NVMe device can be sanitized or formatted. Give drive %q a path, or limit the purge to devices with drives = [...].",
-			what, name, name))
+			"%s purges drive %q, which is %s: only an NVMe device can be sanitized or formatted. Give drive %q a path, or limit the purge to devices with drives = [...].",
+			what, name, kind, name))
 	}
 }

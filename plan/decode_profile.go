@@ -41,12 +41,14 @@ var profileBlockSchema = &hcl.BodySchema{
 		{Name: "seed"},
 		{Name: "drives"},
 		{Name: "preconditions"},
+		{Name: "expect"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "sweep"},
 		{Type: "rate_curve"},
 		{Type: "repeat"},
 		{Type: "steady_state"},
+		{Type: "adaptive"},
 	},
 }
 
@@ -96,7 +98,7 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 			ReadPct: defaultMixReadPct,
 		},
 	}
-	if l.define(block, name) {
+	if l.defineStep(block, name) {
 		l.profiles[name] = p
 	}
 	attrs := content.Attributes
@@ -111,11 +113,15 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	l.decodeEngine(attrs, &p.Workload)
 	p.Preconditions = l.preconditionRefs(attrs["preconditions"])
 	l.decodeRounds(p, blocks, attrs)
+	l.decodeAdaptive(p, blocks)
 	l.checkProfileModes(block, p, attrs, sweep)
 	drives, ok := l.driveRefs(attrs["drives"])
 	p.Drives = drives
 	if ok {
 		l.checkProfileDrives(p, attrs, sweep)
+	}
+	if attr := attrs["expect"]; attr != nil && ok {
+		p.Expect = l.decodeExpect(p, attr, l.drivesOf(drives))
 	}
 	return p
 }
@@ -387,6 +393,7 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 	drives := l.drivesOf(p.Drives)
 	l.checkRegion(&p.Workload, drives, attrs)
+	l.checkDirectorySize(fmt.Sprintf("Profile %q", p.Name), drives, site{subject: p.Range, context: p.Range})
 	writes := profileWrites(p)
 	if attr := attrs["verify"]; attr != nil && p.Workload.Verify && !writes {
 		l.errorAt(attrSite(attr), "Verify Without Writes",

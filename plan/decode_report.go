@@ -8,6 +8,7 @@ import (
 var reportBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "formats"},
+		{Name: "summary"},
 	},
 }
 
@@ -35,6 +36,9 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	content, diags := block.Body.Content(reportBlockSchema)
 	l.diags = append(l.diags, diags...)
 	r := Report{Formats: append([]string(nil), defaultReportFormats...)}
+	if attr := content.Attributes["summary"]; attr != nil {
+		r.Summary = l.hookAttr(attr, `{ script = "report/summary.star", function = "summary" }`)
+	}
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {

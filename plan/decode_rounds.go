@@ -34,8 +34,22 @@ var steadyStateBlockSchema = &hcl.BodySchema{
 		{Name: "excursion_pct"},
 		{Name: "slope_pct"},
 		{Name: "track"},
+		{Name: "hook"},
 	},
 }
+
+// adaptiveBlockSchema is the body of a profile's adaptive block.
+var adaptiveBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "script", Required: true},
+		{Name: "function", Required: true},
+		{Name: "args"},
+		{Name: "max_points"},
+	},
+}
+
+// defaultAdaptivePoints bounds an adaptive sweep that sets no max_points.
+const defaultAdaptivePoints = 20
 
 // Values and limits of the blocks that turn a point into several steps.
 var (
@@ -99,8 +113,38 @@ func stepsPerPoint(p *Profile) int {
 		return p.Repeat.Rounds + 1
 	case p.SteadyState != nil:
 		return p.SteadyState.MaxRounds
+	case p.Adaptive != nil:
+		return p.Adaptive.MaxPoints
 	}
 	return 1
+}
+
+// decodeAdaptive decodes the profile's adaptive block, which picks the
+// profile's points one by one and so replaces its sweep and rounds.
+func (l *loader) decodeAdaptive(p *Profile, blocks map[string]hcl.Blocks) {
+	list := blocks["adaptive"]
+	if len(list) == 0 {
+		return
+	}
+	for _, extra := range list[1:] {
+		l.blockError(extra, "Duplicate Adaptive Block", fmt.Sprintf("Profile %q already has an adaptive block; remove this one.", p.Name))
+	}
+	block := list[0]
+	for _, other := range append([]string{"sweep"}, roundsBlocks...) {
+		if len(blocks[other]) > 0 {
+			l.blockError(block, "Adaptive Sweep With Fixed Points", fmt.Sprintf(
+				"Profile %q has an adaptive block, whose hook picks every point, and a %s block (at %s). Remove one of the two, or split the profile.",
+				p.Name, other, blocks[other][0].DefRange))
+			return
+		}
+	}
+	content, diags := block.Body.Content(adaptiveBlockSchema)
+	l.diags = append(l.diags, diags...)
+	a := &Adaptive{MaxPoints: defaultAdaptivePoints, Hook: l.hookBlock(block, content.Attributes)}
+	l.countAttr(content.Attributes["max_points"], &a.MaxPoints, maxSweepPoints)
+	if a.Hook != nil {
+		p.Adaptive = a
+	}
 }
 
 // decodeRateCurve decodes a rate curve: increasing percentages of the
@@ -243,7 +287,26 @@ func (l *loader) decodeSteadyState(block *hcl.Block, p *Profile) *SteadyState {
 	l.pctFloatAttr(attrs["excursion_pct"], &ss.ExcursionPct)
 	l.pctFloatAttr(attrs["slope_pct"], &ss.SlopePct)
 	ss.Track = l.trackAttr(block, attrs["track"], p)
+	if attr := attrs["hook"]; attr != nil {
+		ss.Hook = l.hookAttr(attr, `{ script = "steady.star", function = "flat" }`)
+		l.checkSNIACriteriaUnused(attrs)
+	}
 	return ss
+}
+
+// sniaCriteria are the steady_state attributes of SNIA's rule, which a
+// hook replaces.
+var sniaCriteria = []string{"window", "excursion_pct", "slope_pct"}
+
+// checkSNIACriteriaUnused reports SNIA's criteria beside a hook, which
+// would ignore them.
+func (l *loader) checkSNIACriteriaUnused(attrs hcl.Attributes) {
+	for _, name := range sniaCriteria {
+		if attr := attrs[name]; attr != nil {
+			l.errorAt(attrSite(attr), "SNIA Criterion With A Hook", fmt.Sprintf(
+				"%s belongs to SNIA's rule, and this steady_state block has a hook that decides instead. Remove %s, or pass it to the hook in its args.", name, name))
+		}
+	}
 }
 
 // pctFloatAttr decodes a percentage more than 0 and at most 100.

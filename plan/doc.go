@@ -3,8 +3,10 @@
 //
 // A plan says what to test (drives, with the figures their spec sheets
 // claim), how to prepare them (preconditions), which workloads to measure
-// (profiles, optionally swept over parameters, run as rate curves, repeated
-// or run to steady state) and how to judge the results (Starlark checks).
+// (profiles, optionally swept over parameters, run as rate curves, repeated,
+// run to steady state or swept adaptively by a hook, and application
+// workloads run as external commands) and how to judge the results
+// (expectations written in HCL, Starlark checks, spec-sheet acceptance).
 // People write plans by hand, keep them in version control and share them
 // (a reviewer's methodology as a module, a vendor's spec sheet as an
 // included file), and run them on machines where a mistake costs hours or
@@ -28,5 +30,9 @@
 // ...) are exported because reports and the command line print and read
 // the same units as plans.
 //
-// The plan language is documented in docs/plan-language.md.
+// The plan language is documented in docs/plan-language.md; expectations,
+// acceptance, hooks and exec steps in docs/hooks.md. An expectation is the
+// one part of a Plan that is not plain data: it keeps its HCL expression,
+// checked against the result's schema by Load and evaluated per point by
+// Expectation.Eval, as k6 keeps its thresholds.
 package plan

@@ -12,8 +12,12 @@ import (
 	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
-// languageDoc is the plan language reference.
-const languageDoc = "../docs/plan-language.md"
+// languageDoc is the plan language reference; hooksDoc documents the
+// blocks and attributes that judge results and run applications.
+const (
+	languageDoc = "../docs/plan-language.md"
+	hooksDoc    = "../docs/hooks.md"
+)
 
 // blockSchemas maps each block type to the schema of its body. Spec
 // entries, local values and module inputs are named freely and are
@@ -31,7 +35,10 @@ var blockSchemas = map[string]*hcl.BodySchema{
 	"rate_curve":   rateCurveBlockSchema,
 	"repeat":       repeatBlockSchema,
 	"steady_state": steadyStateBlockSchema,
+	"adaptive":     adaptiveBlockSchema,
 	"check":        checkBlockSchema,
+	"exec":         execBlockSchema,
+	"accept":       acceptBlockSchema,
 	"report":       reportBlockSchema,
 }
 
@@ -44,16 +51,26 @@ var freeBlocks = map[string][]string{
 }
 
 // TestLanguageDocCoversSchemas fails when a block or an attribute the
-// schemas accept has no row in docs/plan-language.md.
+// schemas accept has no row in docs/plan-language.md or docs/hooks.md.
 func TestLanguageDocCoversSchemas(t *testing.T) {
-	raw, err := os.ReadFile(languageDoc)
-	if err != nil {
-		t.Fatal(err)
+	sections := map[string]map[string]bool{}
+	for _, doc := range []string{languageDoc, hooksDoc} {
+		raw, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for block, rows := range docSections(string(raw)) {
+			if sections[block] == nil {
+				sections[block] = map[string]bool{}
+			}
+			for row := range rows {
+				sections[block][row] = true
+			}
+		}
 	}
-	sections := docSections(string(raw))
 	for _, attr := range planFileSchema.Attributes {
 		if !sections[topLevel][attr.Name] {
-			t.Errorf("%s: section ## Top-level attributes has no row for %q", languageDoc, attr.Name)
+			t.Errorf("section ## Top-level attributes has no row for %q", attr.Name)
 		}
 	}
 	var blocks []string
@@ -68,12 +85,12 @@ func TestLanguageDocCoversSchemas(t *testing.T) {
 	for _, block := range blocks {
 		rows, documented := sections[block]
 		if !documented {
-			t.Errorf("%s has no section ## block %q", languageDoc, block)
+			t.Errorf("neither %s nor %s has a section ## block %q", languageDoc, hooksDoc, block)
 			continue
 		}
 		for _, attr := range blockAttributes(t, block) {
 			if !rows[attr] {
-				t.Errorf("%s: section ## block %q has no row for attribute %q", languageDoc, block, attr)
+				t.Errorf("section ## block %q has no row for attribute %q", block, attr)
 			}
 		}
 	}
@@ -163,23 +180,29 @@ func TestLanguageDocListsPresets(t *testing.T) {
 }
 
 // TestLanguageDocExamplesParse fails when an HCL example in the reference
-// has a syntax error or is not formatted as drivebench fmt would write it.
+// or the hooks documentation has a syntax error or is not formatted as
+// drivebench fmt would write it.
 func TestLanguageDocExamplesParse(t *testing.T) {
-	raw, err := os.ReadFile(languageDoc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := hclCodeBlocks(string(raw))
-	if len(blocks) < 15 {
-		t.Fatalf("found %d hcl examples", len(blocks))
-	}
-	for _, b := range blocks {
-		_, diags := hclsyntax.ParseConfig([]byte(b.code), fmt.Sprintf("%s:%d", languageDoc, b.line), hcl.Pos{Line: b.line, Column: 1})
-		if diags.HasErrors() {
-			t.Errorf("example at line %d: %v", b.line, diags)
+	for _, doc := range []struct {
+		file string
+		min  int
+	}{{languageDoc, 15}, {hooksDoc, 8}} {
+		raw, err := os.ReadFile(doc.file)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if got := string(hclwrite.Format([]byte(b.code))); got != b.code {
-			t.Errorf("example at line %d is not formatted:\n%s", b.line, got)
+		blocks := hclCodeBlocks(string(raw))
+		if len(blocks) < doc.min {
+			t.Fatalf("%s: found %d hcl examples", doc.file, len(blocks))
+		}
+		for _, b := range blocks {
+			_, diags := hclsyntax.ParseConfig([]byte(b.code), fmt.Sprintf("%s:%d", doc.file, b.line), hcl.Pos{Line: b.line, Column: 1})
+			if diags.HasErrors() {
+				t.Errorf("%s: example at line %d: %v", doc.file, b.line, diags)
+			}
+			if got := string(hclwrite.Format([]byte(b.code))); got != b.code {
+				t.Errorf("%s: example at line %d is not formatted:\n%s", doc.file, b.line, got)
+			}
 		}
 	}
 }

@@ -45,6 +45,14 @@ var examplePlans = []examplePlan{
 	{"crystaldiskmark/crystaldiskmark.hcl", map[string]string{"preset": "nvme"}, 50, map[NodeKind]int{KindPrecondition: 1, KindProfile: 40, KindAggregate: 8, KindReport: 1}},
 	// 2 fill passes, 4 profiles, a check of each
 	{"acceptance/acceptance.hcl", devTarget, 11, map[NodeKind]int{KindPrecondition: 2, KindProfile: 4, KindCheck: 4, KindReport: 1}},
+	// 2 fill passes, 2 x 2 sequential and 2 x 4 x 2 random points, QD1, the sheet
+	{"acceptance/vendor-acceptance.hcl", devTarget, 25, map[NodeKind]int{KindPrecondition: 2, KindProfile: 21, KindAcceptance: 1, KindReport: 1}},
+	// fill, the adaptive search, up to 10 steady-state rounds
+	{"acceptance/latency-qos.hcl", devTarget, 13, map[NodeKind]int{KindPrecondition: 1, KindAdaptive: 1, KindProfile: 10, KindReport: 1}},
+	// prepare, 4 modes x 2 thread counts, cleanup
+	{"apps/sysbench-fileio.hcl", nil, 11, map[NodeKind]int{KindExec: 10, KindReport: 1}},
+	// clean, initdb, start, createdb, prepare, 3 OLTP runs, stop
+	{"apps/postgres-oltp.hcl", map[string]string{"directory": "/mnt/nvme0/pgbench"}, 10, map[NodeKind]int{KindExec: 9, KindReport: 1}},
 }
 
 // devTarget points an example at a device path; loading a plan does not

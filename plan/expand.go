@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Expand turns a plan into its graph of steps. It is a pure function of
@@ -81,6 +82,7 @@ func (x *expander) expandDrive(c *chain) {
 			addPrecondition(c, pc, "")
 		}
 	}
+	var measured []string
 	for _, pr := range x.plan.Profiles {
 		if !appliesTo(pr.Drives, d.Name) {
 			continue
@@ -91,11 +93,41 @@ func (x *expander) expandDrive(c *chain) {
 			}
 		}
 		ids := expandProfile(c, pr)
+		if pr.Exec == nil {
+			measured = append(measured, ids...)
+		}
 		for _, ch := range x.plan.Checks {
 			if ch.Profile == pr.Name && appliesTo(ch.Drives, d.Name) {
 				c.g.addOnDrive(checkNode(d, ch, ids), d)
 			}
 		}
+	}
+	for _, a := range x.plan.Accepts {
+		if accepts(a, d) {
+			c.g.addOnDrive(acceptanceNode(d, a, measured), d)
+		}
+	}
+}
+
+// accepts reports whether an accept block judges drive d: the drives it
+// lists, or else every drive with a spec.
+func accepts(a *Accept, d *Drive) bool {
+	if len(a.Drives) > 0 {
+		return slices.Contains(a.Drives, d.Name)
+	}
+	return len(d.Spec) > 0
+}
+
+// acceptanceNode compares a drive's measurements with its spec, after
+// all of them.
+func acceptanceNode(d *Drive, a *Accept, measured []string) *Node {
+	return &Node{
+		Kind:      KindAcceptance,
+		Name:      d.Name + " / " + a.Name,
+		Drive:     d.Name,
+		Source:    a.Name,
+		Accept:    a,
+		DependsOn: slices.Clone(measured),
 	}
 }
 
@@ -160,6 +192,12 @@ func preconditionNode(d *Drive, pc *Precondition, pass int, before string) *Node
 // expandProfile adds the nodes of a profile on a drive and returns their
 // IDs.
 func expandProfile(c *chain, pr *Profile) []string {
+	switch {
+	case pr.Exec != nil:
+		return []string{c.add(execNode(c.d, pr)).ID}
+	case pr.Adaptive != nil:
+		return []string{c.add(adaptiveNode(c.d, pr)).ID}
+	}
 	var ids []string
 	points := sweepPoints(pr.Sweep)
 	if ss := pr.SteadyState; ss != nil {
@@ -207,6 +245,7 @@ func addRepeat(c *chain, pr *Profile, pt []Param) []string {
 		n := profileNode(c.d, pr, pt)
 		n.Name = fmt.Sprintf("%s / round %d/%d", group, round, r.Rounds)
 		n.Group, n.Round, n.Rounds = group, round, r.Rounds
+		n.Expect = nil
 		rounds = append(rounds, c.add(n).ID)
 	}
 	agg := r.Aggregate
@@ -219,6 +258,7 @@ func addRepeat(c *chain, pr *Profile, pt []Param) []string {
 		Group:     group,
 		Rounds:    r.Rounds,
 		Aggregate: &agg,
+		Expect:    pr.Expect,
 		DependsOn: slices.Clone(rounds),
 	}
 	c.g.addOnDrive(n, c.d)
@@ -276,8 +316,31 @@ func profileNode(d *Drive, pr *Profile, point []Param) *Node {
 		Source:   pr.Name,
 		Point:    point,
 		Workload: &w,
+		Expect:   pr.Expect,
 		Estimate: estimate(&w, d),
 	}
+}
+
+// execNode runs an exec step on a drive. Its duration is unknown.
+func execNode(d *Drive, pr *Profile) *Node {
+	return &Node{
+		Kind:   KindExec,
+		Name:   d.Name + " / " + pr.Name,
+		Drive:  d.Name,
+		Source: pr.Name,
+		Exec:   pr.Exec,
+		Expect: pr.Expect,
+	}
+}
+
+// adaptiveNode stands for the points of an adaptive profile on a drive;
+// its workload is the profile's, which each point changes. Its estimate
+// counts every point it may run.
+func adaptiveNode(d *Drive, pr *Profile) *Node {
+	n := profileNode(d, pr, nil)
+	n.Kind, n.Adaptive = KindAdaptive, pr.Adaptive
+	n.Estimate *= time.Duration(pr.Adaptive.MaxPoints)
+	return n
 }
 
 // checkNode is a check on a drive, judging the nodes of its profile.
@@ -368,6 +431,9 @@ type nodeIdentity struct {
 	Aggregate   *Aggregate     `json:"aggregate,omitempty"`
 	PurgeMethod string         `json:"purge_method,omitempty"`
 	Before      string         `json:"before,omitempty"`
+	Exec        *Exec          `json:"exec,omitempty"`
+	Adaptive    *Adaptive      `json:"adaptive,omitempty"`
+	Accept      *Accept        `json:"accept,omitempty"`
 }
 
 // driveIdentity is what identifies the target of a step.
@@ -395,6 +461,7 @@ func identityOf(n *Node, d *Drive) nodeIdentity {
 		Kind: n.Kind, Source: n.Source, Pass: n.Pass, Passes: n.Passes,
 		Point: n.Point, Workload: n.Workload, Round: n.Round, Rounds: n.Rounds,
 		Aggregate: n.Aggregate, PurgeMethod: n.PurgeMethod, Before: n.Before,
+		Exec: n.Exec, Adaptive: n.Adaptive, Accept: n.Accept,
 	}
 	if d != nil {
 		id.Drive = &driveIdentity{Name: d.Name, Path: d.Path, Size: d.Size}

@@ -16,6 +16,15 @@ const (
 	KindReport       NodeKind = "report"
 	// KindAggregate combines the rounds of a repeated step into one result.
 	KindAggregate NodeKind = "aggregate"
+	// KindExec runs an exec step's command.
+	KindExec NodeKind = "exec"
+	// KindAdaptive stands for an adaptive profile's points, which its hook
+	// picks while the step runs; each point measured is a profile node
+	// made by AdaptivePoint.
+	KindAdaptive NodeKind = "adaptive"
+	// KindAcceptance compares a drive's measurements with its spec, after
+	// every profile of the drive.
+	KindAcceptance NodeKind = "acceptance"
 )
 
 // StopCondition ends a rate curve early: once a point's latency statistic
@@ -82,6 +91,18 @@ type Node struct {
 	// Before names the profile a precondition run prepares, when the
 	// precondition runs right before that profile rather than at the start.
 	Before string `json:"before,omitempty"`
+	// Exec is set on exec nodes, Adaptive on adaptive nodes, Accept on
+	// acceptance nodes.
+	Exec     *Exec     `json:"exec,omitempty"`
+	Adaptive *Adaptive `json:"adaptive,omitempty"`
+	Accept   *Accept   `json:"accept,omitempty"`
+	// Expect are the conditions the node's result must meet: on the
+	// points of a profile, the averages of a repeated one (not its
+	// rounds), the rounds of a steady-state one, an adaptive node (for each
+	// of its points) and an exec node.
+	Expect []*Expectation `json:"expect,omitempty"`
+	// Parent is set on the points of an adaptive node: its ID.
+	Parent string `json:"parent,omitempty"`
 	// DependsOn lists the IDs of the nodes that must finish first.
 	DependsOn []string `json:"depends_on,omitempty"`
 	// Estimate is the expected duration; zero when unknown (a byte-count

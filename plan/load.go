@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,7 +56,9 @@ var planFileSchema = &hcl.BodySchema{
 		{Type: "mix", LabelNames: []string{"name"}},
 		{Type: "precondition", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
+		{Type: "exec", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
+		{Type: "accept", LabelNames: []string{"name"}},
 		{Type: "module", LabelNames: []string{"name"}},
 		{Type: "report"},
 	},
@@ -112,6 +115,12 @@ type loader struct {
 	scripts [][]byte
 	// parsed caches files read more than once (a module used twice).
 	parsed map[string]*hcl.File
+	// rootDir is the plan's folder, which places in verdicts are
+	// relative to.
+	rootDir string
+	// scratchChecks holds each drive's check of its scratch size, which
+	// waits for the steps that run on it.
+	scratchChecks map[*Drive]func()
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
@@ -126,6 +135,8 @@ func newLoader(path string, opts LoadOptions) *loader {
 		mixes:         map[string]*Mix{},
 		sheets:        map[string]*SpecSheet{},
 		parsed:        map[string]*hcl.File{},
+		rootDir:       filepath.Dir(path),
+		scratchChecks: map[*Drive]func(){},
 	}
 }
 
@@ -167,7 +178,8 @@ func (l *loader) cannotRead(path string, err error, from *site) {
 
 // decodePlan decodes the top level. Blocks are decoded by type in
 // dependency order (variables, locals, mixes and spec sheets, testbed,
-// drives, modules, preconditions, profiles, checks, report), each type in
+// drives, modules, preconditions, profiles and exec steps, checks, accept
+// blocks, report), each type in
 // file order with a module's blocks in the module block's place, so that
 // references can be checked as they are met.
 func (l *loader) decodePlan(file *hcl.File) *Plan {
@@ -190,18 +202,26 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 		p.Drives = append(p.Drives, l.decodeDriveBlock(b)...)
 	}
 	modules := l.decodeModules(byType["module"])
-	l.eachBlockOf(content.Blocks, modules, "precondition", func(b *hcl.Block) {
+	l.eachBlockOf(content.Blocks, modules, []string{"precondition"}, func(b *hcl.Block) {
 		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b)...)
 	})
-	l.eachBlockOf(content.Blocks, modules, "profile", func(b *hcl.Block) {
+	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec"}, func(b *hcl.Block) {
+		if b.Type == "exec" {
+			p.Profiles = append(p.Profiles, l.decodeExecBlock(b)...)
+			return
+		}
 		p.Profiles = append(p.Profiles, l.decodeProfileBlock(b)...)
 	})
-	l.eachBlockOf(content.Blocks, modules, "check", func(b *hcl.Block) {
+	l.eachBlockOf(content.Blocks, modules, []string{"check"}, func(b *hcl.Block) {
 		p.Checks = append(p.Checks, l.decodeCheckBlock(b)...)
 	})
+	for _, b := range byType["accept"] {
+		p.Accepts = append(p.Accepts, l.decodeAcceptBlock(b))
+	}
 	p.Report = l.decodeReports(byType["report"])
 	p.OnError = l.onErrorAttr(content.Attributes["on_error"])
 	p.Mixes = l.usedMixes
+	l.checkScratchSizes(p)
 	l.checkDrivesDeclared(p)
 	l.checkHostsUsed(p)
 	l.checkPlanSize(p)
@@ -236,20 +256,20 @@ func (l *loader) checkPlanSize(p *Plan) {
 		maxSteps, largest.Name, largestSteps))
 }
 
-// eachBlockOf calls decode for each block of type kind, in file order,
-// with a module block standing for the module's blocks of that type, each
-// decoded in the module's scope.
-func (l *loader) eachBlockOf(blocks hcl.Blocks, modules map[*hcl.Block]*moduleInstance, kind string, decode func(*hcl.Block)) {
+// eachBlockOf calls decode for each block of the given types, in file
+// order, with a module block standing for the module's blocks of those
+// types, each decoded in the module's scope.
+func (l *loader) eachBlockOf(blocks hcl.Blocks, modules map[*hcl.Block]*moduleInstance, kinds []string, decode func(*hcl.Block)) {
 	for _, b := range blocks {
 		switch {
-		case b.Type == kind:
+		case slices.Contains(kinds, b.Type):
 			decode(b)
 		case b.Type == "module" && modules[b] != nil:
 			m := modules[b]
 			outer := l.sc
 			l.sc = m.scope
 			for _, mb := range m.content.Blocks {
-				if mb.Type == kind {
+				if slices.Contains(kinds, mb.Type) {
 					decode(mb)
 				}
 			}

@@ -27,7 +27,9 @@ type Plan struct {
 	Preconditions []*Precondition
 	Profiles      []*Profile
 	Checks        []*Check
-	Report        Report
+	// Accepts compare each drive's measurements with its spec.
+	Accepts []*Accept
+	Report  Report
 	// Mixes are the named workload mixes the profiles use, in the order
 	// first used, so that reports can say what each one is (and whether it
 	// is a shipped approximation).
@@ -62,6 +64,10 @@ type Drive struct {
 	// Path is a block device or regular file; "" means a scratch file that
 	// the engine creates in the results folder and removes afterwards.
 	Path string
+	// Directory, instead of Path, makes the drive a folder on the file
+	// system under test: profiles run on a file of Size bytes in it
+	// (created and removed like a scratch file), exec steps run in it.
+	Directory string
 	// Size is the capacity to use in bytes; 0 means the whole device or
 	// file (required for a scratch file).
 	Size int64
@@ -155,7 +161,76 @@ type Profile struct {
 	RateCurve   *RateCurve
 	Repeat      *Repeat
 	SteadyState *SteadyState
-	Range       hcl.Range
+	// Adaptive, when set, replaces the sweep: a hook picks each point
+	// from the ones measured before it.
+	Adaptive *Adaptive
+	// Exec is set for an exec block: the profile runs an external command
+	// instead of a workload, and Workload is unused.
+	Exec *Exec
+	// Expect are conditions each measured point must meet.
+	Expect []*Expectation
+	Range  hcl.Range
+}
+
+// Hook names a Starlark function a plan calls: a steady-state rule, an
+// adaptive sweep, an output parser or a report summary.
+type Hook struct {
+	// Script is the absolute path of the .star file; ScriptName the path
+	// as written, relative to the folder of the file that names it;
+	// ScriptHash the hex SHA-256 of its content. Node IDs use the name and
+	// the hash, so that a moved plan keeps its IDs and an edited script
+	// gets new ones.
+	Script     string `json:"-"`
+	ScriptName string `json:"script"`
+	ScriptHash string `json:"script_sha256"`
+	Function   string `json:"function"`
+	// Args, when not nil, are passed to the function as the keyword
+	// argument args.
+	Args  map[string]any `json:"args,omitempty"`
+	Range hcl.Range      `json:"-"`
+}
+
+// Adaptive sweeps a profile point by point: the engine calls the hook's
+// next_point(history) with the points measured so far and measures the
+// point it returns, until it returns None or MaxPoints points ran.
+type Adaptive struct {
+	Hook      *Hook `json:"hook"`
+	MaxPoints int   `json:"max_points"`
+}
+
+// Exec is an application workload: a command run on a drive, in the
+// drive's working folder, its output turned into metrics by a parse hook.
+type Exec struct {
+	// Command is the program and its arguments; a program without a "/"
+	// is looked up in PATH.
+	Command []string `json:"command"`
+	// Env adds environment variables to drivebench's own.
+	Env map[string]string `json:"env,omitempty"`
+	// User runs the command as another account (drivebench must run as
+	// root); "" runs it as drivebench's own.
+	User    string        `json:"user,omitempty"`
+	Timeout time.Duration `json:"timeout_ns"`
+	// Parse turns the output into metrics; nil keeps none.
+	Parse *Hook `json:"parse,omitempty"`
+}
+
+// Accept compares the measurements of each of its drives with the
+// drive's spec: for every figure, the measured point whose conditions
+// come closest to the figure's, under a tolerance.
+type Accept struct {
+	Name string `json:"name"`
+	// Drives, Profiles and Entries restrict the comparison; empty means
+	// every drive with a spec, every profile on it, every spec entry.
+	Drives   []string `json:"drives,omitempty"`
+	Profiles []string `json:"profiles,omitempty"`
+	Entries  []string `json:"entries,omitempty"`
+	// TolerancePct is how far on the wrong side of a claim a measurement
+	// may be and still pass.
+	TolerancePct float64 `json:"tolerance_pct"`
+	// PCIeGen is the link generation of the drives under test; 0 when not
+	// stated.
+	PCIeGen int       `json:"pcie_gen,omitempty"`
+	Range   hcl.Range `json:"-"`
 }
 
 // RateCurve runs each point first without a rate limit, to measure the
@@ -192,6 +267,10 @@ type SteadyState struct {
 	// Track is the sweep point whose metric is tracked, for a swept
 	// profile; empty tracks the only point.
 	Track []Param `json:"track,omitempty"`
+	// Hook, when set, replaces SNIA's rule: the engine calls the hook's
+	// steady_state(rounds) after each round, and Window, ExcursionPct and
+	// SlopePct are unused.
+	Hook *Hook `json:"hook,omitempty"`
 }
 
 // Mix is a named workload shape: direction and randomness, transfer sizes
@@ -244,6 +323,9 @@ type Check struct {
 // Report configures which report files are written.
 type Report struct {
 	Formats []string
+	// Summary, when set, is called at the end of a run with the run as
+	// plain values, and returns sections the reports add.
+	Summary *Hook
 	// Compare lists results folders of other drives or runs that the
 	// reports show beside this one, relative to the plan's folder.
 	Compare []string

@@ -1,6 +1,9 @@
 // Package script runs the Starlark hooks of a test plan: checks that judge
-// a profile's results, and later steady-state rules, adaptive sweeps, output
-// parsers and summaries.
+// a profile's results ([Runtime.Check]), steady-state rules
+// ([Runtime.SteadyState]), adaptive sweeps ([Runtime.NextPoint]), parsers
+// of external tools' output ([Runtime.Parse]) and report summaries
+// ([Runtime.Summary]), and the tests plan authors write for them
+// ([Runtime.RunTests]).
 //
 // A plan's numbers are only half of a review; the other half is the judgement
 // ("p99 stays under 5 ms at every queue depth"), and that judgement differs
@@ -44,7 +47,13 @@
 // A hook's result comes back as None -> nil, bool, int -> int64 (an error if
 // it does not fit), float -> float64, string, list and tuple -> []any, and
 // dict with string keys and struct -> map[string]any; other values are an
-// error naming their type.
+// error naming their type. Each kind of hook checks the shape of its result
+// and reports one that does not fit at the function's definition, saying
+// what the hook must return; [Runtime.CheckFunction] checks, before any
+// call, that a function takes the arguments drivebench passes.
+//
+// The values drivebench passes are shaped once, here ([Point], [Direction],
+// [Drive], [CheckInput]), so that the engine and hook tests pass the same.
 //
 // # Hook files
 //
@@ -56,4 +65,12 @@
 // level, and the set type; recursion and reassigning a global are not allowed.
 // Steps and time bound loops; forbidding recursion keeps the call depth, and
 // so the Go stack, bounded too.
+//
+// # Hook tests
+//
+// Files named *_test.star are tests: they load() the hooks they test and
+// define test_ functions, which [Runtime.RunTests] calls one by one under
+// the same limits. Besides the hooks' names they see the modules assert and
+// hooktest, which builds the values drivebench passes and calls hooks as the
+// engine does (see docs/hooks.md).
 package script

@@ -118,12 +118,16 @@ func (s *session) load(path hookPath) (starlark.StringDict, error) {
 	if err != nil {
 		return nil, &Error{File: path.name, Msg: "cannot read: " + unwrapPathError(err).Error(), Err: err}
 	}
-	_, prog, err := starlark.SourceProgramOptions(fileOptions, path.name, src, predeclared.Has)
+	env := predeclared
+	if path.real == s.main.real {
+		env = s.env
+	}
+	_, prog, err := starlark.SourceProgramOptions(fileOptions, path.name, src, env.Has)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
 	s.loading = append(s.loading, path)
-	globals, err := prog.Init(s.thread, predeclared)
+	globals, err := prog.Init(s.thread, env)
 	s.loading = s.loading[:len(s.loading)-1]
 	if err != nil {
 		return nil, s.wrap(err)

@@ -3,6 +3,8 @@ package script
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -74,7 +76,7 @@ func (r *Runtime) Call(ctx context.Context, file, function string, args ...any) 
 		return nil, nil, err
 	}
 	defer s.stop()
-	v, fn, err := s.call(function, args)
+	v, fn, err := s.call(function, args, nil)
 	if err != nil {
 		return nil, s.prints, err
 	}
@@ -111,6 +113,10 @@ type session struct {
 	prints []string
 	// loading is the chain of files being loaded, outermost first.
 	loading []hookPath
+	// env is what the main file sees besides the Starlark universe:
+	// predeclared for hooks, more for hook tests. Files it loads always
+	// see predeclared.
+	env starlark.StringDict
 	// limit is the first limit that stopped the thread, if any.
 	limit     atomic.Pointer[error]
 	stopTimer func() bool
@@ -130,7 +136,7 @@ func (r *Runtime) newSession(ctx context.Context, file string) (*session, error)
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{File: main.name, Msg: "hook not run: " + err.Error(), Err: err}
 	}
-	s := &session{rt: r, root: root, main: main, limits: r.Limits.withDefaults()}
+	s := &session{rt: r, root: root, main: main, limits: r.Limits.withDefaults(), env: predeclared}
 	s.thread = &starlark.Thread{
 		Name:       main.name,
 		Print:      func(_ *starlark.Thread, msg string) { s.prints = append(s.prints, msg) },
@@ -155,8 +161,9 @@ func (s *session) stop() {
 	s.stopCtx()
 }
 
-// call runs function from the session's file with args.
-func (s *session) call(function string, args []any) (starlark.Value, starlark.Callable, error) {
+// call runs function from the session's file with args by position and
+// kwargs by name (in name order).
+func (s *session) call(function string, args []any, kwargs map[string]any) (starlark.Value, starlark.Callable, error) {
 	fn, err := s.function(function)
 	if err != nil {
 		return nil, nil, err
@@ -168,7 +175,16 @@ func (s *session) call(function string, args []any) (starlark.Value, starlark.Ca
 				Msg: fmt.Sprintf("argument %d of %s: %v", i+1, function, err), Err: err}
 		}
 	}
-	v, err := starlark.Call(s.thread, fn, in, nil)
+	var named []starlark.Tuple
+	for _, name := range slices.Sorted(maps.Keys(kwargs)) {
+		v, err := toStarlark(kwargs[name])
+		if err != nil {
+			return nil, fn, &Error{File: s.main.name,
+				Msg: fmt.Sprintf("argument %s of %s: %v", name, function, err), Err: err}
+		}
+		named = append(named, starlark.Tuple{starlark.String(name), v})
+	}
+	v, err := starlark.Call(s.thread, fn, in, named)
 	if err != nil {
 		return nil, fn, s.wrap(err)
 	}

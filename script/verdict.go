@@ -39,7 +39,7 @@ func (r *Runtime) Check(ctx context.Context, file, function string, input any) (
 		return nil, nil, err
 	}
 	defer s.stop()
-	v, fn, err := s.call(function, []any{input})
+	v, fn, err := s.call(function, []any{input}, nil)
 	if err != nil {
 		return nil, s.prints, err
 	}

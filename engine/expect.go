@@ -1,0 +1,201 @@
+package engine
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+// judgeExpect judges a step's expectations: on its own result, or, for
+// the rounds of a steady-state profile, on every point of the round that
+// ended the search, once its last point has run (earlier rounds are the
+// drive on its way to steady state). The verdicts replace the record's
+// earlier expectation verdicts; saved is set when rec is already on disk
+// (a reused step), so that it is written again if they changed.
+func (r *runner) judgeExpect(n *plan.Node, rec *results.Record, saved bool) error {
+	if len(n.Expect) == 0 || n.Kind == plan.KindAdaptive {
+		return nil
+	}
+	if n.SteadyState == nil {
+		return r.setExpectVerdicts(n, rec, saved)
+	}
+	if !r.endsSearch(n) {
+		return nil
+	}
+	for _, other := range r.graph.Nodes {
+		if other.Group != n.Group || other.Round != n.Round {
+			continue
+		}
+		if other == n {
+			if err := r.setExpectVerdicts(n, rec, saved); err != nil {
+				return err
+			}
+			continue
+		}
+		if o := r.record(other.ID); o != nil {
+			if err := r.rejudgeKept(other, o); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// endsSearch reports whether n is the last node of the final round of
+// its steady-state search: the round after which the search stopped, or
+// the last round there is.
+func (r *runner) endsSearch(n *plan.Node) bool {
+	for _, other := range r.graph.Nodes[slices.Index(r.graph.Nodes, n)+1:] {
+		if other.Group == n.Group && other.Round == n.Round {
+			return false
+		}
+	}
+	r.mu.Lock()
+	stop, stopped := r.stopped[n.Group]
+	r.mu.Unlock()
+	return stopped && stop.afterRound == n.Round || n.Round == n.Rounds
+}
+
+// setExpectVerdicts replaces rec's expectation verdicts with fresh ones,
+// writing rec again when it is saved and they changed.
+func (r *runner) setExpectVerdicts(n *plan.Node, rec *results.Record, saved bool) error {
+	fresh := r.expectVerdicts(n, rec)
+	kept := slices.DeleteFunc(slices.Clone(rec.Verdicts), isExpectVerdict)
+	if slices.Equal(append(slices.Clone(kept), fresh...), rec.Verdicts) {
+		return nil
+	}
+	rec.Verdicts = append(kept, fresh...)
+	if !saved {
+		return nil
+	}
+	if err := r.folder.WriteRecord(rec); err != nil {
+		return r.saveError(err)
+	}
+	return nil
+}
+
+// rejudgeKept judges a record this run already kept, and adds its
+// verdicts to the outcome.
+func (r *runner) rejudgeKept(n *plan.Node, rec *results.Record) error {
+	if err := r.setExpectVerdicts(n, rec, true); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range rec.Verdicts {
+		if isExpectVerdict(v) {
+			r.out.Verdicts = append(r.out.Verdicts, v)
+		}
+	}
+	return nil
+}
+
+// expectPrefix starts the Check of an expectation's verdict, followed by
+// the profile's name: "expect 4k-random-read".
+const expectPrefix = "expect "
+
+func isExpectVerdict(v results.Verdict) bool { return strings.HasPrefix(v.Check, expectPrefix) }
+
+// expectVerdicts evaluates each expectation on a step that ran; a step
+// that failed or was skipped is reported as such, not judged.
+func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Verdict {
+	if rec.Status != results.StatusOK || rec.Result == nil {
+		return nil
+	}
+	point := strings.TrimPrefix(n.Name, n.Drive+" / ")
+	spec := r.targets[n.Drive].drive.Spec
+	m := measured(rec.Result)
+	var out []results.Verdict
+	for _, e := range n.Expect {
+		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Where: e.Where}
+		j, err := e.Eval(m, spec)
+		switch {
+		case err != nil:
+			v.Status, v.Message = "error", fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
+		case j.Holds:
+			v.Status, v.Message = "pass", expectMessage(point, e.Text, j)
+		default:
+			v.Status, v.Message = "fail", expectMessage(point, e.Text, j)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// expectMessage says what was judged and with which values:
+// "4k / iodepth=4: result.read.iops >= 100000 (result.read.iops = 81234)".
+func expectMessage(point, text string, j plan.Judgement) string {
+	msg := point + ": " + text
+	if !j.Holds {
+		msg += " does not hold"
+	}
+	if len(j.Values) > 0 {
+		msg += " (" + strings.Join(j.Values, ", ") + ")"
+	}
+	return msg
+}
+
+// measured is what an expectation sees of a result.
+func measured(res *metrics.Result) plan.Measured {
+	return plan.Measured{
+		Read: dirMeasure(res.Read), Write: dirMeasure(res.Write), Total: dirMeasure(totalStats(res)),
+		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9,
+	}
+}
+
+// dirMeasure converts one direction's statistics; latencies in µs.
+func dirMeasure(d *metrics.DirStats) *plan.DirMeasure {
+	if d == nil {
+		return nil
+	}
+	lat := map[string]float64{
+		"min_us": float64(d.Lat.Min) / 1e3, "mean_us": d.Lat.Mean / 1e3,
+		"max_us": float64(d.Lat.Max) / 1e3, "stddev_us": d.Lat.Stddev / 1e3,
+	}
+	for _, stat := range plan.LatencyStats {
+		if p, ok := plan.LatencyPercentile(stat); ok {
+			lat[stat] = float64(d.Quantile(p)) / 1e3
+		}
+	}
+	return &plan.DirMeasure{IOPS: d.IOPS, BW: d.BW, IOs: d.IOs, Bytes: d.Bytes, Lat: lat}
+}
+
+// totalStats combines both directions: rates add up, latencies come from
+// the merged histograms. Without histograms (results imported from plain
+// fio JSON) the combined percentiles are the higher direction's, an upper
+// bound.
+func totalStats(res *metrics.Result) *metrics.DirStats {
+	rd, wr := res.Read, res.Write
+	switch {
+	case rd == nil:
+		return wr
+	case wr == nil:
+		return rd
+	}
+	var t *metrics.DirStats
+	if rd.Hist != nil && wr.Hist != nil {
+		t = metrics.Summarize(combinedHistogram(res), rd.Bytes+wr.Bytes, 0)
+	}
+	if t == nil {
+		t = &metrics.DirStats{IOs: rd.IOs + wr.IOs, Bytes: rd.Bytes + wr.Bytes, Lat: upperLatency(rd, wr)}
+	}
+	t.IOPS, t.BW = rd.IOPS+wr.IOPS, rd.BW+wr.BW
+	return t
+}
+
+// upperLatency bounds the latency of two directions without histograms.
+func upperLatency(a, b *metrics.DirStats) metrics.LatencySummary {
+	n := float64(a.IOs + b.IOs)
+	s := metrics.LatencySummary{Min: min(a.Lat.Min, b.Lat.Min), Max: max(a.Lat.Max, b.Lat.Max), Stddev: max(a.Lat.Stddev, b.Lat.Stddev)}
+	if n > 0 {
+		s.Mean = (a.Lat.Mean*float64(a.IOs) + b.Lat.Mean*float64(b.IOs)) / n
+	}
+	for _, p := range a.Lat.Percentiles {
+		s.Percentiles = append(s.Percentiles, metrics.Percentile{P: p.P, Ns: max(p.Ns, b.Quantile(p.P))})
+	}
+	return s
+}

@@ -1,0 +1,29 @@
+variable "function" { default = "double_depth" }
+variable "args" {
+  type    = any
+  default = { max = 4 }
+}
+variable "max_points" { default = 5 }
+
+drive "d" {
+  size     = "4MiB"
+  writable = true
+}
+
+profile "search" {
+  rw      = "randread"
+  runtime = "50ms"
+  expect  = [result.read.ios > 0]
+  adaptive {
+    script     = "hooks.star"
+    function   = var.function
+    args       = var.args
+    max_points = var.max_points
+  }
+}
+
+check "sees-points" {
+  script   = "hooks.star"
+  function = "count_points"
+  profile  = "search"
+}

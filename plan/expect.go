@@ -1,0 +1,317 @@
+package plan
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+// Expectation is one condition every measured point of a profile must
+// meet, written as an HCL expression over the point's result, the drive's
+// spec and the plan's variables and local values:
+//
+//	result.read.iops >= 0.9 * spec.rand_read_4k.iops
+//
+// Like a k6 threshold it is checked against the schema of what it refers
+// to when the plan is loaded, and evaluated after each point is measured.
+type Expectation struct {
+	// Text is the expression as written, on one line.
+	Text string
+	// Where is its place, "plan.hcl:12:5", relative to the plan's folder.
+	Where string
+	Range hcl.Range
+	expr  hcl.Expression
+	// ctx holds the variables, local values and each of the expression's
+	// scope.
+	ctx *hcl.EvalContext
+}
+
+// MarshalJSON shows an expectation as its text.
+func (e *Expectation) MarshalJSON() ([]byte, error) { return json.Marshal(e.Text) }
+
+// Measured is what an expectation sees of one measured point, as
+// result.<...>.
+type Measured struct {
+	// Read, Write and Total (both directions together) are nil when the
+	// step did no such I/O.
+	Read, Write, Total *DirMeasure
+	// Metrics are the named figures of an exec step.
+	Metrics  map[string]float64
+	RuntimeS float64
+}
+
+// DirMeasure is one direction's statistics, as result.read.<...>.
+type DirMeasure struct {
+	IOPS float64
+	// BW is in bytes per second.
+	BW         float64
+	IOs, Bytes uint64
+	// Lat maps each of LatencyStats to its value in µs.
+	Lat map[string]float64
+}
+
+// LatencyStats are the latency statistics of result.<direction>.lat, in
+// µs: the extremes, mean and standard deviation, and percentiles named
+// as LatencyPercentile reads them.
+var LatencyStats = []string{"min_us", "mean_us", "max_us", "stddev_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "p9999_us"}
+
+// percentileName is a latency percentile's name: p99_us, p999_us.
+var percentileName = regexp.MustCompile(`^p([0-9]{2,})_us$`)
+
+// LatencyPercentile returns the percentile a statistic's name stands
+// for: the first two digits are whole percent, the rest decimals, so
+// p50_us is 50, p99_us 99 and p9999_us 99.99. ok is false for a name
+// that is not a percentile.
+func LatencyPercentile(name string) (p float64, ok bool) {
+	m := percentileName.FindStringSubmatch(name)
+	if m == nil {
+		return 0, false
+	}
+	digits := m[1]
+	p, err := strconv.ParseFloat(digits[:2]+"."+digits[2:], 64)
+	return p, err == nil && p > 0
+}
+
+// The result's schema.
+var (
+	directionFields = []string{"iops", "bw", "ios", "bytes", "lat"}
+	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s"}
+	directionType   = cty.Object(map[string]cty.Type{
+		"iops": cty.Number, "bw": cty.Number, "ios": cty.Number, "bytes": cty.Number, "lat": latencyType,
+	})
+	latencyType = func() cty.Type {
+		attrs := map[string]cty.Type{}
+		for _, s := range LatencyStats {
+			attrs[s] = cty.Number
+		}
+		return cty.Object(attrs)
+	}()
+	resultType = cty.Object(map[string]cty.Type{
+		"read": directionType, "write": directionType, "total": directionType,
+		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number,
+	})
+)
+
+// Judgement is an expectation's outcome on one point.
+type Judgement struct {
+	Holds bool
+	// Values shows what the expression refers to, such as
+	// "result.read.iops = 812345", so a verdict says why.
+	Values []string
+}
+
+// Eval evaluates the expectation on one point of a drive with the given
+// spec. The error says what cannot be judged: a direction without I/O, a
+// metric the step did not produce.
+func (e *Expectation) Eval(m Measured, spec []*SpecEntry) (Judgement, error) {
+	if err := missingValues(e.expr, m); err != nil {
+		return Judgement{}, err
+	}
+	ctx := e.ctx.NewChild()
+	ctx.Variables = map[string]cty.Value{"result": measuredValue(m), "spec": specValue(spec)}
+	v, diags := e.expr.Value(ctx)
+	if diags.HasErrors() {
+		return Judgement{}, diagsError(diags)
+	}
+	b, err := convert.Convert(v, cty.Bool)
+	if err != nil || b.IsNull() || !b.IsKnown() {
+		return Judgement{}, fmt.Errorf("the expectation is %s, not true or false", v.GoString())
+	}
+	return Judgement{Holds: b.True(), Values: referencedValues(e.expr, ctx)}, nil
+}
+
+// diagsError turns evaluation problems into one error.
+func diagsError(diags hcl.Diagnostics) error {
+	var parts []string
+	for _, d := range diags.Errs() {
+		var hd *hcl.Diagnostic
+		if errors.As(d, &hd) {
+			parts = append(parts, strings.TrimSuffix(hd.Summary+": "+hd.Detail, "."))
+		} else {
+			parts = append(parts, d.Error())
+		}
+	}
+	return errors.New(strings.Join(parts, "; "))
+}
+
+// missingValues reports references to what the point lacks.
+func missingValues(expr hcl.Expression, m Measured) error {
+	dirs := map[string]*DirMeasure{"read": m.Read, "write": m.Write, "total": m.Total}
+	for _, t := range expr.Variables() {
+		names := stepNames(t)
+		if t.RootName() != "result" || len(names) == 0 {
+			continue
+		}
+		if d, isDir := dirs[names[0]]; isDir && d == nil {
+			return fmt.Errorf("result.%s is not set: the step did no %s", names[0], directionNoun(names[0]))
+		}
+		if names[0] == "metrics" && len(names) > 1 {
+			if _, ok := m.Metrics[names[1]]; !ok {
+				return fmt.Errorf("result.metrics has no %q; the step's metrics are %s", names[1], metricList(m.Metrics))
+			}
+		}
+	}
+	return nil
+}
+
+func directionNoun(dir string) string {
+	switch dir {
+	case "read":
+		return "reads"
+	case "write":
+		return "writes"
+	}
+	return "I/O"
+}
+
+func metricList(metrics map[string]float64) string {
+	if len(metrics) == 0 {
+		return "none"
+	}
+	names := make([]string, 0, len(metrics))
+	for k := range metrics {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}
+
+// stepNames returns the names of a traversal's steps after its root, up
+// to the first step that is not a name or a string key.
+func stepNames(t hcl.Traversal) []string {
+	var names []string
+	for _, step := range t[1:] {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			names = append(names, s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() != cty.String || !s.Key.IsKnown() || s.Key.IsNull() {
+				return names
+			}
+			names = append(names, s.Key.AsString())
+		default:
+			return names
+		}
+	}
+	return names
+}
+
+// measuredValue is result for one point; a direction without I/O is
+// null.
+func measuredValue(m Measured) cty.Value {
+	metrics := map[string]cty.Value{}
+	for k, v := range m.Metrics {
+		metrics[k] = cty.NumberFloatVal(v)
+	}
+	metricsVal := cty.MapValEmpty(cty.Number)
+	if len(metrics) > 0 {
+		metricsVal = cty.MapVal(metrics)
+	}
+	return cty.ObjectVal(map[string]cty.Value{
+		"read": directionValue(m.Read), "write": directionValue(m.Write), "total": directionValue(m.Total),
+		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS),
+	})
+}
+
+func directionValue(d *DirMeasure) cty.Value {
+	if d == nil {
+		return cty.NullVal(directionType)
+	}
+	lat := map[string]cty.Value{}
+	for _, s := range LatencyStats {
+		lat[s] = cty.NumberFloatVal(d.Lat[s])
+	}
+	return cty.ObjectVal(map[string]cty.Value{
+		"iops": cty.NumberFloatVal(d.IOPS), "bw": cty.NumberFloatVal(d.BW),
+		"ios": cty.NumberUIntVal(d.IOs), "bytes": cty.NumberUIntVal(d.Bytes), "lat": cty.ObjectVal(lat),
+	})
+}
+
+// specValue is spec for a drive: each entry's figures and the conditions
+// it states.
+func specValue(spec []*SpecEntry) cty.Value {
+	entries := map[string]cty.Value{}
+	for _, e := range spec {
+		entries[e.Name] = cty.ObjectVal(specEntryAttrs(e))
+	}
+	return cty.ObjectVal(entries)
+}
+
+// specEntryAttrs are the keys of one entry.
+func specEntryAttrs(e *SpecEntry) map[string]cty.Value {
+	attrs := map[string]cty.Value{}
+	for k, v := range e.Values {
+		attrs[k] = cty.NumberFloatVal(v)
+	}
+	for k, v := range map[string]int64{"bs": e.BS, "iodepth": int64(e.IODepth), "numjobs": int64(e.NumJobs), "pcie_gen": int64(e.PCIeGen)} {
+		if v != 0 {
+			attrs[k] = cty.NumberIntVal(v)
+		}
+	}
+	for k, v := range map[string]string{"rw": e.RW, "state": e.State} {
+		if v != "" {
+			attrs[k] = cty.StringVal(v)
+		}
+	}
+	return attrs
+}
+
+// referencedValues shows each distinct result and spec value the
+// expression refers to.
+func referencedValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, t := range expr.Variables() {
+		if root := t.RootName(); root != "result" && root != "spec" {
+			continue
+		}
+		text := traversalText(t)
+		v, diags := t.TraverseAbs(ctx)
+		if seen[text] || diags.HasErrors() || !v.IsKnown() || v.IsNull() || v.Type() != cty.Number {
+			continue
+		}
+		seen[text] = true
+		f, _ := v.AsBigFloat().Float64()
+		out = append(out, text+" = "+FormatNumber(f))
+	}
+	return out
+}
+
+// traversalText writes a traversal as a plan would: result.read.iops,
+// result.metrics["p95"].
+func traversalText(t hcl.Traversal) string {
+	var b strings.Builder
+	b.WriteString(t.RootName())
+	for _, step := range t[1:] {
+		switch s := step.(type) {
+		case hcl.TraverseAttr:
+			b.WriteString("." + s.Name)
+		case hcl.TraverseIndex:
+			if s.Key.Type() == cty.String {
+				fmt.Fprintf(&b, "[%q]", s.Key.AsString())
+			} else {
+				b.WriteString("[" + s.Key.GoString() + "]")
+			}
+		}
+	}
+	return b.String()
+}
+
+// FormatNumber shows a measured or claimed figure for people: whole
+// numbers and numbers of 1000 or more to the unit, others to four
+// significant digits.
+func FormatNumber(f float64) string {
+	if (f == math.Trunc(f) || math.Abs(f) >= 1000) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(f, 'g', 4, 64)
+}

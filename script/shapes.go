@@ -1,0 +1,169 @@
+package script
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+)
+
+// Direction is one direction's I/O statistics (reads or writes) as hooks
+// see them, under the names the hook documentation gives:
+//
+//	ios, bytes, iops, bw_bytes
+//	lat_ns.min, .max, .mean, .stddev, .p["99.9"]   completion latency, ns
+//	quantile(q)                                    latency (ns) below which
+//	                                               q percent of I/Os completed
+//
+// The engine fills it from a measured histogram; hook tests fill it from
+// a list of sample latencies. Defining the shape once keeps the two
+// alike.
+type Direction struct {
+	IOs, Bytes       uint64
+	IOPS, BW         float64
+	MinNs, MaxNs     uint64
+	MeanNs, StddevNs float64
+	// Percentiles maps a percentile, such as 99.9, to its latency in ns.
+	Percentiles map[float64]uint64
+	// Quantile returns the latency in ns below which q percent of the I/Os
+	// completed, for 0 < q <= 100.
+	Quantile func(q float64) float64
+}
+
+// value is what a hook receives for d: a struct, or None for a direction
+// without I/O.
+func (d *Direction) value() any {
+	if d == nil {
+		return nil
+	}
+	pcts := make(map[string]any, len(d.Percentiles))
+	for p, ns := range d.Percentiles {
+		pcts[strconv.FormatFloat(p, 'f', -1, 64)] = ns
+	}
+	return Struct{
+		"ios": d.IOs, "bytes": d.Bytes, "iops": d.IOPS, "bw_bytes": d.BW,
+		"lat_ns":   Struct{"min": d.MinNs, "max": d.MaxNs, "mean": d.MeanNs, "stddev": d.StddevNs, "p": pcts},
+		"quantile": quantileFunc(d.Quantile),
+	}
+}
+
+// quantileFunc wraps a quantile for hooks, refusing percentiles outside
+// (0, 100].
+func quantileFunc(q func(float64) float64) Func {
+	if q == nil {
+		return nil
+	}
+	return func(args ...float64) (float64, error) {
+		if len(args) != 1 || args[0] <= 0 || args[0] > 100 {
+			return 0, fmt.Errorf("quantile takes one percentile in (0, 100], such as quantile(99.9)")
+		}
+		return q(args[0]), nil
+	}
+}
+
+// Point is one measured step as hooks see it: what a check receives in
+// run.points, an adaptive sweep in its history, a steady-state rule in its
+// rounds.
+type Point struct {
+	// Name is the sweep point, such as "iodepth=4,numjobs=2"; "" for a
+	// step without one.
+	Name string
+	// Params holds the point's parameters by name: int64 for counts and
+	// sizes (bytes), string for rw.
+	Params map[string]any
+	// Status is the step's status: "ok", "failed", "interrupted".
+	Status string
+	// Read and Write are nil when the step did no I/O that way.
+	Read, Write *Direction
+	// Metrics are the named figures of an exec step.
+	Metrics map[string]float64
+	// Series is the step's time series, one sample per interval.
+	Series []Sample
+}
+
+// Sample is one interval of a step's time series: T is the end of the
+// interval in seconds since measuring began.
+type Sample struct {
+	T, ReadIOPS, WriteIOPS, BW, MeanLatNs float64
+	P99Ns                                 uint64
+	BytesWritten                          uint64
+}
+
+func (s Sample) value() Struct {
+	return Struct{
+		"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bw_bytes": s.BW,
+		"mean_lat_ns": s.MeanLatNs, "p99_ns": s.P99Ns, "bytes_written": s.BytesWritten,
+	}
+}
+
+// Value is the struct a hook receives for p, with the fields name,
+// params, status, read, write and metrics.
+func (p Point) Value() Struct {
+	params := p.Params
+	if params == nil {
+		params = map[string]any{}
+	}
+	metrics := map[string]float64{}
+	maps.Copy(metrics, p.Metrics)
+	series := make([]any, len(p.Series))
+	for i, s := range p.Series {
+		series[i] = s.value()
+	}
+	return Struct{
+		"name": p.Name, "params": params, "status": p.Status,
+		"read": p.Read.value(), "write": p.Write.value(), "metrics": metrics, "series": series,
+	}
+}
+
+// Round is what a steady_state hook receives for one round: the tracked
+// point's fields, with round (1-based) and value, the tracked figure.
+func (p Point) Round(round int, value float64) Struct {
+	v := p.Value()
+	v["round"], v["value"] = round, value
+	return v
+}
+
+// Drive is a drive under test as hooks see it.
+type Drive struct {
+	Name, Path string
+	// Size is the capacity used, in bytes.
+	Size int64
+	// Spec holds the drive's spec entries by name: figures and stated
+	// conditions by key.
+	Spec map[string]map[string]any
+	// Facts are what drivebench detected: model, serial, firmware, block
+	// sizes.
+	Facts map[string]string
+	// Health is the drive's NVMe identity and SMART snapshots as plain
+	// values ({"before": ..., "after": ...}); nil for other drives.
+	Health any
+}
+
+// Value is the struct a hook receives for d: name, path, size, spec,
+// facts and smart.
+func (d Drive) Value() Struct {
+	spec := map[string]any{}
+	for k, v := range d.Spec {
+		spec[k] = v
+	}
+	facts := map[string]any{}
+	for k, v := range d.Facts {
+		facts[k] = v
+	}
+	return Struct{"name": d.Name, "path": d.Path, "size": d.Size, "spec": spec, "facts": facts, "smart": d.Health}
+}
+
+// CheckInput is the one argument of a check: run.check, run.profile,
+// run.drive, run.args, run.vars (the plan's variables) and run.points.
+func CheckInput(check, profile string, drive Drive, args, vars map[string]any, points []Point) Struct {
+	values := make([]any, len(points))
+	for i, p := range points {
+		values[i] = p.Value()
+	}
+	if args == nil {
+		args = map[string]any{}
+	}
+	if vars == nil {
+		vars = map[string]any{}
+	}
+	return Struct{"check": check, "profile": profile, "drive": drive.Value(), "args": args, "vars": vars, "points": values}
+}
