@@ -229,3 +229,17 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestUntypedVariableTakesAnyValue: a variable without a type whose
+// default is a number still takes a size with a unit from -var.
+func TestUntypedVariableTakesAnyValue(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "p.hcl")
+	src := "variable \"size\" { default = 0 }\ndrive \"d\" {\n  size     = var.size\n  writable = true\n}\n"
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, _, diags := Load(file, LoadOptions{Vars: map[string]string{"size": "256MiB"}})
+	if diags.HasErrors() || p.Drives[0].Size != 256<<20 {
+		t.Fatalf("%v", diags)
+	}
+}

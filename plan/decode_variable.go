@@ -246,7 +246,8 @@ func (l *loader) givenError(d *variableDecl, g givenValue, summary, detail strin
 }
 
 // flagValue converts a -var or environment string to the variable's type:
-// the declared type, else the default's type, else string. Values of
+// the declared type, else the default's type when the string converts to
+// it, else string. Values of
 // collection types are written as HCL expressions, such as
 // -var 'depths=[1, 4, 16]'.
 func (l *loader) flagValue(d *variableDecl, g givenValue) (cty.Value, bool) {
@@ -269,6 +270,11 @@ func (l *loader) flagValue(d *variableDecl, g givenValue) (cty.Value, bool) {
 		v = parsed
 	}
 	cv, err := convert.Convert(v, target)
+	if err != nil && d.typ == cty.NilType && target.IsPrimitiveType() {
+		// An untyped variable takes any value; its default's type is only
+		// a guess. A size variable defaulting to 0 takes -var size=256MiB.
+		return v, true
+	}
 	if err != nil {
 		l.blockError(d.block, "Invalid Value For Variable",
 			fmt.Sprintf("%s is not a valid %s: %s. Give a %s value.", g.origin, target.FriendlyName(), err, target.FriendlyName()))

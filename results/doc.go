@@ -10,5 +10,10 @@
 //	manifest.json     the plan, testbed, drives and steps of the run
 //	journal.jsonl     one line per finished step, append-only
 //	steps/<id>.json   one Record per step, named by the step's content ID
+//	steps/<id>.fio    the job file of a step run by fio
+//	steps/<id>.stdout the output of an external command's step (and .stderr)
+//	health/<drive>.json  NVMe identity and SMART before and after the run
+//	summary.json      sections a report's summary hook added
+//	work-<drive>/     the working folder of external commands on a scratch drive
 //	report.*          reports rendered from the above
 package results

@@ -12,6 +12,7 @@
 //	drivebench import fio FILE...   turn fio JSON outputs into a results folder
 //	drivebench export fio PLAN      write the fio job files of a plan
 //	drivebench nvme info DEVICE     show an NVMe drive's identity and health
+//	drivebench test-hooks DIR...    run the tests of a plan's Starlark hooks
 //	drivebench version              print the version
 //
 // The command holds no logic of its own: it parses flags, wires the
@@ -64,6 +65,7 @@ var commands = []command{
 	{"import", "turn fio JSON outputs into a results folder: drivebench import fio FILE...", cmdImport},
 	{"export", "write the fio job files a plan would run: drivebench export fio PLAN", cmdExport},
 	{"nvme", "decode NVMe pages, show a device's identity and health, purge a namespace", cmdNVMe},
+	{"test-hooks", "run the tests of a plan's Starlark hooks (*_test.star files)", cmdTestHooks},
 	{"version", "print the version", cmdVersion},
 }
 

@@ -2,7 +2,10 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
@@ -89,6 +92,8 @@ func stepOutcome(e engine.Event) string {
 	switch {
 	case r.Status != "ok":
 		return r.Status + ": " + r.Error
+	case r.Result != nil && len(r.Result.Metrics) > 0:
+		return metricsLine(r.Result.Metrics)
 	case r.Result != nil:
 		iops, bw := 0.0, 0.0
 		if r.Result.Read != nil {
@@ -124,4 +129,15 @@ func thousands(v float64) string {
 		out = append(out, s[i])
 	}
 	return string(out)
+}
+
+// metricsLine lists the named figures of an external command's step,
+// such as "tps 843.2, latency_avg_ms 18.9".
+func metricsLine(m map[string]float64) string {
+	names := slices.Sorted(maps.Keys(m))
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%s %.4g", n, m[n])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -13,10 +13,6 @@ import (
 	"github.com/drivebench/drivebench/script"
 )
 
-func init() {
-	commands = append(commands, command{"test-hooks", "run the tests of a plan's Starlark hooks (*_test.star files)", cmdTestHooks})
-}
-
 // cmdTestHooks runs hook tests: the test_ functions of every *_test.star
 // file under each plan folder given (or the one test file given), under
 // the same limits as hooks in a run. Exit 0 when every test passed, 1
