@@ -53,7 +53,7 @@ func TestVariableValuesFromFlags(t *testing.T) {
 	if got := p.Profiles[0].Sweep[0].Values; len(got) != 2 || got[0] != int64(2) || got[1] != int64(8) {
 		t.Errorf("swept iodepths = %v, want [2 8]", got)
 	}
-	want := map[string]any{"seconds": 45.0, "direct": true, "depths": []any{2.0, 8.0}, "label": "x"}
+	want := map[string]any{"seconds": int64(45), "direct": true, "depths": []any{int64(2), int64(8)}, "label": "x"}
 	for name, v := range want {
 		if got := p.Variables[name]; !reflect.DeepEqual(got, v) {
 			t.Errorf("Variables[%q] = %#v, want %#v", name, got, v)

@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -364,16 +365,43 @@ func (l *loader) objectValue(attr *hcl.Attribute, example string) (cty.Value, bo
 	return v, true
 }
 
-// goValue converts a known cty value to plain Go data (string, float64,
-// bool, []any, map[string]any) through its JSON form.
+// goValue converts a known cty value to plain Go data (string, int64 for
+// whole numbers, float64 for others, bool, []any, map[string]any) through
+// its JSON form. Whole numbers stay integers so that a hook given
+// args = { rounds = 5 } can use it as an index or a count.
 func goValue(v cty.Value) (any, error) {
 	raw, err := ctyjson.Marshal(v, v.Type())
 	if err != nil {
 		return nil, err
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var out any
-	err = json.Unmarshal(raw, &out)
-	return out, err
+	if err := dec.Decode(&out); err != nil {
+		return nil, err
+	}
+	return plainNumbers(out), nil
+}
+
+// plainNumbers replaces the json.Numbers in v by int64 or float64.
+func plainNumbers(v any) any {
+	switch x := v.(type) {
+	case json.Number:
+		if n, err := x.Int64(); err == nil {
+			return n
+		}
+		f, _ := x.Float64()
+		return f
+	case []any:
+		for i := range x {
+			x[i] = plainNumbers(x[i])
+		}
+	case map[string]any:
+		for k := range x {
+			x[k] = plainNumbers(x[k])
+		}
+	}
+	return v
 }
 
 // oneOf checks that a string is one of the allowed values.

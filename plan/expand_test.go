@@ -130,7 +130,7 @@ func TestQuickstartWorkloads(t *testing.T) {
 	if !reflect.DeepEqual(*read, want) {
 		t.Errorf("iodepth=4 workload = %+v, want %+v", *read, want)
 	}
-	if c := g.Nodes[5].Check; c == nil || c.Function != "p99_under" || c.Args["limit_us"] != 5000.0 || c.ScriptHash == "" {
+	if c := g.Nodes[5].Check; c == nil || c.Function != "p99_under" || c.Args["limit_us"] != int64(5000) || c.ScriptHash == "" {
 		t.Errorf("check node carries %+v", c)
 	}
 }

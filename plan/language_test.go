@@ -66,9 +66,9 @@ func TestVariableSourcesInOrder(t *testing.T) {
 		{"environment", LoadOptions{Env: func(k string) string { return env[k] }},
 			map[string]any{"size": "3GiB", "label": "fromenv"}},
 		{"files after environment", LoadOptions{Env: func(k string) string { return env[k] }, VarFiles: []string{hclFile, jsonFile}},
-			map[string]any{"size": "2GiB", "runtime": "30s", "label": "fromjson", "depths": []any{2.0, 4.0}}},
+			map[string]any{"size": "2GiB", "runtime": "30s", "label": "fromjson", "depths": []any{int64(2), int64(4)}}},
 		{"flags last", LoadOptions{VarFiles: []string{hclFile}, Vars: map[string]string{"size": "4GiB", "depths": "[8]"}},
-			map[string]any{"size": "4GiB", "runtime": "20s", "depths": []any{8.0}}},
+			map[string]any{"size": "4GiB", "runtime": "20s", "depths": []any{int64(8)}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

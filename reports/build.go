@@ -16,6 +16,9 @@ const (
 	kindProfile      = "profile"
 	kindAggregate    = "aggregate"
 	kindReport       = "report"
+	kindExec         = "exec"
+	kindAdaptive     = "adaptive"
+	kindAcceptance   = "acceptance"
 )
 
 // step is one step of the manifest with its record, nil when it has none.
@@ -95,10 +98,11 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 			Checks:        buildMethods(m.Checks),
 		},
 		Results:         buildResults(steps, rev),
+		Applications:    buildApplications(steps, rev),
 		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps, rev),
 		SteadyState:     buildSteadyState(steps, rev),
-		Acceptance:      []AcceptanceRow{},
+		Acceptance:      buildAcceptance(steps),
 		Health:          []DriveHealth{},
 		Checks:          buildChecks(steps),
 		Problems:        buildProblems(steps),
@@ -148,7 +152,9 @@ func regionText(w *workload) string {
 }
 
 // joinSteps pairs each listed step (but the report step) with its record
-// and counts the records of unlisted steps.
+// and counts the records of unlisted steps. The points of an adaptive
+// search are steps the manifest cannot list, since the search chose them
+// as it ran: they follow their search, in the order it measured them.
 func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
 	byID := map[string]*results.Record{}
 	for _, r := range recs {
@@ -157,11 +163,18 @@ func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
 		}
 	}
 	listed := map[string]bool{}
-	var steps []step
 	for _, info := range infos {
 		listed[info.ID] = true
-		if info.Kind != kindReport {
-			steps = append(steps, step{info: info, rec: byID[info.ID]})
+	}
+	var steps []step
+	for _, info := range infos {
+		if info.Kind == kindReport {
+			continue
+		}
+		steps = append(steps, step{info: info, rec: byID[info.ID]})
+		for _, p := range searchPoints(info.ID, byID, listed) {
+			listed[p.info.ID] = true
+			steps = append(steps, p)
 		}
 	}
 	unlisted := 0
@@ -171,6 +184,48 @@ func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
 		}
 	}
 	return steps, unlisted
+}
+
+// searchPoints are the points of the adaptive search id: those its record
+// lists, in its order, then any other record that names the search as its
+// parent (a search stopped before it wrote its record), by start time.
+func searchPoints(id string, byID map[string]*results.Record, listed map[string]bool) []step {
+	var out []step
+	seen := map[string]bool{}
+	add := func(r *results.Record) {
+		if !listed[r.StepID] && !seen[r.StepID] {
+			seen[r.StepID] = true
+			out = append(out, step{info: pointInfo(r), rec: r})
+		}
+	}
+	if search := byID[id]; search != nil {
+		for _, pid := range search.Points {
+			if r := byID[pid]; r != nil {
+				add(r)
+			}
+		}
+	}
+	var orphans []*results.Record
+	for _, r := range byID {
+		if r.Parent == id && !seen[r.StepID] {
+			orphans = append(orphans, r)
+		}
+	}
+	slices.SortFunc(orphans, func(a, b *results.Record) int {
+		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.StepID, b.StepID))
+	})
+	for _, r := range orphans {
+		add(r)
+	}
+	return out
+}
+
+// pointInfo describes a point of an adaptive search as the manifest would.
+func pointInfo(r *results.Record) results.StepInfo {
+	return results.StepInfo{
+		ID: r.StepID, Kind: cmp.Or(r.Kind, kindProfile), Name: r.Name, Drive: r.Drive,
+		Source: r.Source, Pass: r.Pass, Point: r.Point,
+	}
 }
 
 // generatedAt is the latest finish time of the steps, or created when no
@@ -334,6 +389,7 @@ func buildProblems(steps []step) []Problem {
 			Drive:  s.info.Drive,
 			Status: s.status(),
 			Error:  s.rec.Error,
+			Output: outputTails(s.rec.Command),
 		})
 	}
 	return out

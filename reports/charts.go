@@ -20,6 +20,7 @@ const (
 	chartSeriesWritten = "series_written"
 	chartPercentiles   = "percentiles"
 	chartSteadyState   = "steady_state"
+	chartSummaryHook   = "summary_chart"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -28,10 +29,10 @@ const chartsDir = "charts"
 // plannedChart is a chart the report will hold: where it goes, its file
 // and how to draw it.
 type plannedChart struct {
-	// section is the index of the section it belongs to, or -1 when it
-	// draws steady-state search steady.
-	section, steady int
-	ref             ChartRef
+	// place records the chart in the Summary, where the report shows it:
+	// a section's charts, a steady-state search, a summary hook's section.
+	place func(*Summary, ChartRef)
+	ref   ChartRef
 	// name tells charts of one kind in one section apart (the drive of a
 	// heat map); empty when the kind occurs once.
 	name string
@@ -46,7 +47,7 @@ func planCharts(s *Summary) []plannedChart {
 	var out []plannedChart
 	for i, sec := range s.Sections {
 		for _, pc := range sectionCharts(sec, s.entries(sec.Profile)) {
-			pc.section = i
+			pc.place = func(s *Summary, ref ChartRef) { s.Sections[i].Charts = append(s.Sections[i].Charts, ref) }
 			pc.ref.File = chartFile(used, sec.Profile, pc.ref.Kind, pc.name)
 			out = append(out, pc)
 		}
@@ -54,7 +55,7 @@ func planCharts(s *Summary) []plannedChart {
 	for i := range s.SteadyState {
 		ss := &s.SteadyState[i]
 		out = append(out, plannedChart{
-			section: -1, steady: i,
+			place: func(s *Summary, ref ChartRef) { s.SteadyState[i].Chart = ref.File },
 			ref: ChartRef{
 				Kind: chartSteadyState, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds",
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
@@ -62,7 +63,7 @@ func planCharts(s *Summary) []plannedChart {
 			draw: func() *chart { return steadyStateChart(ss) },
 		})
 	}
-	return out
+	return append(out, hookCharts(s, used)...)
 }
 
 // chartFile names a chart's file, charts/<profile>-<kind>[-<name>].svg,

@@ -32,6 +32,17 @@
 // counters) and sets it beside the spec sheet and the data drivebench
 // wrote.
 //
+// What a plan judged and ran beside its profiles is reported too. Each
+// figure of a drive's spec sheet is set against the measurement an accept
+// block compared it with, skipped figures included, with the reason for
+// the verdict and the ways the conditions differ. Exec steps (sysbench,
+// a database) are applications: their commands, how they ended and the
+// metrics their parse hooks read, the instances of a for_each as the runs
+// of one table, and a failed command's last lines of output. The points
+// an adaptive search chose are its profile's rows in the order it chose
+// them, with where and why it stopped. The sections a plan's summary hook
+// left in summary.json follow the report's own.
+//
 // AddComparable puts other runs on the same charts and rankings, noting
 // when they were measured on another testbed. Compare matches two runs
 // point by point and judges every figure against a threshold, for

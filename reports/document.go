@@ -18,10 +18,13 @@ const (
 	// detailsBlock is a secondary table under a title, which a page may
 	// fold away: the rounds behind a table's rows.
 	detailsBlock
+	// codeBlock is text shown line by line as written, in a fixed-width
+	// font: the last lines of a command's output.
+	codeBlock
 )
 
-// block is one heading, paragraph, list, table, figure or details. Only
-// the fields of its kind are set.
+// block is one heading, paragraph, list, table, figure, details or code.
+// Only the fields of its kind are set.
 type block struct {
 	kind  blockKind
 	level int    // heading level, 1 for the title
@@ -30,6 +33,7 @@ type block struct {
 	cols  []column
 	rows  [][][]span
 	chart ChartRef
+	lines []string // code
 }
 
 // column is a table column: its title and whether it holds numbers, which
@@ -97,4 +101,9 @@ func (d *document) details(title []span, cols []column, rows [][][]span) {
 
 func (d *document) figure(ref ChartRef) {
 	d.blocks = append(d.blocks, block{kind: figureBlock, chart: ref})
+}
+
+// code adds lines of text shown as written.
+func (d *document) code(lines []string) {
+	d.blocks = append(d.blocks, block{kind: codeBlock, lines: lines})
 }

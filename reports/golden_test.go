@@ -60,12 +60,23 @@ var goldenCases = []struct {
 	// repeated rounds averaged, an interrupted step, the drive's identity
 	// and SMART counters before and after.
 	{"qemu", func(t testing.TB) *Summary { return mustLoad(t, "qemu") }},
-	// Spec acceptance, as its producer will record it.
-	{"acceptance", func(t testing.TB) *Summary {
-		s := mustLoad(t, "quickstart")
-		s.Acceptance = acceptanceFixture()
-		return s
-	}},
+	// A scratch file held to the KIOXIA CD6-R's spec sheet: sequential
+	// and random sweeps, an expectation that failed, every figure of the
+	// sheet judged (warnings beyond the sweep's depth, figures for PCIe
+	// Gen 3 and endurance skipped), and the summary hook's table and chart.
+	{"vendor-acceptance", func(t testing.TB) *Summary { return mustLoad(t, "vendor-acceptance") }},
+	// An adaptive search for the deepest queue under a p99 limit, its
+	// points in search order, and a steady-state search under the plan's
+	// own rule whose hook failed.
+	{"latency-qos", func(t testing.TB) *Summary { return mustLoad(t, "latency-qos") }},
+	// sysbench fileio on the file system of the results folder: for_each
+	// instances as the runs of one application, two of them failed with
+	// their output's last lines, expectations on the parsed metrics.
+	{"sysbench-fileio", func(t testing.TB) *Summary { return mustLoad(t, "sysbench-fileio") }},
+	// sysbench OLTP against a PostgreSQL server the plan ran as the
+	// postgres account: TPS, QPS and latency beside the steps that set
+	// the server up and stopped it.
+	{"postgres-oltp", func(t testing.TB) *Summary { return mustLoad(t, "postgres-oltp") }},
 }
 
 // TestGolden renders each case in every format and compares every file

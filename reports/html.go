@@ -49,6 +49,8 @@ th, td { padding: .35rem .6rem; border-bottom: 1px solid #e5e5e5; text-align: le
 th { background: #f6f6f6; white-space: nowrap; }
 .num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
 code { font: .85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: #f3f3f3; padding: .1em .3em; border-radius: 3px; overflow-wrap: anywhere; }
+pre { margin: .5rem 0 1rem; padding: .5rem .75rem; background: #f3f3f3; border-radius: 3px; overflow-x: auto; }
+pre code { padding: 0; background: none; overflow-wrap: normal; }
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-size: .875rem; color: #444; }
 figure { margin: 1rem 0; }
@@ -79,6 +81,8 @@ func htmlBlock(b *strings.Builder, blk block, svgs map[string][]byte) {
 		if svg, ok := svgs[blk.chart.File]; ok {
 			b.WriteString("<figure>\n" + string(svg) + "</figure>\n")
 		}
+	case codeBlock:
+		b.WriteString("<pre><code>" + html.EscapeString(strings.Join(blk.lines, "\n")) + "</code></pre>\n")
 	}
 }
 

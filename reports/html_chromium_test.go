@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -17,17 +18,22 @@ import (
 // chromiumPath is where Debian's chromium package installs the browser.
 const chromiumPath = "/usr/bin/chromium"
 
-// TestHTMLInChromium opens the HTML reports of the review and qemu
-// fixtures (the latter with folded rounds tables and drive health) in a
-// real headless Chromium at a phone's and a desktop's size: each page
-// must load with no console message and give a screenshot of that size.
-// The screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
+// browserCases are the golden cases opened in a browser: the review
+// fixture; qemu, with folded rounds tables and drive health;
+// vendor-acceptance, with the acceptance tables and a summary hook's
+// chart; sysbench-fileio, with wide metric tables and command output.
+var browserCases = []string{"review", "qemu", "vendor-acceptance", "sysbench-fileio"}
+
+// TestHTMLInChromium opens the HTML reports of browserCases in a real
+// headless Chromium at a phone's and a desktop's size: each page must
+// load with no console message and give a screenshot of that size. The
+// screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
 func TestHTMLInChromium(t *testing.T) {
 	if _, err := os.Stat(chromiumPath); err != nil {
 		t.Skipf("%s is absent (apt-get install chromium): the HTML report is not checked in a browser", chromiumPath)
 	}
 	for _, gc := range goldenCases {
-		if gc.name != "review" && gc.name != "qemu" {
+		if !slices.Contains(browserCases, gc.name) {
 			continue
 		}
 		t.Run(gc.name, func(t *testing.T) {

@@ -41,7 +41,24 @@ func mdBlock(b *strings.Builder, blk block) {
 		mdTable(b, blk.cols, blk.rows)
 	case figureBlock:
 		b.WriteString("![" + mdAlt(blk.chart.Title) + "](" + blk.chart.File + ")\n\n")
+	case codeBlock:
+		mdCode(b, blk.lines)
 	}
+}
+
+// mdCode writes lines as a fenced code block, its fence longer than any
+// run of backticks in them.
+func mdCode(b *strings.Builder, lines []string) {
+	text := strings.Join(lines, "\n")
+	fence := "```"
+	for strings.Contains(text, fence) {
+		fence += "`"
+	}
+	b.WriteString(fence + "text\n")
+	for _, l := range lines {
+		b.WriteString(strings.ReplaceAll(l, "\r", "") + "\n")
+	}
+	b.WriteString(fence + "\n\n")
 }
 
 // mdLine writes styled text on one line.

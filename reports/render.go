@@ -116,9 +116,10 @@ func WriteFiles(dir string, files []File) error {
 }
 
 // Load reads the results folder dir and builds its Summary, with the
-// drives' health documents. A health document that cannot be read leaves
-// drive health out of the report, with a note that says why; it does not
-// stop the report.
+// drives' health documents and the sections of the plan's summary hook
+// (summary.json). A health document or summary.json that cannot be read
+// is left out of the report, with a note that says why; it does not stop
+// the report.
 func Load(dir string) (*Summary, error) {
 	folder, err := results.Open(dir)
 	if err != nil {
@@ -129,11 +130,15 @@ func Load(dir string) (*Summary, error) {
 		return nil, err
 	}
 	s := Build(folder.Manifest, recs)
-	health, err := folder.Health()
-	if err != nil {
+	if health, err := folder.Health(); err != nil {
 		s.Notes = append(s.Notes, "drive health is left out: "+err.Error())
-		return s, nil
+	} else {
+		s.SetHealth(health)
 	}
-	s.SetHealth(health)
+	if hook, err := readSummaryHook(dir); err != nil {
+		s.Notes = append(s.Notes, "the summary hook's sections are left out: "+err.Error())
+	} else if hook != nil {
+		s.SetSummaryHook(hook)
+	}
 	return s, nil
 }

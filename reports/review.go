@@ -12,13 +12,15 @@ import (
 
 // review lays the Summary out in the order of a published drive review:
 // testbed, drive specifications, methodology, comparables, one section per
-// profile, steady state, spec acceptance, checks, a conclusion and the
-// problems met.
+// profile, the application workloads, steady state, spec acceptance,
+// checks, a conclusion and the problems met; then the sections of the
+// plan's summary hook.
 func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion, docProblems,
+		docResults, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
+		docProblems, docSummaryHook,
 	} {
 		section(d, s)
 	}
@@ -373,6 +375,9 @@ func driveName(drv Drive) string {
 }
 
 func docResults(d *document, s *Summary) {
+	if len(s.Sections) == 0 && len(s.Applications) > 0 {
+		return
+	}
 	d.heading(2, plain("Results"))
 	if len(s.Sections) == 0 {
 		d.para(plain("The run has no profile steps."))
@@ -708,32 +713,6 @@ func docSteadyState(d *document, s *Summary) {
 	}
 }
 
-func docAcceptance(d *document, s *Summary) {
-	if len(s.Acceptance) == 0 {
-		return
-	}
-	d.heading(2, plain("Spec acceptance"))
-	cols := []column{
-		{title: "Drive"}, {title: "Spec"}, {"Claimed", true}, {"Measured", true}, {"Ratio", true},
-		{title: "Verdict"}, {title: "Conditions"},
-	}
-	var rows [][]string
-	for _, a := range s.Acceptance {
-		measured, ratio := dash, dash
-		if a.Measured != nil {
-			measured = specValue(a.Metric, *a.Measured)
-		}
-		if a.Ratio != nil {
-			ratio = percentText(*a.Ratio * 100)
-		}
-		rows = append(rows, []string{
-			a.Drive, a.Spec, specValue(a.Metric, a.Claimed), measured, ratio,
-			verdictText(a.Verdict), orDash(strings.Join(a.Conditions, "\n")),
-		})
-	}
-	d.table(cols, rows)
-}
-
 func docChecks(d *document, s *Summary) {
 	d.heading(2, plain("Checks"))
 	if len(s.Checks) == 0 {
@@ -753,18 +732,30 @@ func docChecks(d *document, s *Summary) {
 
 // verdictText marks a verdict for the eye and names it for the reader.
 func verdictText(status string) string {
+	return verdictMark(status) + " " + strings.ReplaceAll(orDash(status), "_", " ")
+}
+
+// verdictMark is the sign of a verdict: ✅ pass, ❌ fail or error, ⚠️ warn,
+// ⏭ skip, ❓ a status this version does not know.
+func verdictMark(status string) string {
 	marks := map[string]string{
-		verdictPass: "✅", verdictFail: "❌", verdictWarn: "⚠️", verdictError: "❌",
+		verdictPass: "✅", verdictFail: "❌", verdictWarn: "⚠️", verdictError: "❌", verdictSkip: "⏭",
 	}
-	return cmp.Or(marks[status], "❓") + " " + strings.ReplaceAll(orDash(status), "_", " ")
+	return cmp.Or(marks[status], "❓")
 }
 
 // docConclusion gathers the headline figure of every profile on every
-// drive of the run, with its rank when other drives were compared.
+// drive of the run, with its rank when other drives were compared and the
+// spec-sheet figures compared with it; then the metrics of every
+// application run, and a sentence on each drive's spec acceptance.
 func docConclusion(d *document, s *Summary) {
 	d.heading(2, plain("Conclusion"))
 	ranked := len(s.Comparables) > 0 || slices.ContainsFunc(s.Sections, func(sec Section) bool { return len(sec.Ranking) > 1 })
-	cols := []column{{title: "Profile"}, {title: "Drive"}, {"Peak", true}, {title: "At"}, {"Mean latency", true}, {"p99", true}}
+	accepted := acceptanceByTable(s)
+	cols := []column{{title: "Profile"}, {title: "Drive"}, {"Headline", true}, {title: "At"}, {"Mean latency", true}, {"p99", true}}
+	if len(accepted) > 0 {
+		cols = append(cols, column{title: "Spec sheet"})
+	}
 	if ranked {
 		cols = append(cols, column{"Rank", true})
 	}
@@ -779,17 +770,34 @@ func docConclusion(d *document, s *Summary) {
 				sec.Profile, r.Drive, headlineText(&r.Total, headline), s.peakText(r),
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
+			if len(accepted) > 0 {
+				row = append(row, acceptanceBriefs(accepted[[2]string{sec.Profile, r.Drive}]))
+			}
 			if ranked {
 				row = append(row, fmt.Sprintf("%d of %d", r.Rank, len(sec.Ranking)))
 			}
 			rows = append(rows, row)
 		}
 	}
+	rows = append(rows, applicationConclusionRows(s, len(cols))...)
 	if len(rows) == 0 {
 		d.para(plain("No profile step finished with measurements."))
-		return
+	} else {
+		d.table(cols, rows)
 	}
-	d.table(cols, rows)
+	for _, g := range acceptGroups(s.Acceptance) {
+		d.para(plain(acceptanceSentence(g)))
+	}
+}
+
+// acceptanceBriefs quotes the spec-sheet figures compared with one table,
+// one a line.
+func acceptanceBriefs(rows []AcceptanceRow) string {
+	briefs := make([]string, len(rows))
+	for i, a := range rows {
+		briefs[i] = acceptanceBrief(a)
+	}
+	return strings.Join(briefs, "\n")
 }
 
 // headlineOf is the headline figure of this run's first table of profile.
@@ -825,6 +833,7 @@ func docProblems(d *document, s *Summary) {
 			rows = append(rows, []string{cmp.Or(p.Name, p.StepID), statusText(p.Status), orDash(p.Error)})
 		}
 		d.table([]column{{title: "Step"}, {title: "Status"}, {title: "Error"}}, rows)
+		outputBlocks(d, s.Problems)
 	} else {
 		d.para(plain("No step failed or was interrupted."))
 	}

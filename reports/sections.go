@@ -18,8 +18,9 @@ const (
 )
 
 // arrange gathers the profile sections, ranks their drives and names the
-// charts drawn from them. Build calls it, and so does every change that
-// adds results, such as AddComparable.
+// charts drawn from them and from the summary hook's sections. Build calls
+// it, and so does every change that adds results or sections, such as
+// AddComparable and SetSummaryHook.
 func (s *Summary) arrange() {
 	s.Sections = []Section{}
 	for _, name := range profileOrder(s.Results) {
@@ -30,11 +31,7 @@ func (s *Summary) arrange() {
 		s.Sections = append(s.Sections, sec)
 	}
 	for _, pc := range planCharts(s) {
-		if pc.section >= 0 {
-			s.Sections[pc.section].Charts = append(s.Sections[pc.section].Charts, pc.ref)
-		} else {
-			s.SteadyState[pc.steady].Chart = pc.ref.File
-		}
+		pc.place(s, pc.ref)
 	}
 }
 

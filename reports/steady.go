@@ -1,6 +1,9 @@
 package reports
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // buildSteadyState lists the steady-state searches of the run, one per
 // profile and drive, in the order they first appear. Each round of a
@@ -30,7 +33,7 @@ func buildSteadyState(steps []step, rev *revisions) []SteadyState {
 func steadyState(s step, rev *revisions) SteadyState {
 	j := s.rec.SteadyState
 	ss := SteadyState{
-		Drive: s.info.Drive, Profile: s.source(), Variable: j.Variable, Rounds: []SteadyRound{},
+		Drive: s.info.Drive, Profile: s.source(), Variable: j.Variable, Rule: j.Rule, Rounds: []SteadyRound{},
 		WindowFirst: j.WindowFirst, WindowLast: j.WindowLast,
 		Average: finite(j.Average), Slope: finite(j.Slope), Intercept: finite(j.Intercept),
 		Reached: j.Reached, Exhausted: j.Exhausted && !j.Reached, Message: j.Message,
@@ -43,9 +46,15 @@ func steadyState(s step, rev *revisions) SteadyState {
 }
 
 // steadyStateSentence states the outcome of a steady-state search in the
-// report's words. The engine's message is added when the search ended
-// without a verdict, where it says how far the rule got.
+// report's words, and names the plan's own rule when one judged it. The
+// rule's message is added where the figures do not say it all: a search
+// that ended without a verdict, or a plan's rule, which judges without a
+// window.
 func steadyStateSentence(ss SteadyState) string {
+	return joinSentences(outcomeSentence(ss), ruleSentence(ss.Rule))
+}
+
+func outcomeSentence(ss SteadyState) string {
 	rounds := plural(len(ss.Rounds), "round")
 	switch {
 	case ss.Reached && ss.WindowFirst > 0:
@@ -53,11 +62,21 @@ func steadyStateSentence(ss SteadyState) string {
 			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
 			percentText(windowExcursion(ss)))
 	case ss.Reached:
-		return "Steady state was reached."
+		return joinSentences(fmt.Sprintf("Steady state was reached after %s.", rounds), sentence(ss.Message))
 	case ss.Exhausted:
 		return fmt.Sprintf("Steady state not reached in %s: the search ran every round it was allowed.", rounds)
 	}
 	return joinSentences(fmt.Sprintf("The search ended after %s without reaching steady state.", rounds), sentence(ss.Message))
+}
+
+// ruleSentence names a plan's own steady-state rule; SNIA's, the
+// default, goes unsaid.
+func ruleSentence(rule string) string {
+	hook, ok := strings.CutPrefix(rule, "hook ")
+	if !ok {
+		return ""
+	}
+	return "The plan's own rule, " + hook + ", judged the rounds in place of SNIA's."
 }
 
 // windowExcursion is how much the best-fit line moves across the window,

@@ -151,3 +151,29 @@ func TestVariableText(t *testing.T) {
 		t.Errorf("title of lat_mean = %q", got)
 	}
 }
+
+// TestSteadyStateRule checks the sentence of a search judged by a plan's
+// own rule, which gives no window, against one judged by SNIA's.
+func TestSteadyStateRule(t *testing.T) {
+	rounds := []SteadyRound{{1, 900}, {2, 1010}, {3, 1000}}
+	tests := []struct {
+		ss   SteadyState
+		want string
+	}{
+		{SteadyState{Rule: "hook hooks/steady.star:within_band", Rounds: rounds, Reached: true, Message: "last 3 rounds within 11% of their mean"},
+			"Steady state was reached after 3 rounds. Last 3 rounds within 11% of their mean. The plan's own rule, hooks/steady.star:within_band, judged the rounds in place of SNIA's."},
+		{SteadyState{Rule: "hook hooks/steady.star:within_band", Rounds: rounds[:2], Message: "2 of 3 rounds"},
+			"The search ended after 2 rounds without reaching steady state. 2 of 3 rounds. The plan's own rule, hooks/steady.star:within_band, judged the rounds in place of SNIA's."},
+		{SteadyState{Rule: "snia", Variable: "iops", Rounds: rounds, Reached: true, WindowFirst: 1, WindowLast: 3, Average: 970, Slope: 5},
+			"Steady state was reached in rounds 1 to 3: IOPS averaged 970, and the best-fit line changed by 1.0% across the window."},
+	}
+	for _, tt := range tests {
+		if got := steadyStateSentence(tt.ss); got != tt.want {
+			t.Errorf("steadyStateSentence(%+v)\n got %q\nwant %q", tt.ss, got, tt.want)
+		}
+	}
+	s := mustLoad(t, "latency-qos")
+	if len(s.SteadyState) != 1 || s.SteadyState[0].Rule != "hook hooks/steady.star:within_band" {
+		t.Errorf("steady state of latency-qos = %+v", s.SteadyState)
+	}
+}

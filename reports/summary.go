@@ -32,6 +32,9 @@ type Summary struct {
 	Methodology Methodology `json:"methodology"`
 	// Results holds one table per profile and drive, in step order.
 	Results []ProfileResult `json:"results"`
+	// Applications lists the exec steps: commands run on the drives and
+	// the metrics they gave, one per exec block and drive.
+	Applications []Application `json:"applications"`
 	// Sections gathers each profile's tables, this run's drives and the
 	// comparables' alike, with the charts drawn from them and a ranking,
 	// in the order the profiles first ran.
@@ -42,7 +45,8 @@ type Summary struct {
 	Preconditioning []PreconditionPass `json:"preconditioning"`
 	// SteadyState lists the steady-state searches of the run.
 	SteadyState []SteadyState `json:"steady_state"`
-	// Acceptance compares the drives' spec sheets with what was measured.
+	// Acceptance compares the drives' spec sheets with what was measured,
+	// figure by figure, as the acceptance steps recorded it.
 	Acceptance []AcceptanceRow `json:"acceptance"`
 	// Health holds what each NVMe drive reported about itself before and
 	// after the run: identity, temperature, SMART counters.
@@ -59,6 +63,9 @@ type Summary struct {
 	// such as a damaged health document; the rest of the report stands.
 	Notes  []string `json:"notes"`
 	Counts Counts   `json:"counts"`
+	// SummaryHook holds the sections the plan's summary hook added, shown
+	// after the report's own; absent when the plan has no summary hook.
+	SummaryHook *HookReport `json:"summary_hook,omitempty"`
 }
 
 // PlanRevision is an earlier revision of the plan that produced some of
@@ -169,6 +176,8 @@ type ProfileResult struct {
 	// Series is the time series of the peak row, at most maxSeries
 	// samples: longer series are merged into that many intervals.
 	Series []SeriesSample `json:"series"`
+	// Search is set when a hook chose the points one by one.
+	Search *Search `json:"search,omitempty"`
 }
 
 // LatencyCurve is a latency distribution: the latency below which each
@@ -313,6 +322,9 @@ type Problem struct {
 	Drive  string `json:"drive"`
 	Status string `json:"status"`
 	Error  string `json:"error"`
+	// Output holds the last lines of a failed command's outputs; [] for
+	// other steps.
+	Output []OutputTail `json:"output"`
 }
 
 // Counts are the totals a reader checks first.
@@ -403,25 +415,154 @@ type Comparable struct {
 	Results     []ProfileResult `json:"results"`
 }
 
-// AcceptanceRow compares one claim of a spec sheet with the measurement
-// made under the closest conditions.
+// AcceptanceRow compares one figure of a drive's spec sheet with the
+// measurement made under the closest conditions, as an accept block's
+// step recorded it.
 type AcceptanceRow struct {
 	Drive string `json:"drive"`
-	// Spec is the spec-sheet entry's name; Metric the claimed figure:
-	// iops, bw (bytes/s) or lat_us, as in SpecEntry.Values.
-	Spec    string  `json:"spec"`
-	Metric  string  `json:"metric"`
-	Claimed float64 `json:"claimed"`
-	// Measured and Ratio (measured / claimed) are absent when no step
-	// measured the claim.
+	// Accept is the accept block that made the comparison.
+	Accept string `json:"accept"`
+	// Spec is the spec-sheet entry's name; Metric the figure's key: iops,
+	// bw (bytes/s), lat_us, a latency percentile such as p99_us, or a
+	// figure drivebench does not measure (dwpd).
+	Spec   string `json:"spec"`
+	Metric string `json:"metric"`
+	// Unit is "IOPS", "B/s" or "µs"; empty for a figure that is not
+	// measured. Better is "higher" or "lower": which way passes.
+	Unit   string `json:"unit"`
+	Better string `json:"better"`
+	// Claimed is the spec's figure; Measured and Ratio (measured /
+	// claimed) are absent when nothing was compared.
+	Claimed  float64  `json:"claimed"`
 	Measured *float64 `json:"measured,omitempty"`
 	Ratio    *float64 `json:"ratio,omitempty"`
-	// Verdict is pass, fail, warn or not_measured.
+	// TolerancePct is how far on the wrong side of the claim a
+	// measurement may be and still pass.
+	TolerancePct float64 `json:"tolerance_pct"`
+	// Verdict is pass, fail, warn or skip; Reason says why.
 	Verdict string `json:"verdict"`
-	// Conditions says where the measurement's conditions differ from the
-	// vendor's: "measured at QD16, the spec states QD32".
+	Reason  string `json:"reason"`
+	// Conditions says, in plain words, where the measurement's conditions
+	// differ from the spec's and what the spec leaves unstated.
 	Conditions []string `json:"conditions"`
-	StepID     string   `json:"step_id,omitempty"`
+	// StepID and Step name the step whose result was compared.
+	StepID string `json:"step_id,omitempty"`
+	Step   string `json:"step,omitempty"`
+}
+
+// Application is an exec step of the plan on one drive: a command such as
+// sysbench, with the metrics its parse hook read from the output. An exec
+// block with for_each is one application whose instances are its runs.
+type Application struct {
+	// Name is the exec block's name; for a block with for_each, the part
+	// its instances share ("fileio" of "fileio.rndrw-1t").
+	Name  string           `json:"name"`
+	Drive string           `json:"drive"`
+	Runs  []ApplicationRun `json:"runs"`
+	// Metrics names every metric of the runs, the headline ones first,
+	// then latencies, then the rest by name: the columns of its table.
+	Metrics []string `json:"metrics"`
+	// Headline names the metrics that are rates (tps, qps, iops, names
+	// ending in _per_s, _mib_s or _mb_s), in the order of Metrics; the
+	// conclusion quotes them.
+	Headline []string `json:"headline"`
+}
+
+// ApplicationRun is one exec step: the command, how it ended and what it
+// measured.
+type ApplicationRun struct {
+	StepID string `json:"step_id"`
+	// Name is the step's source: the exec block's name, or its instance's
+	// ("fileio.rndrw-1t").
+	Name   string `json:"name"`
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"`
+	// Command is the program and its arguments; [] when the step has no
+	// record. Dir is where it ran, User the account it ran as ("" for
+	// drivebench's own).
+	Command []string `json:"command"`
+	Dir     string   `json:"dir"`
+	User    string   `json:"user,omitempty"`
+	// ExitCode is -1 when the command could not start or was killed.
+	ExitCode   int   `json:"exit_code"`
+	DurationNs int64 `json:"duration_ns"`
+	TimedOut   bool  `json:"timed_out"`
+	// StdoutFile and StderrFile hold the whole output, relative to the
+	// results folder.
+	StdoutFile string `json:"stdout_file,omitempty"`
+	StderrFile string `json:"stderr_file,omitempty"`
+	// Metrics are the figures the parse hook returned, by name, in the
+	// units their names say.
+	Metrics  map[string]float64 `json:"metrics"`
+	PlanHash string             `json:"plan_hash,omitempty"`
+}
+
+// Search is an adaptive search: a hook chose the profile's points one by
+// one, and the table's rows are the points in the order it chose them.
+type Search struct {
+	// StepID is the search's own step, whose record lists the points.
+	StepID string `json:"step_id"`
+	Status string `json:"status"`
+	// Points counts the points measured; Last is the last of them.
+	Points int    `json:"points"`
+	Last   string `json:"last"`
+	// Stop says why the search ended, in the engine's words: the hook
+	// returned None, asked for a point it had measured, reached
+	// max_points, or failed.
+	Stop string `json:"stop"`
+}
+
+// OutputTail is the last lines of one output of a command.
+type OutputTail struct {
+	// Stream is stdout or stderr; File holds the whole output, relative
+	// to the results folder.
+	Stream string   `json:"stream"`
+	File   string   `json:"file"`
+	Lines  []string `json:"lines"`
+}
+
+// HookReport is what the plan's summary hook added to the report: its
+// sections, or the error it failed with.
+type HookReport struct {
+	// Hook names the function: "checks/summary.star:acceptance".
+	Hook     string        `json:"hook"`
+	Sections []HookSection `json:"sections"`
+	// Error is set when the hook failed; Where points into its file.
+	Error string `json:"error,omitempty"`
+	Where string `json:"where,omitempty"`
+	// Log holds what the hook print()ed.
+	Log []string `json:"log"`
+}
+
+// HookSection is one section a summary hook added: a title, Markdown text,
+// and optionally a table and a line chart.
+type HookSection struct {
+	Title string     `json:"title"`
+	Text  string     `json:"text"`
+	Table *HookTable `json:"table,omitempty"`
+	Chart *HookChart `json:"chart,omitempty"`
+}
+
+// HookTable is a table of text cells, one per column in every row.
+type HookTable struct {
+	Columns []string   `json:"columns"`
+	Rows    [][]string `json:"rows"`
+}
+
+// HookChart is a line chart of one or more series of (x, y) points.
+type HookChart struct {
+	Title  string       `json:"title"`
+	XLabel string       `json:"x_label"`
+	YLabel string       `json:"y_label"`
+	Series []HookSeries `json:"series"`
+	// File is the SVG file of the chart, relative to the report.
+	File string `json:"file"`
+}
+
+// HookSeries is one line of a hook's chart.
+type HookSeries struct {
+	Name   string       `json:"name"`
+	Points [][2]float64 `json:"points"`
 }
 
 // SteadyState is a steady-state search: rounds of a profile repeated
@@ -432,6 +573,10 @@ type SteadyState struct {
 	// Variable is the tracked figure, such as iops.
 	Variable string        `json:"variable"`
 	Rounds   []SteadyRound `json:"rounds"`
+	// Rule is the rule that judged the rounds: "snia", or "hook
+	// <file>:<function>" for the plan's own; empty when the record does
+	// not say.
+	Rule string `json:"rule"`
 	// WindowFirst and WindowLast are the first and last round of the
 	// measurement window; 0 when no window was judged.
 	WindowFirst int `json:"window_first"`

@@ -13,12 +13,13 @@ import (
 
 // buildResults makes one table per profile and drive, in the order their
 // first steps appear, with one row per point in step order: a repeated
-// point's row stands for its rounds (see groupPoints).
+// point's row stands for its rounds (see groupPoints), and the points of
+// an adaptive search follow in the order it measured them.
 func buildResults(steps []step, rev *revisions) []ProfileResult {
 	var tables [][]step
 	index := map[[2]string]int{}
 	for _, s := range steps {
-		if !s.is(kindProfile) && !s.is(kindAggregate) {
+		if !s.is(kindProfile) && !s.is(kindAggregate) && !s.is(kindAdaptive) {
 			continue
 		}
 		key := [2]string{s.source(), s.info.Drive}
@@ -37,18 +38,21 @@ func buildResults(steps []step, rev *revisions) []ProfileResult {
 	return out
 }
 
-// buildTable makes the table of one profile on one drive from its steps.
+// buildTable makes the table of one profile on one drive from its steps:
+// its points and, for an adaptive profile, the search that chose them.
 func buildTable(steps []step, rev *revisions) ProfileResult {
 	t := ProfileResult{Profile: steps[0].source(), Drive: steps[0].info.Drive, Rows: []Row{}}
-	w := steadyWindow(steps)
+	searches, points := splitSearches(steps)
+	w := steadyWindow(points)
 	var shown []step
-	for _, p := range groupPoints(steps) {
+	for _, p := range groupPoints(points) {
 		row := buildRow(p.shown, rev)
 		setRounds(&row, p, w, rev)
 		t.Rows = append(t.Rows, row)
 		shown = append(shown, p.shown)
 	}
-	finishTable(&t, shown, headline(steps))
+	t.Search = buildSearch(searches, t.Rows)
+	finishTable(&t, shown, headline(points))
 	return t
 }
 
@@ -98,7 +102,7 @@ func finishTable(t *ProfileResult, steps []step, headline string) {
 			t.Series = seriesSamples(res.Series)
 		}
 	}
-	t.Highlight = joinSentences(highlight(t), lightestSentence(t), seriesSentence(t), skippedSentence(t))
+	t.Highlight = joinSentences(highlight(t), searchSentence(t.Search), lightestSentence(t), seriesSentence(t), skippedSentence(t))
 }
 
 // resultOf is the result recorded by the i-th step, nil when there is

@@ -94,6 +94,8 @@ func stepOutcome(e engine.Event) string {
 		return r.Status + ": " + r.Error
 	case r.Result != nil && len(r.Result.Metrics) > 0:
 		return metricsLine(r.Result.Metrics)
+	case r.Command != nil:
+		return fmt.Sprintf("exit %d after %s", r.Command.ExitCode, time.Duration(r.Command.DurationNs).Round(time.Millisecond))
 	case r.Result != nil:
 		iops, bw := 0.0, 0.0
 		if r.Result.Read != nil {

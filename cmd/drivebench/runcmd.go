@@ -129,10 +129,17 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			failedChecks++
 		}
 	}
+	skipped := 0
 	for _, r := range o.Records {
-		if r.Status != results.StatusOK && r.Kind != "check" {
-			fmt.Fprintf(io.out, "  step failed: %s: %s\n", r.Name, r.Error)
+		switch {
+		case r.Status == results.StatusSkipped:
+			skipped++
+		case r.Status != results.StatusOK && r.Kind != "check":
+			fmt.Fprintf(io.out, "  step %s: %s: %s\n", r.Status, r.Name, r.Error)
 		}
+	}
+	if skipped > 0 {
+		fmt.Fprintf(io.out, "\n%d step(s) skipped: a rate curve reached its stop condition or a search reached steady state; the report says which.\n", skipped)
 	}
 	switch {
 	case o.Failed > 0:

@@ -1,0 +1,161 @@
+package reports
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// Acceptance verdicts beyond those of checks: a spec figure that cannot
+// be compared with any measurement.
+const verdictSkip = results.AcceptSkip
+
+// buildAcceptance gathers the rows of every acceptance step, in step
+// order and, within a step, in the order of the drive's spec.
+func buildAcceptance(steps []step) []AcceptanceRow {
+	out := []AcceptanceRow{}
+	for _, s := range steps {
+		if !s.is(kindAcceptance) || s.rec == nil {
+			continue
+		}
+		for _, a := range s.rec.Acceptance {
+			out = append(out, acceptanceRow(s, a))
+		}
+	}
+	return out
+}
+
+func acceptanceRow(s step, a results.AcceptanceRow) AcceptanceRow {
+	row := AcceptanceRow{
+		Drive: s.info.Drive, Accept: s.source(), Spec: a.Spec, Metric: a.Metric,
+		Unit: a.Unit, Better: a.Better, Claimed: finite(a.Claimed), TolerancePct: finite(a.TolerancePct),
+		Verdict: a.Verdict, Reason: a.Reason, Conditions: append([]string{}, a.Conditions...),
+		StepID: a.StepID, Step: a.Step,
+	}
+	if a.Measured != nil {
+		m := finite(*a.Measured)
+		row.Measured = &m
+	}
+	if a.Ratio != nil {
+		r := finite(*a.Ratio)
+		row.Ratio = &r
+	}
+	return row
+}
+
+// acceptGroup is the rows one accept block gave for one drive.
+type acceptGroup struct {
+	drive, accept string
+	rows          []AcceptanceRow
+}
+
+// acceptGroups splits the rows by drive and accept block, in the order
+// they first appear.
+func acceptGroups(rows []AcceptanceRow) []acceptGroup {
+	var out []acceptGroup
+	index := map[[2]string]int{}
+	for _, a := range rows {
+		key := [2]string{a.Drive, a.Accept}
+		i, ok := index[key]
+		if !ok {
+			i = len(out)
+			index[key] = i
+			out = append(out, acceptGroup{drive: a.Drive, accept: a.Accept})
+		}
+		out[i].rows = append(out[i].rows, a)
+	}
+	return out
+}
+
+// tallyText counts a group's verdicts: "9 figures (1 pass, 3 warn, 5
+// skip)", known verdicts first.
+func (g acceptGroup) tallyText() string {
+	order := []string{verdictPass, verdictFail, verdictWarn, verdictSkip}
+	counts := map[string]int{}
+	for _, a := range g.rows {
+		if counts[a.Verdict] == 0 && !slices.Contains(order, a.Verdict) {
+			order = append(order, a.Verdict)
+		}
+		counts[a.Verdict]++
+	}
+	var parts []namedCount
+	for _, v := range order {
+		parts = append(parts, namedCount{strings.ReplaceAll(orDash(v), "_", " "), counts[v]})
+	}
+	return countsText(plural(len(g.rows), "figure"), parts)
+}
+
+// tolerance is the group's tolerance when all its rows share one.
+func (g acceptGroup) tolerance() (float64, bool) {
+	for _, a := range g.rows[1:] {
+		if a.TolerancePct != g.rows[0].TolerancePct {
+			return 0, false
+		}
+	}
+	return g.rows[0].TolerancePct, true
+}
+
+// acceptValue writes a claimed or measured figure in its unit: "87,243
+// IOPS", "921.6 µs", a claimed "6,200 MB/s" as the sheet states it, a
+// measured "1,866.7 MB/s" as the report's tables do.
+func acceptValue(a AcceptanceRow, v float64, measured bool) string {
+	switch {
+	case a.Unit == "B/s" && measured:
+		return formatBandwidth(v)
+	case a.Unit == "B/s":
+		return strings.TrimSuffix(formatGrouped(v/1e6, 1), ".0") + " MB/s"
+	}
+	switch a.Unit {
+	case "IOPS":
+		return formatCount(v) + " IOPS"
+	case "µs":
+		return formatLatency(v * 1e3)
+	}
+	return specValue(a.Metric, v)
+}
+
+// stepWithin is a step's name without the drive it ran on, as a table of
+// that drive shows it: "random.randread / iodepth=64, numjobs=4".
+func stepWithin(name, drive string) string {
+	return strings.TrimPrefix(name, drive+" / ")
+}
+
+// acceptanceByTable finds, for each row of s.Acceptance, the table of the
+// step it compared with: key profile and drive.
+func acceptanceByTable(s *Summary) map[[2]string][]AcceptanceRow {
+	owner := map[string][2]string{}
+	for _, t := range s.Results {
+		for _, r := range t.Rows {
+			owner[r.StepID] = [2]string{t.Profile, t.Drive}
+			for _, round := range r.Rounds {
+				owner[round.StepID] = [2]string{t.Profile, t.Drive}
+			}
+		}
+	}
+	out := map[[2]string][]AcceptanceRow{}
+	for _, a := range s.Acceptance {
+		if key, ok := owner[a.StepID]; ok && a.StepID != "" {
+			out[key] = append(out[key], a)
+		}
+	}
+	return out
+}
+
+// acceptanceBrief is a row as the conclusion quotes it: "⚠️ rand_read_4k
+// iops: 8.7%".
+func acceptanceBrief(a AcceptanceRow) string {
+	text := verdictMark(a.Verdict) + " " + a.Spec + " " + a.Metric
+	if a.Ratio != nil {
+		text += ": " + percentText(*a.Ratio*100)
+	}
+	return text
+}
+
+// acceptanceSentence sums up a group for the conclusion: "Spec sheet of
+// dut (spec-sheet): 9 figures (1 pass, 3 warn, 5 skip)."
+func acceptanceSentence(g acceptGroup) string {
+	return fmt.Sprintf("Spec sheet of %s (%s): %s.", orDash(g.drive), cmp.Or(g.accept, "accept"), g.tallyText())
+}
