@@ -46,11 +46,15 @@ WORKLOADS=(
   "buffered 4K randread psync 2 jobs|-file $READF -rw randread -bs 4096 -ioengine psync -numjobs 2 -iodepth 1"
   "buffered 4K randread io_uring QD32|-file $READF -rw randread -bs 4096 -ioengine io_uring -numjobs 1 -iodepth 32"
   "O_DIRECT 4K randread psync QD1|-file $READF -rw randread -bs 4096 -ioengine psync -numjobs 1 -iodepth 1 -direct"
+  "O_DIRECT 4K randread io_uring QD1|-file $READF -rw randread -bs 4096 -ioengine io_uring -numjobs 1 -iodepth 1 -direct"
   "O_DIRECT 4K randread io_uring QD32|-file $READF -rw randread -bs 4096 -ioengine io_uring -numjobs 1 -iodepth 32 -direct"
   "O_DIRECT 128K seq write io_uring QD8|-file $WRITEF -rw write -bs 131072 -ioengine io_uring -numjobs 1 -iodepth 8 -direct"
 )
 # The rate curve: its uncontrolled maximum, then these percentages of it.
-RATE_BASE="O_DIRECT 4K randread io_uring QD32"
+# It runs from the page cache, whose capacity holds still from one run to
+# the next; a shared virtual disk's can halve within a minute, and then no
+# engine meets a target set from the maximum measured before.
+RATE_BASE="buffered 4K randread io_uring QD32"
 RATE_PCTS=(10 50 100 120)
 
 # fio_args translates nativebench flags into fio options.

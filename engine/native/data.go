@@ -53,9 +53,9 @@ type writeData struct {
 
 // newWriteData seeds buf with the pattern from rng. slot makes the stamps
 // of different slots differ.
-func newWriteData(spec *dataSpec, buf []byte, rng *rand.Rand, slot int) *writeData {
+func newWriteData(spec *dataSpec, buf []byte, rng *rand.Rand, slot int) writeData {
 	fillPattern(buf, spec, rng)
-	return &writeData{spec: spec, buf: buf, rng: rng, stamp: uint64(slot) << 40}
+	return writeData{spec: spec, buf: buf, rng: rng, stamp: uint64(slot) << 40}
 }
 
 // fillPattern writes the initial content of a buffer: random bytes, zeroes,

@@ -5,41 +5,106 @@
 // compare and merge exactly.
 //
 // It exists so a plan runs on any Linux machine without fio installed,
-// and so the engine's behaviour is ours to test: which bytes a fill
-// writes, how random offsets are drawn, what a ramp excludes.
+// and so the engine's behaviour is ours to test: which bytes a write
+// carries, how offsets and sizes are drawn, when a paced I/O was due,
+// what a ramp excludes, whether the drive gave back what it was given.
 //
 // # Model
 //
 // A run has numjobs jobs of iodepth slots each. A slot is one outstanding
-// I/O with its own buffers, random streams and recorders, so completions
-// are recorded without locks. The I/O method (ioengine) decides how slots
-// reach the kernel; "psync", the default, runs each slot as a goroutine
-// issuing pread or pwrite synchronously.
+// I/O with its own buffers and random streams. The I/O method (ioengine)
+// decides how slots reach the kernel: "psync" runs each slot as a
+// goroutine issuing pread or pwrite; "io_uring" runs each job on a ring
+// of its own (set up through golang.org/x/sys, no cgo), one goroutine
+// submitting every ready I/O and reaping every completion in one system
+// call, with the target and the buffers registered with the kernel. The
+// default is io_uring when the kernel offers it and the job keeps more
+// than one I/O in flight or uses O_DIRECT, and psync otherwise. A kernel
+// that refuses io_uring gives an error that says so and suggests psync
+// when io_uring was asked for, and psync when it was the default.
+//
+// Both spare the Go scheduler where they safely can, because on a
+// virtual machine every thread hand-off costs microseconds: psync first
+// tries a buffered transfer with RWF_NOWAIT as a raw system call, which
+// the page cache completes at once or refuses at once (the I/O is then
+// issued normally), and a ring's goroutine waits for completions in a raw
+// io_uring_enter, which signals interrupt, while a permit allows it: one
+// fewer than GOMAXPROCS, so a P is always free for the rest of the
+// program. O_DIRECT reads at an iodepth above one are submitted as soon
+// as each is ready; everything else is submitted in batches.
 //
 // The region is offset bytes into the target, size bytes (or size_pct
 // percent of the capacity, or the rest of the target) long, rounded down
-// to whole blocks of bs. Random patterns draw block-aligned offsets
-// uniformly over the whole region, each slot from its own PCG stream
-// seeded from the workload's seed and the slot's index, so a run repeats.
-// Sequential patterns split the region into numjobs contiguous slices, one
-// per job (fio's offset_increment = size/numjobs), and the slots of a job
-// take consecutive blocks from one shared cursor: a sequential write pass
-// writes every block of the region exactly once. The mixed patterns (rw,
-// randrw) choose each I/O's direction with probability read_pct; rw's
-// reads and writes share the cursor.
+// to whole granules: the largest size that divides every transfer size
+// (bs, or each size of bs_split). Random patterns place each I/O at a
+// granule-aligned offset: uniformly over the region, or over a zone drawn
+// by the zones' access shares (fio's zoned distribution), or, with
+// probability seq_pct, right after the slot's previous I/O. Sizes are
+// drawn from bs_split by weight, directions by read_pct. Each purpose has
+// its own PCG stream per slot, seeded from the workload's seed and the
+// slot's index, so a run repeats. Sequential patterns split the region
+// into numjobs contiguous slices, one per job (fio's offset_increment =
+// size/numjobs); the slots of a job take consecutive bytes from one shared
+// cursor, an I/O never crossing the end of the slice, so a sequential
+// write pass writes every byte of the region exactly once.
 //
-// # Phases
+// # Budgets and phases
 //
-// A time-based run (runtime > 0) issues I/Os for ramp without recording
-// them, then records for runtime, sampling the running totals once a
-// second into the time series; sequential cursors wrap at the end of
-// their slice. A byte-count run has no ramp: it transfers bytes, or loops
-// passes over the region, exactly, then stops. The measured phase ends
+// A run stops at its runtime or when it has transferred its byte budget,
+// whichever comes first: bytes in total, bytes_pct percent of the region,
+// or loops passes over it (one pass when nothing else bounds the run). A
+// time-based run issues I/Os for ramp before the measured phase and drops
+// what they recorded; the budget counts them. The measured phase ends
 // when the last I/O in flight completes, so IOPS is the I/Os completed
 // divided by the reported runtime.
 //
+// # Rate control
+//
+// rate_iops or rate_bw paces each job at its share of the target, open
+// loop: a job's arrival schedule (uniform, or Poisson with exponential
+// gaps drawn from the seed) fixes every I/O's intended time in advance,
+// and a slot issues its I/O when it is due. Latency then counts from the
+// intended time: an I/O that would have had to wait behind a slow one of
+// its slot, had every I/O been issued on time, has that wait added to its
+// service time. A stalled drive thus shows as latency in every I/O
+// scheduled behind the stall (no coordinated omission), while the
+// engine's own lateness, a timer that wakes late, is not charged to the
+// drive. Paced goroutines sleep on their own thread with a timer slack of
+// 1 ns.
+//
+// # Data and verification
+//
+// Write buffers are seeded once per slot: random bytes, zeroes, random
+// bytes followed by zeroes in each 512-byte sector (compressible), or
+// random bytes of which dedupe_pct percent of the writes carry one shared
+// content instead. Every write of random content stamps a fresh 8-byte
+// value at the start of each sector, so no two sectors a run writes are
+// equal and a drive cannot deduplicate them.
+//
+// With verify, every granule-sized block written starts with a 40-byte
+// header: magic, offset, the run's nonce, the block's generation (how
+// often the run has written it), length and a CRC-32C of the whole block.
+// The engine keeps the generation of every block (4 bytes a block) and
+// never has two writes to one block in flight. After the run it syncs
+// the target, drops its cached pages and reads the region back, and
+// reports each written block that is corrupt (no header, or the checksum
+// fails), misplaced (an intact block of another offset) or stale (an
+// intact block of an earlier write or another run) in a *VerifyError.
+//
+// # Measurements and memory
+//
+// Completions are recorded without locks into per-interval histograms:
+// each psync slot, or each io_uring job, has two buffers per direction
+// and the run's epoch says which is current. Once an interval the
+// supervisor moves the epoch on, waits for any record under way in the
+// old buffers, and folds them into the interval's sample (IOPS,
+// bandwidth, mean, p50, p99 and p99.99 of that interval alone, and the
+// bytes written so far) and into the run's totals. A recorder holds 32
+// KiB per direction whatever the run's length; a sample is 72 bytes, 259
+// KB per hour of one-second intervals, the only memory that grows with
+// time.
+//
 // With direct = true the target is opened with O_DIRECT and the buffers
-// are page-aligned anonymous mappings; bs and offset must be multiples of
-// the target's logical block size. Write buffers hold seeded random
-// bytes, one buffer per slot.
+// are page-aligned anonymous mappings; every transfer size and the offset
+// must be multiples of the target's logical block size.
 package native

@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -148,7 +149,7 @@ func (r *run) allocate(w plan.Workload) error {
 	}
 	if r.data.kind == dataDedupe {
 		r.data.shared = r.buffers.buffer(count - 1)
-		fillRandom(r.data.shared, slotRNG(w.Seed, w.NumJobs*w.IODepth, streamData))
+		fillRandom(r.data.shared, rand.New(rand.NewPCG(w.Seed, streamKey(w.NumJobs*w.IODepth, streamData))))
 	}
 	return nil
 }
@@ -173,7 +174,7 @@ func (r *run) buildJobs(w plan.Workload) {
 			r.coll.recorders = append(r.coll.recorders, shared)
 		}
 		for i := range j.slots {
-			s := r.newSlot(j, i, ji*w.IODepth+i, w.Seed, &buf)
+			s := r.newSlot(j, ji*w.IODepth+i, w.Seed, &buf)
 			if s.rec = shared; s.rec == nil {
 				s.rec = newRecorder(l)
 				r.coll.recorders = append(r.coll.recorders, s.rec)
@@ -184,22 +185,26 @@ func (r *run) buildJobs(w plan.Workload) {
 	}
 }
 
-// newSlot sets up slot id of job j, index in the run: its buffers, taken
-// from *buf on, and random streams, for the directions the layout issues.
-func (r *run) newSlot(j *job, id, index int, seed uint64, buf *int) *slot {
+// newSlot sets up a slot of job j, number index in the run: its buffers,
+// taken from *buf on, and random streams, for the directions the layout
+// issues.
+func (r *run) newSlot(j *job, index int, seed uint64, buf *int) *slot {
 	l := &r.layout
-	s := &slot{job: j, id: id, ops: opMix{readPct: l.readPct, rng: slotRNG(seed, index, streamOps)},
-		sizes: &l.sizes, sizeRNG: slotRNG(seed, index, streamSizes)}
+	s := &slot{job: j, sizes: &l.sizes}
+	s.ops = opMix{readPct: l.readPct, rng: s.rng(seed, index, streamOps)}
+	s.sizeRNG = s.rng(seed, index, streamSizes)
 	if l.pattern.random {
-		s.random = &randomOffsets{region: l.region, granule: l.granule, zones: l.zones, seqPct: l.seqPct, lastEnd: -1,
-			rng: slotRNG(seed, index, streamOffsets), skew: slotRNG(seed, index, streamSkew)}
+		s.randomState = randomOffsets{region: l.region, granule: l.granule, zones: l.zones, seqPct: l.seqPct, lastEnd: -1,
+			rng: s.rng(seed, index, streamOffsets), skew: s.rng(seed, index, streamSkew)}
+		s.random = &s.randomState
 	}
 	if l.reads() {
 		s.readBuf = r.buffers.buffer(*buf)
 		*buf++
 	}
 	if l.writes() {
-		s.writes = newWriteData(r.data, r.buffers.buffer(*buf), slotRNG(seed, index, streamData), index)
+		s.writeState = newWriteData(r.data, r.buffers.buffer(*buf), s.rng(seed, index, streamData), index)
+		s.writes = &s.writeState
 		*buf++
 	}
 	return s

@@ -3,6 +3,7 @@ package native
 import (
 	"errors"
 	"fmt"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,6 +15,14 @@ type syscalls interface {
 	open(path string, flags int) (fd int, err error)
 	pread(fd int, buf []byte, off int64) (int, error)
 	pwrite(fd int, buf []byte, off int64) (int, error)
+	// tryPread and tryPwrite attempt a buffered transfer that the kernel
+	// completes without waiting (RWF_NOWAIT): from or into the page
+	// cache. ok is false when it would have to wait, or cannot tell; the
+	// caller then issues pread or pwrite. They return as soon as the
+	// kernel does, so they are issued without handing the goroutine's P
+	// back to the scheduler.
+	tryPread(fd int, buf []byte, off int64) (n int, err error, ok bool)
+	tryPwrite(fd int, buf []byte, off int64) (n int, err error, ok bool)
 	close(fd int) error
 }
 
@@ -35,6 +44,37 @@ func (unixSyscalls) pwrite(fd int, buf []byte, off int64) (int, error) {
 
 func (unixSyscalls) close(fd int) error { return unix.Close(fd) }
 
+func (unixSyscalls) tryPread(fd int, buf []byte, off int64) (int, error, bool) {
+	return tryTransfer(unix.SYS_PREADV2, fd, buf, off)
+}
+
+func (unixSyscalls) tryPwrite(fd int, buf []byte, off int64) (int, error, bool) {
+	return tryTransfer(unix.SYS_PWRITEV2, fd, buf, off)
+}
+
+// tryTransfer issues preadv2 or pwritev2 with RWF_NOWAIT as a raw system
+// call: the kernel either completes it at once or refuses with EAGAIN
+// (or, where it does not support the flag for this file, EOPNOTSUPP), so
+// the call never blocks while holding the P. A signal's EINTR is tried
+// again.
+func tryTransfer(trap uintptr, fd int, buf []byte, off int64) (int, error, bool) {
+	iov := unix.Iovec{Base: &buf[0]}
+	iov.SetLen(len(buf))
+	lo, hi := offsetHalves(off)
+	for {
+		n, _, errno := unix.RawSyscall6(trap, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, lo, hi, unix.RWF_NOWAIT)
+		switch errno {
+		case 0:
+			return int(n), nil, true
+		case unix.EINTR:
+			continue
+		case unix.EAGAIN, unix.EOPNOTSUPP:
+			return 0, nil, false
+		}
+		return -1, errno, true
+	}
+}
+
 func retryEINTR(call func() (int, error)) (int, error) {
 	for {
 		n, err := call()
@@ -42,6 +82,13 @@ func retryEINTR(call func() (int, error)) (int, error) {
 			return n, err
 		}
 	}
+}
+
+// offsetHalves splits off into the low and high words preadv2 and
+// pwritev2 take; the high word is zero where a word holds 64 bits.
+func offsetHalves(off int64) (lo, hi uintptr) {
+	const wordBits = 8 * unsafe.Sizeof(uintptr(0))
+	return uintptr(off), uintptr(uint64(off) >> (wordBits - 1) >> 1)
 }
 
 // openTarget opens the target for the workload: read-only when it never

@@ -126,13 +126,13 @@ const (
 	streamData
 	streamSizes
 	streamSkew
+	numStreams
 )
 
-// slotRNG returns the random stream of one purpose for the slot with the
-// given index in the run. The same seed gives every slot the same offsets,
-// op choices, sizes and data again.
-func slotRNG(seed uint64, slot int, purpose stream) *rand.Rand {
-	return rand.New(rand.NewPCG(seed, splitmix64(uint64(slot)<<8|uint64(purpose))))
+// streamKey is the second PCG seed of the stream of one purpose of the
+// slot with the given index in the run.
+func streamKey(slot int, purpose stream) uint64 {
+	return splitmix64(uint64(slot)<<8 | uint64(purpose))
 }
 
 // splitmix64 scatters consecutive integers over the 64-bit space, so

@@ -26,6 +26,7 @@ type schedule struct {
 	phase   float64
 	poisson bool
 	seed    uint64
+	_       [64]byte // keeps the next schedule off taken's cache line
 }
 
 // fixedPoint is the number of fraction bits of Poisson arrival times.

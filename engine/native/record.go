@@ -19,11 +19,13 @@ import (
 // about 15 KB each: 30 KB for a read-only or write-only workload, 60 KB
 // for a mix. Nothing grows with the run's length.
 type recorder struct {
+	bufs [2][2]*dirInterval
+	_    [32]byte
 	// state is epoch<<1 while idle and epoch<<1|1 while recording into
-	// the epoch's buffer.
+	// the epoch's buffer. The padding keeps it on a cache line of its
+	// own.
 	state atomic.Uint64
-	_     [56]byte // keeps state on its own cache line
-	bufs  [2][2]*dirInterval
+	_     [56]byte
 }
 
 // dirInterval is what one direction completed in one interval.

@@ -99,13 +99,16 @@ func TestLiveSeriesOfAWriteRun(t *testing.T) {
 	}
 	var prev uint64
 	for i, s := range res.Series {
+		if i == len(res.Series)-1 && s.WriteIOPS == 0 {
+			break // the final partial interval may be empty
+		}
 		if s.P50Ns == 0 || s.P50Ns > s.P99Ns || s.P99Ns > s.P9999Ns || s.BytesWritten <= prev {
 			t.Errorf("sample %d: p50 %d, p99 %d, p99.99 %d, written %d after %d: want ordered percentiles and growing bytes",
 				i, s.P50Ns, s.P99Ns, s.P9999Ns, s.BytesWritten, prev)
 		}
 		prev = s.BytesWritten
 	}
-	if prev != res.Write.Bytes {
+	if prev = res.Series[len(res.Series)-1].BytesWritten; prev != res.Write.Bytes {
 		t.Errorf("the series ends at %d bytes written, the result has %d", prev, res.Write.Bytes)
 	}
 }

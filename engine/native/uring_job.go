@@ -13,9 +13,11 @@ type uring struct{}
 
 func (uring) sharedRecorder() bool { return true }
 
+// runJob runs j on a ring of its own. The goroutine stays locked to its
+// thread, which the ring requires and which ends with it, taking its timer
+// slack along.
 func (uring) runJob(r *run, j *job) {
 	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
 	if r.paced {
 		pace()
 	}
@@ -43,29 +45,38 @@ const (
 	slotDone                      // the job's work is over for it
 )
 
-// ringJob is the state of one job on its ring, owned by its goroutine.
+// ringJob is the state of one job on its ring, owned by its goroutine;
+// its slots hold their own requests.
 type ringJob struct {
-	r     *run
-	j     *job
-	rg    *ring
-	reqs  []ioRequest
-	state []slotState
-	// issued is when each in-flight I/O was submitted.
-	issued []int64
+	r  *run
+	j  *job
+	rg *ring
 	// bufIndex is each slot's registered read and write buffer; shared
 	// the deduplicated data's.
 	bufIndex [][2]int
 	shared   int
 	inFlight int
 	active   int
-	// submitted lists the slots queued in the current pass.
+	// pending lists the slots neither in flight nor done, so that a pass
+	// over the ring costs what it issues, not iodepth.
+	pending []int
+	// submitted lists the slots queued for the current pass's batch.
 	submitted []int
+	_         [64]byte
 }
+
+// spare is the unused capacity given to the slices a ring job writes, so
+// that the next allocation is not on their last cache line.
+const spare = 8
 
 func newRingJob(r *run, j *job, rg *ring) *ringJob {
 	n := len(j.slots)
-	return &ringJob{r: r, j: j, rg: rg, reqs: make([]ioRequest, n), state: make([]slotState, n),
-		issued: make([]int64, n), bufIndex: make([][2]int, n), active: n, submitted: make([]int, 0, n)}
+	rj := &ringJob{r: r, j: j, rg: rg, bufIndex: make([][2]int, n), active: n,
+		pending: make([]int, n, n+spare), submitted: make([]int, 0, n+spare)}
+	for i := range rj.pending {
+		rj.pending[i] = i
+	}
+	return rj
 }
 
 // maxFixedBuffers is the kernel's limit on registered buffers.
@@ -107,60 +118,86 @@ func (rj *ringJob) loop() {
 	}
 }
 
-// fill prepares and queues every slot that can go, and returns the
-// earliest due time of a paced slot still waiting (-1 when none) and
+// fill prepares and queues every pending slot that can go, and returns
+// the earliest due time of a paced slot still waiting (-1 when none) and
 // whether a slot waits for blocks another write holds.
 func (rj *ringJob) fill() (wake int64, blocked bool) {
 	wake = -1
 	now := rj.r.clock()
 	rj.submitted = rj.submitted[:0]
-	for i, s := range rj.j.slots {
-		switch rj.state[i] {
-		case slotIdle:
-			if !rj.prepare(i) {
-				continue
+	still := rj.pending[:0]
+	for _, i := range rj.pending {
+		switch batched, due, busy := rj.try(i, now); {
+		case batched:
+			rj.submitted = append(rj.submitted, i)
+		case rj.j.slots[i].state == slotWaiting:
+			still = append(still, i)
+			if due >= 0 && (wake < 0 || due < wake) {
+				wake = due
 			}
-		case slotWaiting:
-			if rj.r.stop.Load() {
-				rj.retire(i)
-				continue
-			}
-		default:
-			continue
+			blocked = blocked || busy
 		}
-		req := &rj.reqs[i]
-		if rj.r.paced && req.due > now {
-			if wake < 0 || req.due < wake {
-				wake = req.due
-			}
-			continue
-		}
-		if !s.arm(rj.r, req) {
-			blocked = true
-			continue
-		}
-		rj.rg.queue(req.op, rj.r.fd, req.buf, req.offset, rj.bufferIndex(i, req), uint64(i))
-		rj.state[i] = slotInFlight
-		rj.inFlight++
-		rj.submitted = append(rj.submitted, i)
 	}
+	rj.pending = still
 	return wake, blocked
 }
 
-// prepare gives slot i its next request; false when the slot is done.
-func (rj *ringJob) prepare(i int) bool {
-	req, ok := rj.j.slots[i].next(rj.r)
+// try readies slot i and queues its I/O when it can go; batched reports
+// that the I/O waits for the pass's submission. Otherwise try returns when
+// the slot's paced I/O is due (-1 when it is not paced or already due)
+// and whether its blocks are busy.
+func (rj *ringJob) try(i int, now int64) (batched bool, due int64, blocked bool) {
+	s := rj.j.slots[i]
+	if s.state == slotIdle && !rj.prepare(s) {
+		return false, -1, false
+	}
+	if rj.r.stop.Load() {
+		rj.retire(s)
+		return false, -1, false
+	}
+	req := &s.req
+	if rj.r.paced && req.due > now {
+		return false, req.due, false
+	}
+	if !s.arm(rj.r, req) {
+		return false, -1, true
+	}
+	rj.rg.queue(req.op, rj.r.fd, req.buf, req.offset, rj.bufferIndex(i, req), uint64(i))
+	s.state = slotInFlight
+	rj.inFlight++
+	if rj.r.direct && req.op == opRead && len(rj.j.slots) > 1 {
+		rj.submitNow(s)
+		return false, -1, false
+	}
+	return true, -1, false
+}
+
+// submitNow submits a queued O_DIRECT read at once rather than with the
+// pass's batch. On a virtio disk that kept 4 KiB random reads at
+// iodepth 32 about 17 % faster (and no costlier in CPU per I/O), while
+// batching stayed faster for writes, large transfers and the page cache.
+// At iodepth 1 there is no batch: the read is submitted with the wait
+// for it, in one system call.
+func (rj *ringJob) submitNow(s *slot) {
+	s.issued = rj.r.clock()
+	if err := rj.rg.submit(false, 0); err != nil {
+		rj.r.fail(err)
+	}
+}
+
+// prepare gives s its next request; false when the slot is done.
+func (rj *ringJob) prepare(s *slot) bool {
+	req, ok := s.next(rj.r)
 	if !ok {
-		rj.retire(i)
+		rj.retire(s)
 		return false
 	}
-	rj.reqs[i] = req
-	rj.state[i] = slotWaiting
+	s.req, s.state = req, slotWaiting
 	return true
 }
 
-func (rj *ringJob) retire(i int) {
-	rj.state[i] = slotDone
+func (rj *ringJob) retire(s *slot) {
+	s.state = slotDone
 	rj.active--
 }
 
@@ -178,7 +215,7 @@ func (rj *ringJob) bufferIndex(i int, req *ioRequest) int {
 func (rj *ringJob) wait(wake int64, blocked bool) bool {
 	now := rj.r.clock()
 	for _, i := range rj.submitted {
-		rj.issued[i] = now
+		rj.j.slots[i].issued = now
 	}
 	if rj.inFlight == 0 {
 		switch {
@@ -192,7 +229,7 @@ func (rj *ringJob) wait(wake int64, blocked bool) bool {
 	}
 	var timeout int64
 	if wake >= 0 {
-		timeout = max(1, wake-now)
+		timeout = min(max(1, wake-now), int64(longestNap))
 	}
 	if err := rj.rg.submit(true, timeout); err != nil {
 		rj.r.fail(err)
@@ -219,9 +256,11 @@ func (rj *ringJob) reap() {
 		if c.res < 0 {
 			n, err = 0, unix.Errno(-c.res)
 		}
-		rj.state[i] = slotIdle
+		s := rj.j.slots[i]
+		s.state = slotIdle
 		rj.inFlight--
-		rj.j.slots[i].complete(rj.r, &rj.reqs[i], n, now-rj.issued[i], err)
+		rj.pending = append(rj.pending, i)
+		s.complete(rj.r, &s.req, n, now-s.issued, err)
 	}
 	rj.rg.consumed(tail)
 }

@@ -34,39 +34,60 @@ type job struct {
 // the job's stream; false once the budget is spent.
 func (j *job) claim(size int64) (pos, n int64, ok bool) {
 	for {
-		p := j.cursor.Load()
-		if p >= j.budget {
+		pos = j.cursor.Load()
+		if pos >= j.budget {
 			return 0, 0, false
 		}
-		n := min(size, j.budget-p)
+		n = min(size, j.budget-pos)
 		if j.sequential {
-			n = min(n, j.slice.length-p%j.slice.length)
+			n = min(n, j.slice.length-pos%j.slice.length)
 		}
-		if j.cursor.CompareAndSwap(p, p+n) {
-			return p, n, true
+		if j.cursor.CompareAndSwap(pos, pos+n) {
+			return pos, n, true
 		}
 	}
 }
 
 // slot is one outstanding I/O of a job: its buffers, random streams and
 // recorder, owned by whoever runs the slot, so the hot path takes no
-// locks.
+// locks. Everything a slot changes per I/O lives in the slot itself,
+// which padding keeps off the cache lines of every other slot.
 type slot struct {
-	job *job
-	// id is the slot's index within its job.
-	id      int
+	job     *job
 	rec     *recorder
 	ops     opMix
 	sizes   *sizeMix
 	sizeRNG *rand.Rand
 	// random places the I/Os of a random pattern; nil for a sequential
-	// one.
+	// one. It points at randomState.
 	random  *randomOffsets
 	readBuf []byte
-	writes  *writeData
+	// writes supplies the write buffers; nil when the run only reads.
+	// It points at writeState.
+	writes *writeData
 	// free is when, on the run's clock, the slot's last paced I/O would
 	// have completed had every one been issued at its intended time.
 	free int64
+
+	// req, state and issued are the slot's I/O under the io_uring
+	// method: the request, where it is in its life, and when it was
+	// submitted.
+	req    ioRequest
+	state  slotState
+	issued int64
+
+	randomState randomOffsets
+	writeState  writeData
+	streams     [numStreams]rand.PCG
+	_           [64]byte
+}
+
+// rng seeds and returns the slot's random stream of one purpose; index is
+// the slot's number in the run. The same seed gives every slot the same
+// offsets, op choices, sizes and data again.
+func (s *slot) rng(seed uint64, index int, purpose stream) *rand.Rand {
+	s.streams[purpose] = *rand.NewPCG(seed, streamKey(index, purpose))
+	return rand.New(&s.streams[purpose])
 }
 
 // ioRequest is one I/O ready to issue.
@@ -221,10 +242,33 @@ func (r *run) runSlot(s *slot) {
 	}
 }
 
-// transfer issues req synchronously.
+// transfer issues req synchronously. A buffered transfer is first tried
+// without waiting, which the page cache usually allows; what that does
+// not move is then moved by pread or pwrite.
 func (r *run) transfer(req *ioRequest) (int, error) {
-	if req.op == opRead {
-		return r.sys.pread(r.fd, req.buf, req.offset)
+	var done int
+	if !r.direct {
+		n, err, ok := r.try(req)
+		if ok && (err != nil || n == len(req.buf)) {
+			return n, err
+		}
+		if ok {
+			done = n
+		}
 	}
-	return r.sys.pwrite(r.fd, req.buf, req.offset)
+	var n int
+	var err error
+	if req.op == opRead {
+		n, err = r.sys.pread(r.fd, req.buf[done:], req.offset+int64(done))
+	} else {
+		n, err = r.sys.pwrite(r.fd, req.buf[done:], req.offset+int64(done))
+	}
+	return done + max(n, 0), err
+}
+
+func (r *run) try(req *ioRequest) (int, error, bool) {
+	if req.op == opRead {
+		return r.sys.tryPread(r.fd, req.buf, req.offset)
+	}
+	return r.sys.tryPwrite(r.fd, req.buf, req.offset)
 }

@@ -1,0 +1,77 @@
+package native
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestTryTransferMovesCachedBytes(t *testing.T) {
+	path, content := patternFile(t, t.TempDir(), 64<<10)
+	fd, err := unix.Open(path, unix.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var sys unixSyscalls
+	data := bytes.Repeat([]byte{0xA5}, 8192)
+	n, err, ok := sys.tryPwrite(fd, data, 16384)
+	switch {
+	case ok && (err != nil || n != len(data)):
+		t.Fatalf("tryPwrite: %d bytes, %v", n, err)
+	case !ok: // the filesystem cannot tell that a buffered write will not wait
+		if _, err := sys.pwrite(fd, data, 16384); err != nil {
+			t.Fatal(err)
+		}
+	}
+	copy(content[16384:], data)
+	got := make([]byte, 32768)
+	n, err, ok = sys.tryPread(fd, got, 4096)
+	if !ok || err != nil || n != len(got) || !bytes.Equal(got, content[4096:4096+32768]) {
+		t.Fatalf("tryPread of cached pages: %d bytes, %v, ok %v; want the file's bytes", n, err, ok)
+	}
+}
+
+// partialSys moves half of every buffered transfer without waiting and
+// logs what pread and pwrite are then asked for.
+type partialSys struct {
+	unixSyscalls
+	rest []transfer
+}
+
+func (s *partialSys) tryPread(_ int, buf []byte, _ int64) (int, error, bool) {
+	return len(buf) / 2, nil, true
+}
+
+func (s *partialSys) tryPwrite(_ int, buf []byte, _ int64) (int, error, bool) {
+	return len(buf) / 2, nil, true
+}
+
+func (s *partialSys) pread(_ int, buf []byte, off int64) (int, error) {
+	s.rest = append(s.rest, transfer{op: opRead, offset: off, length: len(buf)})
+	return len(buf), nil
+}
+
+func (s *partialSys) pwrite(_ int, buf []byte, off int64) (int, error) {
+	s.rest = append(s.rest, transfer{op: opWrite, offset: off, length: len(buf)})
+	return len(buf), nil
+}
+
+func TestTransferFinishesWhatTheTryLeft(t *testing.T) {
+	for _, o := range []op{opRead, opWrite} {
+		sys := &partialSys{}
+		r := &run{sys: sys}
+		n, err := r.transfer(&ioRequest{op: o, offset: 8192, buf: make([]byte, 16384)})
+		want := []transfer{{op: o, offset: 8192 + 8192, length: 8192}}
+		if n != 16384 || err != nil || !reflect.DeepEqual(sys.rest, want) {
+			t.Errorf("%s: moved %d bytes (%v), then asked for %+v; want 16384 and %+v", o.syscall(), n, err, sys.rest, want)
+		}
+		sys.rest = nil
+		r.direct = true
+		if _, err := r.transfer(&ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
+			t.Errorf("%s under O_DIRECT: asked for %+v; want the whole transfer, not tried", o.syscall(), sys.rest)
+		}
+	}
+}
