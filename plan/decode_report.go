@@ -1,6 +1,10 @@
 package plan
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -9,6 +13,7 @@ var reportBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "formats"},
 		{Name: "summary"},
+		{Name: "compare"},
 	},
 }
 
@@ -39,6 +44,7 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	if attr := content.Attributes["summary"]; attr != nil {
 		r.Summary = l.hookAttr(attr, `{ script = "report/summary.star", function = "summary" }`)
 	}
+	r.Compare = l.comparables(content.Attributes["compare"])
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {
@@ -54,4 +60,31 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	}
 	r.Formats = formats
 	return r
+}
+
+// comparables decodes report.compare: results folders of other drives or
+// runs, relative to the plan's folder. Each must already hold a run's
+// manifest, so a typo is found now and not when the report is written
+// after hours of measurement.
+func (l *loader) comparables(attr *hcl.Attribute) []string {
+	if attr == nil {
+		return nil
+	}
+	dirs, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for i, d := range dirs {
+		if !filepath.IsAbs(d) {
+			d = filepath.Join(l.sc.dir, d)
+		}
+		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
+			l.errorAt(sites[i], "Comparable Results Not Found", fmt.Sprintf(
+				"%q is not a results folder (no manifest.json). Name the folder a drivebench run wrote, relative to the plan's folder %q.", dirs[i], l.sc.dir))
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
 }

@@ -327,7 +327,8 @@ type Report struct {
 	// plain values, and returns sections the reports add.
 	Summary *Hook
 	// Compare lists results folders of other drives or runs that the
-	// reports show beside this one, relative to the plan's folder.
+	// reports show beside this one; the plan writes them relative to its
+	// folder, Load makes them absolute.
 	Compare []string
 }
 

@@ -174,3 +174,32 @@ func TestRunWritesJUnit(t *testing.T) {
 		t.Errorf("junit: %s", data)
 	}
 }
+
+// TestRunReportsComparables: a plan whose report block names an earlier
+// run's results folder shows that run beside its own.
+func TestRunReportsComparables(t *testing.T) {
+	dir := t.TempDir()
+	body := "drive \"d\" {\n  size     = \"8MiB\"\n  writable = true\n}\n\nprofile \"read\" {\n  rw      = \"randread\"\n  bs      = \"4KiB\"\n  runtime = \"300ms\"\n}\n"
+	first := filepath.Join(dir, "first.hcl")
+	second := filepath.Join(dir, "second.hcl")
+	os.WriteFile(first, []byte(body), 0o644)
+	os.WriteFile(second, []byte(body+"\nreport {\n  compare = [\"first-run\"]\n}\n"), 0o644)
+	if code, out, errOut := runCLI(t, "run", "-out", filepath.Join(dir, "first-run"), first); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "run", "-out", filepath.Join(dir, "second-run"), second); code != exitOK {
+		t.Fatalf("second run: exit %d\n%s%s", code, out, errOut)
+	}
+	var rep struct {
+		Comparables []struct {
+			Name string `json:"name"`
+		} `json:"comparables"`
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "second-run", "report.json"))
+	if err != nil || json.Unmarshal(raw, &rep) != nil {
+		t.Fatalf("report.json: %v", err)
+	}
+	if len(rep.Comparables) != 1 || rep.Comparables[0].Name != "first-run" {
+		t.Errorf("comparables %+v, want the first run", rep.Comparables)
+	}
+}

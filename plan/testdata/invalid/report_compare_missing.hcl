@@ -1,0 +1,8 @@
+drive "d" {
+  size     = "1GiB"
+  writable = true
+}
+
+report {
+  compare = ["no-such-run"] # ERROR: Comparable Results Not Found
+}
