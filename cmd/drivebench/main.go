@@ -107,7 +107,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
 	fmt.Fprintln(w, "\nRun 'drivebench COMMAND -h' for a command's flags.")
-	fmt.Fprintln(w, "Exit codes: 0 all checks passed, 1 a check failed, 2 plan or usage error, 3 a step failed to run.")
+	fmt.Fprintln(w, "Exit codes: 0 all checks passed, 1 a check failed, 2 plan or usage error, 3 a step failed to run, 130 interrupted.")
 }
 
 func cmdVersion(_ context.Context, args []string, io stdio) int {
