@@ -58,7 +58,11 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 		l.driveOrder = append(l.driveOrder, d.Name)
 	}
 	attrs := content.Attributes
-	l.stringAttr(attrs["path"], &d.Path)
+	if attrs["path"] != nil && !l.stringAttr(attrs["path"], &d.Path) {
+		// The path is unknown (a missing variable, a bad expression): that
+		// has been reported, and the drive is not taken for a scratch file.
+		l.unknownPath[d.Name] = true
+	}
 	l.directoryAttr(d, attrs)
 	sizeValid := l.sizeAttr(attrs["size"], &d.Size)
 	l.boolAttr(attrs["writable"], &d.Writable)

@@ -146,7 +146,7 @@ func (l *loader) decodePurge(p *Precondition, attrs hcl.Attributes) {
 func (l *loader) checkPurgeTargets(what string, drives []string, s site) {
 	for _, name := range drives {
 		d := l.drives[name]
-		if d == nil || d.Path != "" {
+		if d == nil || d.Path != "" || l.unknownPath[name] {
 			continue
 		}
 		kind := "a scratch file"

@@ -98,6 +98,9 @@ type loader struct {
 	// defined holds the first definition of each name, per block type.
 	defined map[string]map[string]hcl.Range
 	drives  map[string]*Drive
+	// unknownPath names the drives whose path could not be evaluated, so
+	// that they are not mistaken for scratch files in later checks.
+	unknownPath map[string]bool
 	// driveOrder lists every drive name in plan order.
 	driveOrder []string
 	testbed    *Testbed
@@ -130,6 +133,7 @@ func newLoader(path string, opts LoadOptions) *loader {
 		sc:            newScope(path, ""),
 		defined:       map[string]map[string]hcl.Range{},
 		drives:        map[string]*Drive{},
+		unknownPath:   map[string]bool{},
 		preconditions: map[string]*Precondition{},
 		profiles:      map[string]*Profile{},
 		mixes:         map[string]*Mix{},
