@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -31,7 +32,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		}
 	}
 	for _, pc := range p.Preconditions {
-		params := append([]results.KV{{Key: "pattern", Value: pc.Pattern}, {Key: "passes", Value: strconv.Itoa(pc.Passes)}}, workloadParams(&pc.Workload)...)
+		params := append([]results.KV{{Key: "pattern", Value: pc.Pattern}, {Key: "passes", Value: strconv.Itoa(pc.Passes)}}, workloadParams(&pc.Workload, nil)...)
 		m.Preconditions = append(m.Preconditions, results.Method{Name: pc.Name, Drives: pc.Drives, Params: params})
 	}
 	for _, pr := range p.Profiles {
@@ -77,7 +78,7 @@ func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
 		params = append(params, results.KV{Key: "engine", Value: "exec"})
 		return results.Method{Name: pr.Name, Drives: pr.Drives, Params: append(params, expectParams(pr)...)}
 	}
-	m := results.Method{Name: pr.Name, Drives: pr.Drives, Params: workloadParams(&pr.Workload), Sweep: sweepDims(pr.Sweep)}
+	m := results.Method{Name: pr.Name, Drives: pr.Drives, Params: workloadParams(&pr.Workload, pr.Sweep), Sweep: sweepDims(pr.Sweep)}
 	if a := pr.Adaptive; a != nil {
 		m.Params = append(m.Params, results.KV{Key: "adaptive", Value: relTo(p.Dir, a.Hook.Script) + ":" + a.Hook.Function},
 			results.KV{Key: "max_points", Value: strconv.Itoa(a.MaxPoints)})
@@ -110,39 +111,36 @@ func acceptMethod(a *plan.Accept) results.Method {
 	return results.Method{Name: a.Name, Drives: a.Drives, Params: params}
 }
 
-// workloadParams lists a workload's parameters in the plan's own units.
-func workloadParams(w *plan.Workload) []results.KV {
-	kv := []results.KV{{Key: "rw", Value: w.RW}}
-	if w.RW == "rw" || w.RW == "randrw" {
-		kv = append(kv, results.KV{Key: "read_pct", Value: strconv.Itoa(w.ReadPct)})
+// workloadParams lists a workload's parameters in the plan's own units,
+// leaving out the swept ones (the sweep lists their values) and the
+// region (the reports describe it from each step's workload).
+func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
+	isSwept := func(name string) bool {
+		return slices.ContainsFunc(swept, func(a plan.SweepAxis) bool { return a.Param == name })
 	}
-	kv = append(kv,
-		results.KV{Key: "bs", Value: plan.FormatSize(w.BS)},
-		results.KV{Key: "iodepth", Value: strconv.Itoa(w.IODepth)},
-		results.KV{Key: "numjobs", Value: strconv.Itoa(w.NumJobs)},
-	)
+	var kv []results.KV
+	add := func(key, value string) {
+		if !isSwept(key) {
+			kv = append(kv, results.KV{Key: key, Value: value})
+		}
+	}
+	add("rw", w.RW)
+	if w.RW == "rw" || w.RW == "randrw" {
+		add("read_pct", strconv.Itoa(w.ReadPct))
+	}
+	add("bs", plan.FormatSize(w.BS))
+	add("iodepth", strconv.Itoa(w.IODepth))
+	add("numjobs", strconv.Itoa(w.NumJobs))
 	if w.Runtime > 0 {
-		kv = append(kv, results.KV{Key: "runtime", Value: plan.FormatDuration(w.Runtime)}, results.KV{Key: "ramp", Value: plan.FormatDuration(w.Ramp)})
+		add("runtime", plan.FormatDuration(w.Runtime))
+		add("ramp", plan.FormatDuration(w.Ramp))
 	}
 	if w.Bytes > 0 {
-		kv = append(kv, results.KV{Key: "io_size", Value: plan.FormatSize(w.Bytes)})
+		add("io_size", plan.FormatSize(w.Bytes))
 	}
-	kv = append(kv, results.KV{Key: "direct", Value: strconv.FormatBool(w.Direct)}, results.KV{Key: "region", Value: regionText(w)})
-	return append(kv, results.KV{Key: "engine", Value: engineName(w)})
-}
-
-func regionText(w *plan.Workload) string {
-	size := "to the end"
-	switch {
-	case w.Size > 0:
-		size = plan.FormatSize(w.Size)
-	case w.SizePct > 0:
-		size = strconv.FormatFloat(w.SizePct, 'f', -1, 64) + "% of capacity"
-	}
-	if w.Offset == 0 {
-		return size + " from the start"
-	}
-	return size + " from offset " + plan.FormatSize(w.Offset)
+	add("direct", strconv.FormatBool(w.Direct))
+	add("engine", engineName(w))
+	return kv
 }
 
 func sweepDims(axes []plan.SweepAxis) []results.SweepDim {
