@@ -297,9 +297,10 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	}
 	r.emit(ev)
 	rec := r.newRecord(n)
+	skip := r.skipReason(n)
 	switch {
-	case r.skipReason(n) != "":
-		rec.Status, rec.Error = results.StatusSkipped, "not run: "+r.skipReason(n)
+	case skip != "":
+		rec.Status, rec.Error = results.StatusSkipped, "not run: "+skip
 	case n.Kind == plan.KindCheck:
 		r.runCheck(ctx, n, rec)
 	case n.Kind == plan.KindAggregate:

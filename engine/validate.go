@@ -26,8 +26,14 @@ type hookCall struct {
 // rather than after hours of measurement.
 func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
 	var diags hcl.Diagnostics
+	runtimes := map[string]*script.Runtime{} // one per sandbox root, so each file runs once
 	for _, h := range hookCalls(p) {
-		rt := script.New(hookRoot(p.Dir, h.script), limits)
+		root := hookRoot(p.Dir, h.script)
+		rt, ok := runtimes[root]
+		if !ok {
+			rt = script.New(root, limits)
+			runtimes[root] = rt
+		}
 		if err := rt.CheckFunction(h.script, h.function, h.params, h.withArgs); err != nil {
 			rng := h.rng
 			diags = append(diags, &hcl.Diagnostic{

@@ -46,6 +46,23 @@ func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bo
 	return p, g, true
 }
 
+// planArg parses a command's flags and its one plan argument, and loads
+// the plan; done is true when the command must stop with code.
+func planArg(fs *flag.FlagSet, pf *planFlags, args []string, io stdio) (*plan.Plan, *plan.Graph, int, bool) {
+	if code, done := parseFlags(fs, args); done {
+		return nil, nil, code, true
+	}
+	path, ok := onePositional(fs, "plan file")
+	if !ok {
+		return nil, nil, exitUsage, true
+	}
+	p, g, ok := loadPlan(path, pf, io)
+	if !ok {
+		return nil, nil, exitUsage, true
+	}
+	return p, g, exitOK, false
+}
+
 func countErrors(diags hcl.Diagnostics) string {
 	n := len(diags.Errs())
 	if n == 1 {
@@ -58,18 +75,11 @@ func cmdValidate(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("validate", "PLAN", "Check a plan: syntax, types, units, references and hooks. Every problem is reported at once.", io)
 	var pf planFlags
 	pf.register(fs)
-	if code, done := parseFlags(fs, args); done {
+	p, g, code, done := planArg(fs, &pf, args, io)
+	if done {
 		return code
 	}
-	path, ok := onePositional(fs, "plan file")
-	if !ok {
-		return exitUsage
-	}
-	p, g, ok := loadPlan(path, &pf, io)
-	if !ok {
-		return exitUsage
-	}
-	fmt.Fprintf(io.out, "%s is valid: %d drives, %d steps.\n", path, len(p.Drives), len(g.Nodes))
+	fmt.Fprintf(io.out, "%s is valid: %d drives, %d steps.\n", p.File, len(p.Drives), len(g.Nodes))
 	return exitOK
 }
 
@@ -79,16 +89,9 @@ func cmdPlan(_ context.Context, args []string, io stdio) int {
 	pf.register(fs)
 	asJSON := fs.Bool("json", false, "print the graph as JSON")
 	asDOT := fs.Bool("dot", false, "print the graph in Graphviz DOT")
-	if code, done := parseFlags(fs, args); done {
+	_, g, code, done := planArg(fs, &pf, args, io)
+	if done {
 		return code
-	}
-	path, ok := onePositional(fs, "plan file")
-	if !ok {
-		return exitUsage
-	}
-	_, g, ok := loadPlan(path, &pf, io)
-	if !ok {
-		return exitUsage
 	}
 	switch {
 	case *asJSON:
