@@ -70,15 +70,21 @@ var commands = []command{
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	// The first Ctrl-C stops the current step and saves what was measured;
-	// after it, signals take their default action so a second one exits at
-	// once. Completed records are already on disk either way.
+	// A hangup (an ssh session dropping) is a request to stop like Ctrl-C
+	// and SIGTERM: the first stops the current step and saves what was
+	// measured, the reports are written and the run can be resumed; after
+	// it, signals take their default action so a second one exits at once.
+	// Completed records are already on disk either way.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		<-ctx.Done()
 		stop()
 	}()
-	io := stdio{out: os.Stdout, err: os.Stderr, tty: isTerminal(os.Stdout), getenv: os.Getenv}
+	// A closed stdout or stderr (drivebench run PLAN | head) must not end a
+	// run: writes to a closed pipe fail with EPIPE instead of killing the
+	// process, and the output is then dropped (see detachOnClose).
+	signal.Ignore(syscall.SIGPIPE)
+	io := stdio{out: detachOnClose(os.Stdout), err: detachOnClose(os.Stderr), tty: isTerminal(os.Stdout), getenv: os.Getenv}
 	os.Exit(dispatch(ctx, os.Args[1:], io))
 }
 
