@@ -65,7 +65,7 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 	msg := fmt.Sprintf("stopped after max_points = %d points while next_point still asked for more; raise max_points if the search needs them",
 		n.Adaptive.MaxPoints)
 	rec.Log = append(rec.Log, msg)
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: "warn", Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictWarn, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 
@@ -73,7 +73,7 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 func (r *runner) badPoint(n *plan.Node, rec *results.Record, err error) {
 	msg := fmt.Sprintf("next_point asked for a point that cannot run: %v", err)
 	rec.Status, rec.Error = results.StatusFailed, msg
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: "error", Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictError, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 

@@ -124,7 +124,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			where = " (" + v.Where + ")"
 		}
 		fmt.Fprintf(io.out, "  %-5s %s on %s: %s%s\n", v.Status, v.Check, v.Drive, v.Message, where)
-		if v.Status == "fail" {
+		if v.Status == results.VerdictFail {
 			failedChecks++
 		}
 	}
