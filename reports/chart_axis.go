@@ -269,7 +269,7 @@ func mantissa(v float64) float64 {
 }
 
 // roundSignificant rounds away the error repeated multiplication leaves
-// (0.30000000000000004 -> 0.3), keeping twelve significant digits.
+// (0.30000000000000004 -> 0.3), keeping twelve format.Significant digits.
 func roundSignificant(v float64) float64 {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return v

@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"math"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // The colour ramp of heat maps, from the smallest value to the largest.
@@ -50,7 +52,7 @@ func (p *canvas) heatMap(h *heatMap) {
 		for c := range h.cols {
 			x, y := p.left+float64(c)*cw, p.bottom-float64(r+1)*ch
 			v := h.cells[r][c]
-			fill, text, ink := "#f4f4f4", dash, "#888"
+			fill, text, ink := "#f4f4f4", format.Dash, "#888"
 			if !math.IsNaN(v) {
 				t := shade(v, lo, hi)
 				fill, text, ink = heatColor(t), h.cell(v), "#1a1a1a"

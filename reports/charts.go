@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -170,36 +171,17 @@ func completedRows(t *ProfileResult) []Row {
 // headlineAxis is a y axis for the headline figure, from zero.
 func headlineAxis(values []float64, headline string) *axis {
 	if headline == headlineBW {
-		return linearAxis("Bandwidth", values, true, shortBandwidth)
+		return linearAxis("Bandwidth", values, true, format.ShortBandwidth)
 	}
-	return linearAxis("IOPS", values, true, shortCount)
+	return linearAxis("IOPS", values, true, format.ShortCount)
 }
 
 // shortHeadline writes a headline figure for a mark or a cell.
 func shortHeadline(v float64, headline string) string {
 	if headline == headlineBW {
-		return significant(v, bandwidthUnits)
+		return format.Significant(v, format.BandwidthUnits)
 	}
-	return significant(v, countUnits) + " IOPS"
-}
-
-// significant writes v in the largest unit it reaches with three
-// significant digits: "1.97M", "13.4 GB/s".
-func significant(v float64, units []unit) string {
-	for _, u := range units {
-		if math.Abs(v) >= u.factor || u.factor == 1 {
-			x := v / u.factor
-			decimals := 0
-			switch a := math.Abs(math.Round(x*100) / 100); {
-			case a < 10:
-				decimals = 2
-			case a < 100:
-				decimals = 1
-			}
-			return strconv.FormatFloat(x, 'f', decimals, 64) + u.suffix
-		}
-	}
-	return trimNumber(v)
+	return format.Significant(v, format.CountUnits) + " IOPS"
 }
 
 func rateCurveChart(profile string, entries []entry) *chart {
@@ -218,11 +200,11 @@ func rateCurveChart(profile string, entries []entry) *chart {
 		c.lines = append(c.lines, l)
 		if p := e.table.peakRow(); e.run == "" && p != nil && p.Total.MeanLatNs != nil {
 			c.marks = append(c.marks, mark{at: point{p.Total.IOPS, *p.Total.MeanLatNs}, color: colorAt(i),
-				label: "peak " + significant(p.Total.IOPS, countUnits) + " IOPS at " + shortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
+				label: "peak " + format.Significant(p.Total.IOPS, format.CountUnits) + " IOPS at " + format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
 		}
 	}
-	c.x = linearAxis("IOPS", xs, true, shortCount)
-	c.y = linearAxis("Average latency", ys, true, shortLatency)
+	c.x = linearAxis("IOPS", xs, true, format.ShortCount)
+	c.y = linearAxis("Average latency", ys, true, format.ShortLatency)
 	return c
 }
 
@@ -304,7 +286,7 @@ func sweepLatencyChart(profile string, entries []entry, param string) *chart {
 			c.lines = append(c.lines, line{name: e.label + " p99", color: colorAt(i), points: p99, markers: true, dashed: true})
 		}
 	}
-	c.y = logAxis("Latency", ys, shortLatency)
+	c.y = logAxis("Latency", ys, format.ShortLatency)
 	return c
 }
 
@@ -316,7 +298,7 @@ func heatMapChart(title string, e entry, dims []string, headline string) *chart 
 		cell:   func(v float64) string { return shortHeadline(v, headline) },
 	}
 	if headline != headlineBW {
-		h.cell = func(v float64) string { return significant(v, countUnits) }
+		h.cell = func(v float64) string { return format.Significant(v, format.CountUnits) }
 	}
 	colVals, rowVals := categories(rows, dims[0]), categories(rows, dims[1])
 	for _, v := range colVals {
@@ -438,12 +420,12 @@ func seriesChart(profile string, entries []entry, byWritten bool) *chart {
 		c.lines = append(c.lines, iopsLine, latLine)
 	}
 	if byWritten {
-		c.x = linearAxis("Data written", xs, true, shortBytes)
+		c.x = linearAxis("Data written", xs, true, format.ShortBytes)
 	} else {
-		c.x = linearAxis("Time ("+tname+")", xs, true, trimNumber)
+		c.x = linearAxis("Time ("+tname+")", xs, true, format.Trim)
 	}
-	c.y = linearAxis("IOPS", iops, true, shortCount)
-	c.y2 = logAxis(latName, lats, shortLatency)
+	c.y = linearAxis("IOPS", iops, true, format.ShortCount)
+	c.y2 = logAxis(latName, lats, format.ShortLatency)
 	return c
 }
 
@@ -484,7 +466,7 @@ func percentileChart(profile string, entries []entry) *chart {
 		}
 	}
 	c.x = ninesAxis("Percentile", ps)
-	c.y = logAxis("Latency", ys, shortLatency)
+	c.y = logAxis("Latency", ys, format.ShortLatency)
 	return c
 }
 
@@ -529,7 +511,7 @@ func roundAxis(rounds []float64) *axis {
 	a := &axis{title: "Round", scale: linear, lo: math.Min(lo, first-0.5), hi: math.Max(hi, last+0.5)}
 	step := math.Max(1, niceStep((last-first)/12))
 	for r := math.Ceil(first/step) * step; r <= last; r += step {
-		a.ticks = append(a.ticks, tick{r, trimNumber(r)})
+		a.ticks = append(a.ticks, tick{r, format.Trim(r)})
 	}
 	return a
 }
@@ -547,9 +529,9 @@ func variableTitle(v string) string {
 func variableTick(v string) func(float64) string {
 	switch v {
 	case variableBW:
-		return shortBandwidth
+		return format.ShortBandwidth
 	case variableLatMean, variableLatP99:
-		return shortLatency
+		return format.ShortLatency
 	}
-	return shortCount
+	return format.ShortCount
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -151,7 +152,7 @@ func hookChart(title string, hc *HookChart) *chart {
 		}
 		c.lines = append(c.lines, l)
 	}
-	c.x = linearAxis(cmp.Or(hc.XLabel, "x"), xs, false, shortCount)
-	c.y = linearAxis(cmp.Or(hc.YLabel, "y"), ys, true, shortCount)
+	c.x = linearAxis(cmp.Or(hc.XLabel, "x"), xs, false, format.ShortCount)
+	c.y = linearAxis(cmp.Or(hc.YLabel, "y"), ys, true, format.ShortCount)
 	return c
 }
