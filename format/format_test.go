@@ -180,3 +180,21 @@ func TestBinaryBytesAndBeyond64Bits(t *testing.T) {
 		}
 	}
 }
+
+func TestShortForms(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{ShortCount(1_250_000), "1.25M"},
+		{ShortCount(0), "0"},
+		{ShortLatency(1500), "1.5 µs"},
+		{ShortBandwidth(13.4e9), "13.4 GB/s"},
+		{ShortBytes(2e12), "2 TB"},
+		{Significant(1_973_400, CountUnits), "1.97M"},
+		{Significant(13_293.7e6, BandwidthUnits), "13.3 GB/s"},
+		{Significant(999.6, CountUnits), "1000"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
