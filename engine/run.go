@@ -483,7 +483,7 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	rec.Result = res
 	switch {
 	case err != nil && ctx.Err() != nil:
-		rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 	case err != nil:
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
 	}
@@ -525,4 +525,15 @@ type AbortError struct {
 
 func (e *AbortError) Error() string {
 	return fmt.Sprintf("step %s failed (%s); the plan says on_error = \"abort\", so no further steps ran", e.Step, e.Err)
+}
+
+// interruptReason is a record's error when ctx stopped its step: what stopped
+// the run ("interrupt signal received", "hangup signal received"), shown
+// after the step's status "interrupted".
+func interruptReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) && cause.Error() == context.Canceled.Error() {
+		return "the run was stopped before the step finished"
+	}
+	return cause.Error()
 }

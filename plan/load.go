@@ -89,9 +89,11 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 // loader holds the state of decoding one plan: the scope being decoded,
 // the names defined so far and the problems found.
 type loader struct {
-	opts    LoadOptions
-	sources *Sources
-	diags   hcl.Diagnostics
+	opts LoadOptions
+	// planFile is the plan's own file.
+	planFile string
+	sources  *Sources
+	diags    hcl.Diagnostics
 	// sc is the scope whose blocks are being decoded: the plan's, a
 	// module's or an included file's.
 	sc *scope
@@ -129,6 +131,7 @@ type loader struct {
 func newLoader(path string, opts LoadOptions) *loader {
 	return &loader{
 		opts:          opts,
+		planFile:      path,
 		sources:       &Sources{Files: map[string]*hcl.File{}},
 		sc:            newScope(path, ""),
 		defined:       map[string]map[string]hcl.Range{},

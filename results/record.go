@@ -114,13 +114,16 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// Acceptance verdicts: the three of checks, and skip for a spec figure
-// that cannot be compared with a measurement.
+// Verdict statuses: the outcome of one judgement, the same words in every
+// record, report and hook. A check or expectation says pass, fail or warn,
+// or error when it could not judge at all; an acceptance row says skip for
+// a spec figure that cannot be compared with a measurement.
 const (
-	AcceptPass = "pass"
-	AcceptFail = "fail"
-	AcceptWarn = "warn"
-	AcceptSkip = "skip"
+	VerdictPass  = "pass"
+	VerdictFail  = "fail"
+	VerdictWarn  = "warn"
+	VerdictError = "error"
+	VerdictSkip  = "skip"
 )
 
 // AcceptanceRow compares one figure of a spec entry with what was
@@ -142,7 +145,7 @@ type AcceptanceRow struct {
 	// TolerancePct is how far on the wrong side of the claim a measurement
 	// may be and still pass.
 	TolerancePct float64 `json:"tolerance_pct"`
-	// Verdict is AcceptPass, AcceptFail, AcceptWarn or AcceptSkip; Reason
+	// Verdict is VerdictPass, VerdictFail, VerdictWarn or VerdictSkip; Reason
 	// says why in one sentence.
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
@@ -234,7 +237,7 @@ type Param struct {
 type Verdict struct {
 	Check   string `json:"check"`
 	Drive   string `json:"drive,omitempty"`
-	Status  string `json:"status"` // pass, fail, warn or error
+	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
 	Message string `json:"message"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"text/tabwriter"
 	"time"
@@ -20,7 +19,7 @@ type planFlags struct {
 	varFiles listFlag
 }
 
-func (pf *planFlags) register(fs *flag.FlagSet) {
+func (pf *planFlags) register(fs *flagSet) {
 	pf.vars = varFlags{}
 	fs.Var(pf.vars, "var", "set a plan variable: -var name=value (repeatable)")
 	fs.Var(&pf.varFiles, "var-file", "read plan variables from an HCL or .json file (repeatable); DRIVEBENCH_VAR_<name> in the environment works too")
@@ -48,7 +47,7 @@ func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bo
 
 // planArg parses a command's flags and its one plan argument, and loads
 // the plan; done is true when the command must stop with code.
-func planArg(fs *flag.FlagSet, pf *planFlags, args []string, io stdio) (*plan.Plan, *plan.Graph, int, bool) {
+func planArg(fs *flagSet, pf *planFlags, args []string, io stdio) (*plan.Plan, *plan.Graph, int, bool) {
 	if code, done := parseFlags(fs, args); done {
 		return nil, nil, code, true
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 	"golang.org/x/term"
 )
 
@@ -112,7 +113,7 @@ func stepOutcome(e engine.Event) string {
 		for _, v := range r.Verdicts {
 			n[v.Status]++
 		}
-		return fmt.Sprintf("%d pass, %d fail, %d warn", n["pass"], n["fail"], n["warn"])
+		return fmt.Sprintf("%d pass, %d fail, %d warn", n[results.VerdictPass], n[results.VerdictFail], n[results.VerdictWarn])
 	}
 	return "done"
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -41,7 +40,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	started := time.Now()
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
-		Version:    version,
+		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
@@ -63,7 +62,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 // runTarget decides which plan to load and where the results go: the
 // plan argument and -out, or, with -resume, the plan and -var values the
 // results folder recorded.
-func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
+func runTarget(fs *flagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
 	if resume == "" {
 		planPath, ok = onePositional(fs, "plan file")
 		return planPath, out, ok
@@ -137,7 +136,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			where = " (" + v.Where + ")"
 		}
 		fmt.Fprintf(io.out, "  %-5s %s on %s: %s%s\n", v.Status, v.Check, v.Drive, v.Message, where)
-		if v.Status == "fail" {
+		if v.Status == results.VerdictFail {
 			failedChecks++
 		}
 	}
