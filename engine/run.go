@@ -364,6 +364,13 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	case n.PurgeMethod != "":
 		r.runPurge(ctx, i, n, rec)
 	default:
+		if err := pause(ctx, n.Pause); err != nil {
+			rec.Status, rec.Error = results.StatusInterrupted, "interrupted during the pause before the step: "+err.Error()
+			break
+		}
+		if n.Pause > 0 {
+			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", plan.FormatDuration(n.Pause)))
+		}
 		r.checkHoles(n, rec)
 		r.runWorkload(ctx, i, n, rec)
 	}
@@ -486,6 +493,22 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 	case err != nil:
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
+	}
+}
+
+// pause waits d before a step (a profile's pause between its steps),
+// unless the run is cancelled first.
+func pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
