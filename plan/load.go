@@ -255,7 +255,7 @@ func (l *loader) checkPlanSize(p *Plan) {
 	var largest *Profile
 	largestSteps := 0
 	for _, pr := range p.Profiles {
-		n := stepsPerPoint(pr) * pointCount(pr.Sweep) * len(l.drivesOf(pr.Drives))
+		n := stepsPerPoint(pr) * pr.pointCount() * len(l.drivesOf(pr.Drives))
 		total += n
 		if n > largestSteps {
 			largest, largestSteps = pr, n
