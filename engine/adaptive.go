@@ -24,7 +24,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Log = append(rec.Log, prints...)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+			rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 			return nil
 		case err != nil:
 			r.hookFailed(rec, "adaptive "+n.Source, err)
@@ -53,7 +53,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Points = append(rec.Points, point.ID)
 		history = append(history, pointValue(prec).Value())
 		if ctx.Err() != nil {
-			rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+			rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 			return nil
 		}
 	}

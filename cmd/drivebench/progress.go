@@ -45,6 +45,8 @@ func (p *progress) observe(e engine.Event) {
 		}
 	case engine.StepReused:
 		p.line(fmt.Sprintf("[%d/%d] %s: already done in this folder, kept", e.Index+1, e.Total, e.Node.Name))
+	case engine.StepWarning:
+		p.line(fmt.Sprintf("[%d/%d] %s: warning: %s", e.Index+1, e.Total, e.Node.Name, e.Message))
 	case engine.StepFinished:
 		p.line(fmt.Sprintf("[%d/%d] %s: %s", e.Index+1, e.Total, e.Node.Name, stepOutcome(e)))
 	}
