@@ -61,6 +61,58 @@ type Record struct {
 	// the order they were measured.
 	Parent string   `json:"parent,omitempty"`
 	Points []string `json:"points,omitempty"`
+	// DriveState is the state of the step's drive as the step began.
+	DriveState *StepDriveState `json:"drive_state,omitempty"`
+	// Host is how busy the machine was over the step.
+	Host *HostLoad `json:"host,omitempty"`
+	// Warnings say, a sentence each, why a figure of the step may not
+	// measure what it seems to.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// StepDriveState is what a step found on its drive.
+type StepDriveState struct {
+	// Preconditions names the precondition steps the drive had been
+	// through in this run, in order, since its last purge.
+	Preconditions []string `json:"preconditions"`
+	// UnwrittenPct is the share of the region a read step covers that was
+	// never written (holes of a regular file); nil when not measured (a
+	// block device, a write step).
+	UnwrittenPct *float64 `json:"unwritten_pct,omitempty"`
+	// Rerun says why a precondition complete in an earlier run of the
+	// folder ran again: the drive's state had been lost.
+	Rerun string `json:"rerun,omitempty"`
+}
+
+// HostLoad is the machine's CPU use over a step.
+type HostLoad struct {
+	// CPUs is the number of processors; BusyPct their average utilisation
+	// over the step (100 is every processor busy all the time).
+	CPUs    int     `json:"cpus"`
+	BusyPct float64 `json:"busy_pct"`
+	// BusiestThreadPct is the utilisation of the engine's busiest thread
+	// (100 is one processor all the time), and BusiestThread its name.
+	BusiestThreadPct float64 `json:"busiest_thread_pct"`
+	BusiestThread    string  `json:"busiest_thread,omitempty"`
+	// CachedPct is, for a buffered read step, the share of its region
+	// the page cache held after the step; nil when not measured.
+	CachedPct *float64 `json:"cached_pct,omitempty"`
+}
+
+// Warning kinds.
+const (
+	WarnDriveState = "drive_state"
+	WarnUnwritten  = "unwritten"
+	WarnHostCPU    = "host_cpu"
+	WarnPageCache  = "page_cache"
+	WarnTail       = "tail"
+)
+
+// Warning is one reason to doubt a step's figures, in words a reader
+// understands.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
 }
 
 // Verdict statuses: the outcome of one judgement, the same words in every

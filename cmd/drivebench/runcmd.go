@@ -95,6 +95,7 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}
+	keptScratch(io, dir, outcome)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "drivebench: interrupted; the results measured so far are in %s\n", dir)
 		return exitInterrupted
@@ -105,6 +106,17 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 	}
 	fmt.Fprintf(io.err, "drivebench: the results measured so far are in %s\n", dir)
 	return exitStepFailed
+}
+
+// keptScratch says which scratch files an unfinished run left for
+// -resume.
+func keptScratch(io stdio, dir string, o *engine.Outcome) {
+	if o == nil {
+		return
+	}
+	for _, path := range o.Kept {
+		fmt.Fprintf(io.err, "drivebench: the scratch file %s is kept with the state the steps left it in, for drivebench run -resume %s; delete it if you will not resume\n", path, dir)
+	}
 }
 
 // summarize prints where the reports are and each check's verdicts, and
@@ -137,6 +149,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			fmt.Fprintf(io.out, "  step %s: %s: %s\n", r.Status, r.Name, r.Error)
 		}
 	}
+	keptScratch(io, dir, o)
 	if skipped > 0 {
 		fmt.Fprintf(io.out, "\n%d step(s) skipped: a rate curve reached its stop condition or a search reached steady state; the report says which.\n", skipped)
 	}
