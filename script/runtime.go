@@ -22,7 +22,7 @@ import (
 const (
 	DefaultMaxSteps uint64 = 10_000_000
 	DefaultTimeout         = 5 * time.Second
-	DefaultMemory    int64 = 512 << 20
+	DefaultMemory   int64  = 512 << 20
 )
 
 // Limits bound one call of a hook, including the top-level code of the files

@@ -138,7 +138,7 @@ type worker struct {
 
 // workerProc is a running worker.
 type workerProc struct {
-	cmd *exec.Cmd
+	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	enc    *gob.Encoder
 	dec    *gob.Decoder
@@ -184,7 +184,9 @@ func (w *worker) do(ctx context.Context, c *callRequest, memory int64, funcs []F
 		return nil, p.failure(ctx, c, memory, err)
 	}
 	if ctx.Err() != nil && res.Err != nil && wireCauses[res.Err.Cause] == context.Canceled {
+		// stopped at drivebench's request: say why, as in-process
 		res.Err.Msg = "hook stopped: " + context.Cause(ctx).Error()
+		res.Err.Cause = toWireError(ctx.Err()).Cause
 	}
 	return res, nil
 }
