@@ -79,6 +79,9 @@ type Drive struct {
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
+	// Declared is the identity the plan gives the drive: model, serial,
+	// firmware and vendor, each only when set.
+	Declared map[string]string
 	// SpecSheet is the spec sheet the drive is held to, nil when it names
 	// none; Spec holds the sheet's entries followed by the drive's own.
 	SpecSheet *SpecSheet
