@@ -32,6 +32,8 @@ need_pkg chromium chromium        # the HTML report is loaded in a real browser
 need_pkg qemu-system-x86_64 qemu-system-x86   # the emulated NVMe drive
 need_pkg busybox busybox-static   # the QEMU guest's userland
 need_pkg nvme nvme-cli            # nvme-cli's view of the emulated drive, to compare with ours
+need_pkg zsh zsh                  # the zsh completion script is checked by zsh
+need_pkg fish fish                # and the fish one by fish
 need_pkg cpio cpio                # cross-checks the initramfs archive writer
 need_pkg sysbench sysbench        # the application-workload examples
 need_pkg pg_lsclusters postgresql # PostgreSQL with its data on the drive under test

@@ -46,7 +46,7 @@ func (r *runner) runAcceptance(n *plan.Node, rec *results.Record) {
 		for _, metric := range figureOrder(e.Values) {
 			row := acceptRow(a, e, metric, cands, n.Drive)
 			rec.Acceptance = append(rec.Acceptance, row)
-			if row.Verdict != results.AcceptSkip {
+			if row.Verdict != results.VerdictSkip {
 				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Status: row.Verdict, Message: rowMessage(row)})
 			}
 		}
@@ -273,7 +273,7 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []candida
 	}
 	same := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return c.w.RW != e.RW })
 	if len(same) == 0 {
-		row.Verdict = results.AcceptWarn
+		row.Verdict = results.VerdictWarn
 		row.Reason = fmt.Sprintf("not measured: no profile of this plan ran rw = %s on drive %s; add one to check this figure", e.RW, drive)
 		return row
 	}
@@ -286,7 +286,7 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []candida
 }
 
 func skipRow(row results.AcceptanceRow, reason string) results.AcceptanceRow {
-	row.Verdict, row.Reason = results.AcceptSkip, reason
+	row.Verdict, row.Reason = results.VerdictSkip, reason
 	return row
 }
 
@@ -305,12 +305,12 @@ func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool)
 	tolerance := strings.TrimSuffix(plan.FormatNumber(row.TolerancePct), ".0") + "%"
 	switch {
 	case met:
-		row.Verdict, row.Reason = results.AcceptPass, shown+": within the "+tolerance+" tolerance"
+		row.Verdict, row.Reason = results.VerdictPass, shown+": within the "+tolerance+" tolerance"
 	case differs:
-		row.Verdict = results.AcceptWarn
+		row.Verdict = results.VerdictWarn
 		row.Reason = fmt.Sprintf("%s: more than %s %s, but under other conditions than the spec's, so not like with like", shown, tolerance, short)
 	default:
-		row.Verdict = results.AcceptFail
+		row.Verdict = results.VerdictFail
 		row.Reason = fmt.Sprintf("%s: more than %s %s, under the spec's own conditions", shown, tolerance, short)
 	}
 }

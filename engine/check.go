@@ -37,7 +37,7 @@ func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record
 // file, and the hook's backtrace in the log.
 func (r *runner) hookFailed(rec *results.Record, check string, err error) {
 	rec.Status, rec.Error = results.StatusFailed, err.Error()
-	v := results.Verdict{Check: check, Drive: rec.Drive, Status: "error", Message: err.Error()}
+	v := results.Verdict{Check: check, Drive: rec.Drive, Status: results.VerdictError, Message: err.Error()}
 	var se *script.Error
 	if errors.As(err, &se) {
 		v.Message, v.Where = se.Msg, fmt.Sprintf("%s:%d:%d", se.File, se.Line, se.Col)

@@ -115,11 +115,11 @@ func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Ver
 		j, err := e.Eval(m, spec)
 		switch {
 		case err != nil:
-			v.Status, v.Message = "error", fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
+			v.Status, v.Message = results.VerdictError, fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
 		case j.Holds:
-			v.Status, v.Message = "pass", expectMessage(point, e.Text, j)
+			v.Status, v.Message = results.VerdictPass, expectMessage(point, e.Text, j)
 		default:
-			v.Status, v.Message = "fail", expectMessage(point, e.Text, j)
+			v.Status, v.Message = results.VerdictFail, expectMessage(point, e.Text, j)
 		}
 		out = append(out, v)
 	}

@@ -24,6 +24,7 @@ var driveBlockSchema = &hcl.BodySchema{
 		{Name: "serial"},
 		{Name: "firmware"},
 		{Name: "vendor"},
+		{Name: "volatile_write_cache"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "spec"},
@@ -78,6 +79,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 		l.scratchChecks[d] = func() { l.checkScratchSize(block, d, attrs) }
 	}
 	d.Declared = l.declaredIdentity(attrs)
+	l.writeCacheAttr(d, attrs["volatile_write_cache"])
 	d.SpecSheet = l.specSheetRef(attrs["spec_sheet"])
 	if d.SpecSheet != nil {
 		d.Spec = append(d.Spec, d.SpecSheet.Spec...)
@@ -347,4 +349,24 @@ func (l *loader) decodeSpecFigure(e *SpecEntry, key string, v cty.Value, s itemS
 		return
 	}
 	e.Values[key] = f
+}
+
+// writeCacheAttr decodes volatile_write_cache, which only an NVMe drive
+// has: a scratch file or a directory drive is refused here, a path that
+// is not an NVMe namespace when the run opens it.
+func (l *loader) writeCacheAttr(d *Drive, attr *hcl.Attribute) {
+	var on bool
+	if !l.boolAttr(attr, &on) {
+		return
+	}
+	if d.Directory != "" || (d.Path == "" && !l.unknownPath[d.Name]) {
+		what := "a scratch file"
+		if d.Directory != "" {
+			what = "a directory"
+		}
+		l.errorAt(attrSite(attr), "Write Cache Of A File", fmt.Sprintf(
+			"volatile_write_cache switches an NVMe drive's write cache, and drive %q is %s. Point the drive at an NVMe namespace (path = \"/dev/nvme0n1\") or remove volatile_write_cache.", d.Name, what))
+		return
+	}
+	d.VolatileWriteCache = &on
 }

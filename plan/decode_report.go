@@ -14,6 +14,7 @@ var reportBlockSchema = &hcl.BodySchema{
 		{Name: "formats"},
 		{Name: "summary"},
 		{Name: "compare"},
+		{Name: "units"},
 	},
 }
 
@@ -21,7 +22,11 @@ var reportBlockSchema = &hcl.BodySchema{
 var reportFormats = []string{"markdown", "json", "html"}
 
 // defaultReportFormats are written when the plan does not say.
-var defaultReportFormats = []string{"markdown", "json"}
+var defaultReportFormats = []string{"markdown", "json", "html"}
+
+// BandwidthUnits are the units reports can give bandwidth in: decimal
+// megabytes per second (the default, as most reviews) or mebibytes.
+var BandwidthUnits = []string{"MB/s", "MiB/s"}
 
 // decodeReports decodes the plan's report block, of which there may be at
 // most one.
@@ -45,6 +50,9 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 		r.Summary = l.hookAttr(attr, `{ script = "report/summary.star", function = "summary" }`)
 	}
 	r.Compare = l.comparables(content.Attributes["compare"])
+	if attr := content.Attributes["units"]; l.stringAttr(attr, &r.Units) && !l.oneOf(r.Units, BandwidthUnits, attrSite(attr), "Unknown Bandwidth Unit") {
+		r.Units = ""
+	}
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {
@@ -52,7 +60,7 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	}
 	if len(formats) == 0 {
 		l.errorAt(attrSite(attr), "No Report Format",
-			"formats = [] writes no report. List at least one of "+quotedList(reportFormats)+", or remove formats to get markdown and json.")
+			"formats = [] writes no report. List at least one of "+quotedList(reportFormats)+", or remove formats to get markdown, json and html.")
 		return r
 	}
 	for i, f := range formats {

@@ -35,6 +35,12 @@ type LoadOptions struct {
 	// named size takes the value of DRIVEBENCH_VAR_size when it is set and
 	// not empty. Nil reads no environment.
 	Env func(string) string
+	// Unset gives a variable that has no value from anywhere an unknown
+	// value of its declared type instead of a Missing Variable Value
+	// error, as terraform validate does: what depends on the value goes
+	// unchecked (except its type), everything else is checked. The plan is
+	// then for validation only; Plan.Unset names those variables.
+	Unset bool
 }
 
 // EnvPrefix starts the name of an environment variable that sets a plan
@@ -77,6 +83,7 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 		return nil, l.sources, l.diags
 	}
 	p := l.decodePlan(file)
+	p.Unset = l.unset
 	p.Hash = l.hash(p)
 	diags := distinct(l.diags)
 	sortBySubject(diags)
@@ -89,9 +96,11 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 // loader holds the state of decoding one plan: the scope being decoded,
 // the names defined so far and the problems found.
 type loader struct {
-	opts    LoadOptions
-	sources *Sources
-	diags   hcl.Diagnostics
+	opts LoadOptions
+	// planFile is the plan's own file.
+	planFile string
+	sources  *Sources
+	diags    hcl.Diagnostics
 	// sc is the scope whose blocks are being decoded: the plan's, a
 	// module's or an included file's.
 	sc *scope
@@ -124,11 +133,14 @@ type loader struct {
 	// scratchChecks holds each drive's check of its scratch size, which
 	// waits for the steps that run on it.
 	scratchChecks map[*Drive]func()
+	// unset names the variables left unknown under LoadOptions.Unset.
+	unset []string
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
 	return &loader{
 		opts:          opts,
+		planFile:      path,
 		sources:       &Sources{Files: map[string]*hcl.File{}},
 		sc:            newScope(path, ""),
 		defined:       map[string]map[string]hcl.Range{},
@@ -243,7 +255,7 @@ func (l *loader) checkPlanSize(p *Plan) {
 	var largest *Profile
 	largestSteps := 0
 	for _, pr := range p.Profiles {
-		n := stepsPerPoint(pr) * pointCount(pr.Sweep) * len(l.drivesOf(pr.Drives))
+		n := stepsPerPoint(pr) * pr.pointCount() * len(l.drivesOf(pr.Drives))
 		total += n
 		if n > largestSteps {
 			largest, largestSteps = pr, n

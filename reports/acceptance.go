@@ -9,10 +9,6 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// Acceptance verdicts beyond those of checks: a spec figure that cannot
-// be compared with any measurement.
-const verdictSkip = results.AcceptSkip
-
 // buildAcceptance gathers the rows of every acceptance step, in step
 // order and, within a step, in the order of the drive's spec.
 func buildAcceptance(steps []step) []AcceptanceRow {
@@ -73,7 +69,7 @@ func acceptGroups(rows []AcceptanceRow) []acceptGroup {
 // tallyText counts a group's verdicts: "9 figures (1 pass, 3 warn, 5
 // skip)", known verdicts first.
 func (g acceptGroup) tallyText() string {
-	order := []string{verdictPass, verdictFail, verdictWarn, verdictSkip}
+	order := []string{results.VerdictPass, results.VerdictFail, results.VerdictWarn, results.VerdictSkip}
 	counts := map[string]int{}
 	for _, a := range g.rows {
 		if counts[a.Verdict] == 0 && !slices.Contains(order, a.Verdict) {

@@ -437,25 +437,17 @@ func countSteps(steps []step, unlisted int) StepCounts {
 	return c
 }
 
-// Verdict status values, as hooks return them.
-const (
-	verdictPass  = "pass"
-	verdictFail  = "fail"
-	verdictWarn  = "warn"
-	verdictError = "error"
-)
-
 func countVerdicts(verdicts []CheckVerdict) VerdictCounts {
 	var c VerdictCounts
 	for _, v := range verdicts {
 		switch v.Status {
-		case verdictPass:
+		case results.VerdictPass:
 			c.Pass++
-		case verdictFail:
+		case results.VerdictFail:
 			c.Fail++
-		case verdictWarn:
+		case results.VerdictWarn:
 			c.Warn++
-		case verdictError:
+		case results.VerdictError:
 			c.Error++
 		default:
 			c.Other++

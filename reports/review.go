@@ -739,7 +739,7 @@ func verdictText(status string) string {
 // ⏭ skip, ❓ a status this version does not know.
 func verdictMark(status string) string {
 	marks := map[string]string{
-		verdictPass: "✅", verdictFail: "❌", verdictWarn: "⚠️", verdictError: "❌", verdictSkip: "⏭",
+		results.VerdictPass: "✅", results.VerdictFail: "❌", results.VerdictWarn: "⚠️", results.VerdictError: "❌", results.VerdictSkip: "⏭",
 	}
 	return cmp.Or(marks[status], "❓")
 }

@@ -60,15 +60,70 @@ type Record struct {
 	// the order they were measured.
 	Parent string   `json:"parent,omitempty"`
 	Points []string `json:"points,omitempty"`
+	// DriveState is the state of the step's drive as the step began.
+	DriveState *StepDriveState `json:"drive_state,omitempty"`
+	// Host is how busy the machine was over the step.
+	Host *HostLoad `json:"host,omitempty"`
+	// Warnings say, a sentence each, why a figure of the step may not
+	// measure what it seems to.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
-// Acceptance verdicts: the three of checks, and skip for a spec figure
-// that cannot be compared with a measurement.
+// StepDriveState is what a step found on its drive.
+type StepDriveState struct {
+	// Preconditions names the precondition steps the drive had been
+	// through in this run, in order, since its last purge.
+	Preconditions []string `json:"preconditions"`
+	// UnwrittenPct is the share of the region a read step covers that was
+	// never written (holes of a regular file); nil when not measured (a
+	// block device, a write step).
+	UnwrittenPct *float64 `json:"unwritten_pct,omitempty"`
+	// Rerun says why a precondition complete in an earlier run of the
+	// folder ran again: the drive's state had been lost.
+	Rerun string `json:"rerun,omitempty"`
+}
+
+// HostLoad is the machine's CPU use over a step.
+type HostLoad struct {
+	// CPUs is the number of processors; BusyPct their average utilisation
+	// over the step (100 is every processor busy all the time).
+	CPUs    int     `json:"cpus"`
+	BusyPct float64 `json:"busy_pct"`
+	// BusiestThreadPct is the utilisation of the engine's busiest thread
+	// (100 is one processor all the time), and BusiestThread its name.
+	BusiestThreadPct float64 `json:"busiest_thread_pct"`
+	BusiestThread    string  `json:"busiest_thread,omitempty"`
+	// CachedPct is, for a buffered read step, the share of its region
+	// the page cache held after the step; nil when not measured.
+	CachedPct *float64 `json:"cached_pct,omitempty"`
+}
+
+// Warning kinds.
 const (
-	AcceptPass = "pass"
-	AcceptFail = "fail"
-	AcceptWarn = "warn"
-	AcceptSkip = "skip"
+	WarnDriveState = "drive_state"
+	WarnUnwritten  = "unwritten"
+	WarnHostCPU    = "host_cpu"
+	WarnPageCache  = "page_cache"
+	WarnTail       = "tail"
+)
+
+// Warning is one reason to doubt a step's figures, in words a reader
+// understands.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Verdict statuses: the outcome of one judgement, the same words in every
+// record, report and hook. A check or expectation says pass, fail or warn,
+// or error when it could not judge at all; an acceptance row says skip for
+// a spec figure that cannot be compared with a measurement.
+const (
+	VerdictPass  = "pass"
+	VerdictFail  = "fail"
+	VerdictWarn  = "warn"
+	VerdictError = "error"
+	VerdictSkip  = "skip"
 )
 
 // AcceptanceRow compares one figure of a spec entry with what was
@@ -90,7 +145,7 @@ type AcceptanceRow struct {
 	// TolerancePct is how far on the wrong side of the claim a measurement
 	// may be and still pass.
 	TolerancePct float64 `json:"tolerance_pct"`
-	// Verdict is AcceptPass, AcceptFail, AcceptWarn or AcceptSkip; Reason
+	// Verdict is VerdictPass, VerdictFail, VerdictWarn or VerdictSkip; Reason
 	// says why in one sentence.
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
@@ -182,7 +237,7 @@ type Param struct {
 type Verdict struct {
 	Check   string `json:"check"`
 	Drive   string `json:"drive,omitempty"`
-	Status  string `json:"status"` // pass, fail, warn or error
+	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
 	Message string `json:"message"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`

@@ -4,19 +4,13 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
-)
-
-// Verdict statuses.
-const (
-	StatusPass = "pass"
-	StatusFail = "fail"
-	StatusWarn = "warn"
 )
 
 // Verdict is one judgement of a check hook.
 type Verdict struct {
-	// Status is StatusPass, StatusFail or StatusWarn.
+	// Status is results.VerdictPass, results.VerdictFail or results.VerdictWarn.
 	Status string
 	// Message says what was judged and why, e.g.
 	// "iodepth=16: p99 812.3 µs < 5000 µs".
@@ -129,7 +123,7 @@ func describe(v starlark.Value) string {
 // checkStatus accepts only the three verdict statuses.
 func checkStatus(status string) error {
 	switch status {
-	case StatusPass, StatusFail, StatusWarn:
+	case results.VerdictPass, results.VerdictFail, results.VerdictWarn:
 		return nil
 	}
 	return fmt.Errorf(`status %q is not "pass", "fail" or "warn"`, status)

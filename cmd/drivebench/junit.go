@@ -46,13 +46,13 @@ func junitReport(planName string, o *engine.Outcome, elapsed time.Duration) ([]b
 	for _, v := range o.Verdicts {
 		c := junitCase{Name: v.Message, ClassName: planName + "." + v.Check + "." + v.Drive}
 		switch v.Status {
-		case "fail":
+		case results.VerdictFail:
 			c.Failure = &junitMessage{Message: v.Message, Text: v.Message}
 			s.Failures++
-		case "error":
+		case results.VerdictError:
 			c.Error = &junitMessage{Message: v.Message, Text: v.Where + ": " + v.Message}
 			s.Errors++
-		case "warn":
+		case results.VerdictWarn:
 			c.SystemOut = "warning: " + v.Message
 		}
 		s.Cases = append(s.Cases, c)

@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -28,6 +29,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{nil, exitUsage, "Commands:"},
 		{[]string{"help"}, exitOK, "Exit codes"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"rnu"}, exitUsage, `did you mean "run"?`},
 		{[]string{"version"}, exitOK, "drivebench"},
 		{[]string{"run", "-h"}, exitOK, "-var"},
 		{[]string{"plan", "-h"}, exitOK, "-dot"},
@@ -39,6 +41,88 @@ func TestUsageAndVersion(t *testing.T) {
 		if code != tc.code || !strings.Contains(out+errOut, tc.contains) {
 			t.Errorf("drivebench %v: exit %d, output %q; want exit %d containing %q", tc.args, code, out+errOut, tc.code, tc.contains)
 		}
+	}
+}
+
+// TestHelpOnStdout: help that was asked for is on stdout with nothing on
+// stderr, whichever way it is asked for; usage after a mistake is on
+// stderr.
+func TestHelpOnStdout(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"--version"}, {"-version"}, {"version"},
+		{"run", "-h"}, {"help", "run"}, {"nvme", "-h"}, {"help", "nvme", "info"}, {"completion", "-h"}, {"export", "-h"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitOK || out == "" || errOut != "" {
+			t.Errorf("drivebench %v: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, "run", "-nope"); code != exitUsage || out != "" || !strings.Contains(errOut, "Usage: drivebench run") {
+		t.Errorf("bad flag: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestHelpCommandIsDashH: "help CMD" prints exactly what "CMD -h" prints.
+func TestHelpCommandIsDashH(t *testing.T) {
+	for _, c := range commands {
+		if c.name == "help" {
+			continue
+		}
+		_, viaHelp, _ := runCLI(t, "help", c.name)
+		_, viaFlag, _ := runCLI(t, c.name, "-h")
+		if viaHelp != viaFlag || viaHelp == "" {
+			t.Errorf("help %s and %s -h differ:\n%s\n---\n%s", c.name, c.name, viaHelp, viaFlag)
+		}
+	}
+	_, a, _ := runCLI(t, "help", "nvme", "decode")
+	_, b, _ := runCLI(t, "nvme", "decode", "-h")
+	if a != b || !strings.Contains(a, "Usage: drivebench nvme decode") {
+		t.Errorf("help nvme decode:\n%s\n---\n%s", a, b)
+	}
+}
+
+func TestDescribeBuild(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: "2026-11-30T11:18:49Z"}, {Key: "vcs.modified", Value: modified}}
+	}
+	cases := []struct {
+		explicit, module string
+		settings         []debug.BuildSetting
+		want             string
+	}{
+		{"", "v1.4.0", nil, "v1.4.0"},
+		{"", "(devel)", nil, "devel"},
+		{"v2.0.0-rc1", "(devel)", nil, "v2.0.0-rc1"},
+		{"", "v0.0.0-20261130111849-0a65b316936d", vcs("0a65b316936dc4494d39464e5bc370a39de388cc", "false"),
+			"v0.0.0-20261130111849-0a65b316936d (commit 0a65b316936d, 2026-11-30T11:18:49Z)"},
+		{"", "v0.0.0-20261130111849-0a65b316936d+dirty", vcs("0a65b316936dc4494d39464e5bc370a39de388cc", "true"),
+			"v0.0.0-20261130111849-0a65b316936d+dirty (commit 0a65b316936d, modified, 2026-11-30T11:18:49Z)"},
+	}
+	for _, tc := range cases {
+		bi := &debug.BuildInfo{Main: debug.Module{Version: tc.module}, Settings: tc.settings}
+		if got := describeBuild(tc.explicit, bi); got != tc.want {
+			t.Errorf("describeBuild(%q, %q) = %q, want %q", tc.explicit, tc.module, got, tc.want)
+		}
+	}
+}
+
+func TestFmtStdin(t *testing.T) {
+	src := "drive \"d\" {\nsize = \"8MiB\"\n  writable=true\n}\n"
+	want := "drive \"d\" {\n  size     = \"8MiB\"\n  writable = true\n}\n"
+	run := func(in string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := dispatch(context.Background(), args, stdio{out: &out, err: &errb, in: strings.NewReader(in), getenv: func(string) string { return "" }})
+		return code, out.String(), errb.String()
+	}
+	if code, out, errOut := run(src, "fmt", "-"); code != exitOK || out != want {
+		t.Errorf("fmt -: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := run(src, "fmt", "-check", "-"); code != exitUnformatted || out != "" {
+		t.Errorf("fmt -check - of an unformatted plan: exit %d, stdout %q", code, out)
+	}
+	if code, _, _ := run(want, "fmt", "-check", "-"); code != exitOK {
+		t.Errorf("fmt -check - of a formatted plan: exit %d", code)
+	}
+	if code, _, errOut := run("drive \"d\" {\n", "fmt", "-"); code != exitUsage || !strings.Contains(errOut, "<stdin>:") {
+		t.Errorf("fmt - of a broken plan: exit %d, stderr %q", code, errOut)
 	}
 }
 

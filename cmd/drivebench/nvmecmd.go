@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/big"
@@ -19,18 +18,22 @@ import (
 
 // nvmeCommands are the subcommands of drivebench nvme.
 var nvmeCommands = []command{
-	{"decode", "decode a page saved with nvme-cli's -b: " + strings.Join(pageKindNames(), ", "), cmdNVMeDecode},
-	{"info", "show the identity, namespace and SMART/health log of a live NVMe device", cmdNVMeInfo},
-	{"purge", "erase every block of an NVMe namespace with sanitize or format", cmdNVMePurge},
+	{name: "decode", summary: "decode a page saved with nvme-cli's -b: " + strings.Join(pageKindNames(), ", "), run: cmdNVMeDecode},
+	{name: "info", summary: "show the identity, namespace and SMART/health log of a live NVMe device", run: cmdNVMeInfo},
+	{name: "purge", summary: "erase every block of an NVMe namespace with sanitize or format", run: cmdNVMePurge},
 }
 
 // cmdNVMe dispatches drivebench nvme SUBCOMMAND.
 func cmdNVMe(ctx context.Context, args []string, io stdio) int {
-	if len(args) == 0 || slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
+	if len(args) == 0 {
 		nvmeUsage(io.err)
-		if len(args) == 0 {
-			return exitUsage
+		return exitUsage
+	}
+	if slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
+		if args[0] == "help" && len(args) > 1 {
+			return cmdNVMe(ctx, append(args[1:], "-h"), io)
 		}
+		nvmeUsage(io.out)
 		return exitOK
 	}
 	for _, c := range nvmeCommands {
@@ -53,12 +56,12 @@ func nvmeUsage(w io.Writer) {
 
 // wantPositionals checks the number of positional arguments, printing
 // usage when it is wrong.
-func wantPositionals(fs *flag.FlagSet, got []string, what ...string) bool {
+func wantPositionals(fs *flagSet, got []string, what ...string) bool {
 	if len(got) == len(what) {
 		return true
 	}
 	fmt.Fprintf(fs.Output(), "drivebench %s: expected %s, got %d arguments\n\n", fs.Name(), strings.Join(what, " and "), len(got))
-	fs.Usage()
+	fs.printUsage()
 	return false
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 	"golang.org/x/term"
 )
 
@@ -43,6 +44,8 @@ func (p *progress) observe(e engine.Event) {
 		}
 	case engine.StepReused:
 		p.line(fmt.Sprintf("[%d/%d] %s: already done in this folder, kept", e.Index+1, e.Total, e.Node.Name))
+	case engine.StepWarning:
+		p.line(fmt.Sprintf("[%d/%d] %s: warning: %s", e.Index+1, e.Total, e.Node.Name, e.Message))
 	case engine.StepFinished:
 		p.line(fmt.Sprintf("[%d/%d] %s: %s", e.Index+1, e.Total, e.Node.Name, stepOutcome(e)))
 	}
@@ -110,7 +113,7 @@ func stepOutcome(e engine.Event) string {
 		for _, v := range r.Verdicts {
 			n[v.Status]++
 		}
-		return fmt.Sprintf("%d pass, %d fail, %d warn", n["pass"], n["fail"], n["warn"])
+		return fmt.Sprintf("%d pass, %d fail, %d warn", n[results.VerdictPass], n[results.VerdictFail], n[results.VerdictWarn])
 	}
 	return "done"
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
 	"time"
@@ -41,7 +40,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	started := time.Now()
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
-		Version:    version,
+		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
@@ -63,7 +62,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 // runTarget decides which plan to load and where the results go: the
 // plan argument and -out, or, with -resume, the plan and -var values the
 // results folder recorded.
-func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
+func runTarget(fs *flagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
 	if resume == "" {
 		planPath, ok = onePositional(fs, "plan file")
 		return planPath, out, ok
@@ -96,6 +95,7 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}
+	keptScratch(io, dir, outcome)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "drivebench: interrupted; the results measured so far are in %s\n", dir)
 		return exitInterrupted
@@ -106,6 +106,17 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 	}
 	fmt.Fprintf(io.err, "drivebench: the results measured so far are in %s\n", dir)
 	return exitStepFailed
+}
+
+// keptScratch says which scratch files an unfinished run left for
+// -resume.
+func keptScratch(io stdio, dir string, o *engine.Outcome) {
+	if o == nil {
+		return
+	}
+	for _, path := range o.Kept {
+		fmt.Fprintf(io.err, "drivebench: the scratch file %s is kept with the state the steps left it in, for drivebench run -resume %s; delete it if you will not resume\n", path, dir)
+	}
 }
 
 // summarize prints where the reports are and each check's verdicts, and
@@ -125,7 +136,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			where = " (" + v.Where + ")"
 		}
 		fmt.Fprintf(io.out, "  %-5s %s on %s: %s%s\n", v.Status, v.Check, v.Drive, v.Message, where)
-		if v.Status == "fail" {
+		if v.Status == results.VerdictFail {
 			failedChecks++
 		}
 	}
@@ -138,6 +149,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			fmt.Fprintf(io.out, "  step %s: %s: %s\n", r.Status, r.Name, r.Error)
 		}
 	}
+	keptScratch(io, dir, o)
 	if skipped > 0 {
 		fmt.Fprintf(io.out, "\n%d step(s) skipped: a rate curve reached its stop condition or a search reached steady state; the report says which.\n", skipped)
 	}

@@ -95,7 +95,7 @@ func (r *runner) runExec(ctx context.Context, n *plan.Node, rec *results.Record)
 	stdout, stderr := r.readOutputs(rec.Command)
 	switch {
 	case err != nil && ctx.Err() != nil:
-		rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 		return
 	case err != nil:
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
