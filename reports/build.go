@@ -7,6 +7,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -134,19 +135,19 @@ func setRegions(methods []Method, steps []step, kind string) {
 func regionText(w *workload) string {
 	from := ""
 	if w.Offset > 0 {
-		from = " from offset " + formatBlockSize(w.Offset)
+		from = " from offset " + format.BlockSize(w.Offset)
 	}
 	switch {
 	case w.Size > 0 && from == "":
-		return "first " + formatBlockSize(w.Size)
+		return "first " + format.BlockSize(w.Size)
 	case w.Size > 0:
-		return formatBlockSize(w.Size) + from
+		return format.BlockSize(w.Size) + from
 	case w.SizePct > 0 && w.SizePct < 100 && from == "":
-		return "first " + formatPlain(w.SizePct) + "% of capacity"
+		return "first " + format.Plain(w.SizePct) + "% of capacity"
 	case w.SizePct > 0 && w.SizePct < 100:
-		return formatPlain(w.SizePct) + "% of capacity" + from
+		return format.Plain(w.SizePct) + "% of capacity" + from
 	case from != "":
-		return "from offset " + formatBlockSize(w.Offset) + " to the end"
+		return "from offset " + format.BlockSize(w.Offset) + " to the end"
 	}
 	return "whole drive"
 }
