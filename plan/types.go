@@ -40,6 +40,9 @@ type Plan struct {
 	// OnError is what a failed step does to the rest of the run:
 	// "continue" (the default) runs the remaining steps, "abort" stops.
 	OnError string
+	// HookMemory is the most memory, in bytes, the plan's hooks may use
+	// (hook_memory); 0 leaves the default.
+	HookMemory int64
 }
 
 // Testbed is the machine the plan runs on, as the plan declares it; the
