@@ -486,7 +486,13 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
+	watch := watchHost()
 	res, err := driver.Run(ctx, r.targets[n.Drive].io, w, live)
+	rec.Host = watch.finish()
+	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
+	if res != nil && res.Latency == "" && rec.Engine == "native" {
+		res.Latency = metrics.LatencyEngine
+	}
 	rec.Result = res
 	switch {
 	case err != nil && ctx.Err() != nil:
