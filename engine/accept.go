@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -47,7 +48,7 @@ func (r *runner) runAcceptance(n *plan.Node, rec *results.Record) {
 			row := acceptRow(a, e, metric, cands, n.Drive)
 			rec.Acceptance = append(rec.Acceptance, row)
 			if row.Verdict != results.VerdictSkip {
-				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Status: row.Verdict, Message: rowMessage(row)})
+				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Subject: row.Spec + " " + row.Metric, Status: row.Verdict, Message: rowMessage(row)})
 			}
 		}
 	}
@@ -320,27 +321,11 @@ func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool)
 func showFigure(v float64, unit string) string {
 	switch unit {
 	case "IOPS":
-		return thousands(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case "B/s":
-		return thousands(v/1e6) + " MB/s"
+		return format.Count(v/1e6) + " MB/s"
 	}
 	return fmt.Sprintf("%.1f %s", v, unit)
-}
-
-// thousands writes a number rounded to a whole with thousands separators.
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", math.Abs(v))
-	var b strings.Builder
-	if v < 0 && s != "0" {
-		b.WriteByte('-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // fit ranks a candidate against a spec entry: lower is better, compared

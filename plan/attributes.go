@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -188,6 +189,7 @@ func (l *loader) notNull(v cty.Value, s site) bool {
 
 func (l *loader) stringAttr(attr *hcl.Attribute, dst *string) bool {
 	v, ok := l.value(attr)
+	l.checkUnknown(attr, "a string", cty.String)
 	if ok {
 		*dst, ok = l.stringValue(v, attrSite(attr))
 	}
@@ -196,6 +198,7 @@ func (l *loader) stringAttr(attr *hcl.Attribute, dst *string) bool {
 
 func (l *loader) boolAttr(attr *hcl.Attribute, dst *bool) bool {
 	v, ok := l.value(attr)
+	l.checkUnknown(attr, "true or false", cty.Bool)
 	if ok {
 		*dst, ok = l.boolValue(v, attrSite(attr))
 	}
@@ -205,6 +208,7 @@ func (l *loader) boolAttr(attr *hcl.Attribute, dst *bool) bool {
 // countAttr decodes a whole number from 1 to hi.
 func (l *loader) countAttr(attr *hcl.Attribute, dst *int, hi int64) bool {
 	v, ok := l.value(attr)
+	l.checkUnknown(attr, "a whole number", cty.Number)
 	if !ok {
 		return false
 	}
@@ -217,6 +221,7 @@ func (l *loader) countAttr(attr *hcl.Attribute, dst *int, hi int64) bool {
 
 func (l *loader) sizeAttr(attr *hcl.Attribute, dst *int64) bool {
 	v, ok := l.value(attr)
+	l.checkUnknownExact(attr, "a size: a number of bytes, or a string such as \"4KiB\"", cty.Number, cty.String)
 	if ok {
 		*dst, ok = l.sizeValue(v, attrSite(attr))
 	}
@@ -225,6 +230,7 @@ func (l *loader) sizeAttr(attr *hcl.Attribute, dst *int64) bool {
 
 func (l *loader) positiveSizeAttr(attr *hcl.Attribute, dst *int64) bool {
 	v, ok := l.value(attr)
+	l.checkUnknownExact(attr, "a size: a number of bytes, or a string such as \"4KiB\"", cty.Number, cty.String)
 	if ok {
 		*dst, ok = l.positiveSizeValue(v, attrSite(attr))
 	}
@@ -233,6 +239,7 @@ func (l *loader) positiveSizeAttr(attr *hcl.Attribute, dst *int64) bool {
 
 func (l *loader) durationAttr(attr *hcl.Attribute, dst *time.Duration) bool {
 	v, ok := l.value(attr)
+	l.checkUnknownExact(attr, "a duration: a number of seconds, or a string such as \"60s\"", cty.Number, cty.String)
 	if ok {
 		*dst, ok = l.durationValue(v, attrSite(attr))
 	}
@@ -510,4 +517,43 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkUnknown type-checks an attribute whose value is not known yet (it
+// depends on a variable left unset under LoadOptions.Unset): a value of
+// a type that cannot become any of want is reported, as it would be once
+// known.
+func (l *loader) checkUnknown(attr *hcl.Attribute, what string, want ...cty.Type) {
+	if attr == nil || !l.opts.Unset {
+		return
+	}
+	v, diags := attr.Expr.Value(l.sc.ctx)
+	if diags.HasErrors() || v.IsKnown() || v.Type() == cty.DynamicPseudoType {
+		return
+	}
+	for _, w := range want {
+		if v.Type().Equals(w) || convert.GetConversionUnsafe(v.Type(), w) != nil {
+			return
+		}
+	}
+	l.unknownTypeError(attr, what, v)
+}
+
+// checkUnknownExact is checkUnknown for attributes that take exactly the
+// types in want (sizes and durations: a number or a string, not a bool).
+func (l *loader) checkUnknownExact(attr *hcl.Attribute, what string, want ...cty.Type) {
+	if attr == nil || !l.opts.Unset {
+		return
+	}
+	v, diags := attr.Expr.Value(l.sc.ctx)
+	if diags.HasErrors() || v.IsKnown() || v.Type() == cty.DynamicPseudoType {
+		return
+	}
+	if !slices.ContainsFunc(want, v.Type().Equals) {
+		l.unknownTypeError(attr, what, v)
+	}
+}
+
+func (l *loader) unknownTypeError(attr *hcl.Attribute, what string, v cty.Value) {
+	l.errorAt(attrSite(attr), "Incorrect Value Type", fmt.Sprintf("%s must be %s; its value is not known until its variables are set, but it will be %s. Change the variable's type or the expression.", attr.Name, what, v.Type().FriendlyName()))
 }

@@ -213,6 +213,12 @@ func (l *loader) variableValue(d *variableDecl, g givenValue, isGiven bool) (cty
 		l.blockError(l.sc.module, "Missing Module Input", fmt.Sprintf(
 			"The module's variable %q has no default (at %s). Give it a value here, as %s = ...", d.name, d.block.DefRange, d.name))
 		return cty.NilVal, false
+	case d.def == cty.NilVal && l.opts.Unset:
+		l.unset = append(l.unset, d.name)
+		if d.typ == cty.NilType {
+			return cty.DynamicVal, true
+		}
+		return cty.UnknownVal(d.typ), true
 	case d.def == cty.NilVal:
 		l.blockError(d.block, "Missing Variable Value", fmt.Sprintf(
 			"Variable %q has no default. Give it a value with -var %s=VALUE, or add default = ... to the block.", d.name, d.name))

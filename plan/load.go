@@ -35,6 +35,12 @@ type LoadOptions struct {
 	// named size takes the value of DRIVEBENCH_VAR_size when it is set and
 	// not empty. Nil reads no environment.
 	Env func(string) string
+	// Unset gives a variable that has no value from anywhere an unknown
+	// value of its declared type instead of a Missing Variable Value
+	// error, as terraform validate does: what depends on the value goes
+	// unchecked (except its type), everything else is checked. The plan is
+	// then for validation only; Plan.Unset names those variables.
+	Unset bool
 }
 
 // EnvPrefix starts the name of an environment variable that sets a plan
@@ -77,6 +83,7 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 		return nil, l.sources, l.diags
 	}
 	p := l.decodePlan(file)
+	p.Unset = l.unset
 	p.Hash = l.hash(p)
 	diags := distinct(l.diags)
 	sortBySubject(diags)
@@ -126,6 +133,8 @@ type loader struct {
 	// scratchChecks holds each drive's check of its scratch size, which
 	// waits for the steps that run on it.
 	scratchChecks map[*Drive]func()
+	// unset names the variables left unknown under LoadOptions.Unset.
+	unset []string
 }
 
 func newLoader(path string, opts LoadOptions) *loader {

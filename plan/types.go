@@ -21,6 +21,9 @@ type Plan struct {
 	// Variables holds the final value of each variable, as JSON-compatible
 	// Go values (string, float64, bool, []any, map[string]any).
 	Variables map[string]any
+	// Unset names the variables that had no value when the plan was loaded
+	// with LoadOptions.Unset: the plan is checked but cannot be run.
+	Unset []string
 
 	Testbed       *Testbed
 	Drives        []*Drive

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -100,15 +101,15 @@ func (g acceptGroup) tolerance() (float64, bool) {
 func acceptValue(a AcceptanceRow, v float64, measured bool) string {
 	switch {
 	case a.Unit == "B/s" && measured:
-		return formatBandwidth(v)
+		return format.Bandwidth(v)
 	case a.Unit == "B/s":
-		return strings.TrimSuffix(formatGrouped(v/1e6, 1), ".0") + " MB/s"
+		return strings.TrimSuffix(format.Grouped(v/1e6, 1), ".0") + " MB/s"
 	}
 	switch a.Unit {
 	case "IOPS":
-		return formatCount(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case "µs":
-		return formatLatency(v * 1e3)
+		return format.Latency(v * 1e3)
 	}
 	return specValue(a.Metric, v)
 }

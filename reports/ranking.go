@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // Section shapes: what a profile's points are.
@@ -221,9 +223,9 @@ func relativeChange(v, base float64) float64 {
 // percentText writes a percentage with one decimal: "12.3%".
 func percentText(pct float64) string {
 	if math.IsNaN(pct) || math.IsInf(pct, 0) {
-		return dash
+		return format.Dash
 	}
-	return formatGrouped(pct, 1) + "%"
+	return format.Grouped(pct, 1) + "%"
 }
 
 // ordinal writes 2 as "2nd", 11 as "11th".

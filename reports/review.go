@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -29,7 +30,7 @@ func review(s *Summary) *document {
 
 func docHeader(d *document, s *Summary) {
 	d.heading(1, plain(orDash(s.Plan.Name)+" — drivebench report"))
-	date := dash
+	date := format.Dash
 	if !s.GeneratedAt.IsZero() {
 		date = s.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
 	}
@@ -98,7 +99,7 @@ func plural(n int, noun string) string {
 
 func orDash(text string) string {
 	if text == "" {
-		return dash
+		return format.Dash
 	}
 	return text
 }
@@ -171,7 +172,7 @@ func identityRows(drv Drive, id *DriveIdentity) [][][]span {
 	if drv.Scratch || drv.Path == "" {
 		path = spans("scratch file in the results folder")
 	}
-	size := dash
+	size := format.Dash
 	if drv.SizeBytes > 0 {
 		size = bytesInFull(uint64(drv.SizeBytes))
 	}
@@ -216,22 +217,22 @@ func specText(e SpecEntry) string {
 func specValue(metric string, v float64) string {
 	switch {
 	case metric == "iops":
-		return formatCount(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case metric == "bw":
-		return formatPlain(v/1e6) + " MB/s"
+		return format.Plain(v/1e6) + " MB/s"
 	case metric == "lat_us":
-		return formatLatency(v*1e3) + " latency"
+		return format.Latency(v*1e3) + " latency"
 	case strings.HasSuffix(metric, "_us"):
-		return formatLatency(v*1e3) + " " + strings.TrimSuffix(metric, "_us")
+		return format.Latency(v*1e3) + " " + strings.TrimSuffix(metric, "_us")
 	}
-	return formatPlain(v) + " " + metric
+	return format.Plain(v) + " " + metric
 }
 
 func specConditions(e SpecEntry) string {
 	var parts []string
 	var pattern []string
 	if e.BS > 0 {
-		pattern = append(pattern, formatBlockSize(e.BS))
+		pattern = append(pattern, format.BlockSize(e.BS))
 	}
 	if e.RW != "" {
 		pattern = append(pattern, rwWords(e.RW))
@@ -330,13 +331,13 @@ func preconditionTable(d *document, s *Summary) {
 	}
 	var rows [][]string
 	for _, p := range passes {
-		written, bw := dash, dash
+		written, bw := format.Dash, format.Dash
 		if p.BytesWritten > 0 {
-			written, bw = formatBytes(p.BytesWritten), formatMBps(p.BWBytes)
+			written, bw = format.Bytes(p.BytesWritten), format.MBps(p.BWBytes)
 		}
 		rows = append(rows, []string{
 			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
-			written, bw, formatDuration(p.DurationNs),
+			written, bw, format.Duration(p.DurationNs),
 		})
 	}
 	d.table(cols, rows)
@@ -463,8 +464,8 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 			row := [][]span{
 				spans(fmt.Sprint(round.Round) + s.revisionMarker(round.PlanHash)),
 				spans(statusWords(round.Status, round.Total != nil)),
-				spans(figureOrDash(round.Total, func(f *Figures) string { return formatCount(f.IOPS) })),
-				spans(figureOrDash(round.Total, func(f *Figures) string { return formatMBps(f.BWBytes) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return format.Count(f.IOPS) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return format.MBps(f.BWBytes) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return latencyText(f.MeanLatNs) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return nsText(f.P99Ns) })),
 				spans(cond(round.Used, "✓", "")),
@@ -492,10 +493,10 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 	d.details(spans(title), cols, rows)
 }
 
-// figureOrDash writes a figure of f, or a dash when f is nil.
+// figureOrDash writes a figure of f, or a format.Dash when f is nil.
 func figureOrDash(f *Figures, text func(*Figures) string) string {
 	if f == nil {
-		return dash
+		return format.Dash
 	}
 	return text(f)
 }
@@ -530,7 +531,7 @@ func pointName(r Row, curve bool) string {
 	case r.Point != "":
 		return r.Point
 	case r.RatePct != nil:
-		return formatPlain(*r.RatePct) + "% rate"
+		return format.Plain(*r.RatePct) + "% rate"
 	case curve && r.Status == StatusNotRun:
 		return "rate point"
 	case curve:
@@ -596,9 +597,9 @@ func pointCell(r Row, curve, markPeak bool, marker string) []span {
 func plainCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return append([]string{statusText(r.Status)}, slices.Repeat([]string{dash}, 4+len(tail)-1)...)
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 4+len(tail)-1)...)
 	}
-	cells := []string{statusWords(r.Status, true), formatCount(f.IOPS), formatMBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
 	for _, p := range tail {
 		cells = append(cells, tailText(f, p))
 	}
@@ -608,10 +609,10 @@ func plainCells(r Row, tail []float64) []string {
 func mixedCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return append([]string{statusText(r.Status)}, slices.Repeat([]string{dash}, 6+len(tail)-1)...)
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 6+len(tail)-1)...)
 	}
-	cells := []string{statusWords(r.Status, true), formatCount(f.IOPS),
-		dirIOPS(r.Read), dirIOPS(r.Write), formatMBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS),
+		dirIOPS(r.Read), dirIOPS(r.Write), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
 	for _, p := range tail {
 		cells = append(cells, tailText(r.Read, p)+" / "+tailText(r.Write, p))
 	}
@@ -620,30 +621,23 @@ func mixedCells(r Row, tail []float64) []string {
 
 func dirIOPS(f *Figures) string {
 	if f == nil {
-		return dash
+		return format.Dash
 	}
-	return formatCount(f.IOPS)
-}
-
-func dirNs(f *Figures, pick func(*Figures) *uint64) string {
-	if f == nil {
-		return dash
-	}
-	return nsText(pick(f))
+	return format.Count(f.IOPS)
 }
 
 func latencyText(ns *float64) string {
 	if ns == nil {
-		return dash
+		return format.Dash
 	}
-	return formatLatency(*ns)
+	return format.Latency(*ns)
 }
 
 func nsText(ns *uint64) string {
 	if ns == nil {
-		return dash
+		return format.Dash
 	}
-	return formatLatency(float64(*ns))
+	return format.Latency(float64(*ns))
 }
 
 // statusWords is the status a table cell shows: an interrupted step that
@@ -704,8 +698,8 @@ func rankingTable(d *document, s *Summary, sec Section) {
 	for _, r := range sec.Ranking {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
-			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), formatCount(r.Total.IOPS),
-			formatMBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
+			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), format.Count(r.Total.IOPS),
+			format.MBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 		})
 	}
 	d.table(cols, rows)
@@ -833,9 +827,9 @@ func headlineOf(s *Summary, profile string) string {
 // "2,418.4 MB/s".
 func headlineText(f *Figures, headline string) string {
 	if headline == headlineBW {
-		return formatBandwidth(f.BWBytes)
+		return format.Bandwidth(f.BWBytes)
 	}
-	return formatCount(f.IOPS) + " IOPS"
+	return format.Count(f.IOPS) + " IOPS"
 }
 
 // docProblems lists the steps that failed or were interrupted, and counts

@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"strings"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // buildSteadyState lists the steady-state searches of the run, one per
@@ -113,13 +115,13 @@ func variableName(v string) string {
 func variableText(v string, value float64) string {
 	switch v {
 	case variableIOPS:
-		return formatCount(value)
+		return format.Count(value)
 	case variableBW:
-		return formatBandwidth(value)
+		return format.Bandwidth(value)
 	case variableLatMean, variableLatP99:
-		return formatLatency(value)
+		return format.Latency(value)
 	}
-	return formatPlain(value)
+	return format.Plain(value)
 }
 
 // sentence makes a message end like a sentence, with a capital first

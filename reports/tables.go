@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -233,7 +234,7 @@ func paramText(p results.Param) string {
 		return fmt.Sprint(v)
 	}
 	if p.Name == "bs" && n > 0 && n == math.Trunc(n) && n < 1<<62 {
-		return formatBlockSize(int64(n))
+		return format.BlockSize(int64(n))
 	}
 	return strconv.FormatFloat(n, 'f', -1, 64)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -94,7 +95,7 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		dropColumn(t, optionalTail)
 		if slices.ContainsFunc(t.Rows, func(r Row) bool { return len(rowFigures(r)) > 0 }) {
 			t.TailNote = fmt.Sprintf("%s is not shown: no point had the %s I/Os it needs for %d of them to lie beyond it.",
-				tailTitle(optionalTail), formatCount(ioNeeded(optionalTail)), beyondNeeded)
+				tailTitle(optionalTail), format.Count(ioNeeded(optionalTail)), beyondNeeded)
 		}
 	}
 	if tailFew(t) {
@@ -235,12 +236,12 @@ func tailTitle(p float64) string {
 // tailText is a cell of a percentile column.
 func tailText(f *Figures, p float64) string {
 	if f == nil {
-		return dash
+		return format.Dash
 	}
 	for _, c := range f.Tail {
 		if c.P == p {
 			if c.Ns == nil {
-				return dash
+				return format.Dash
 			}
 			text := nsText(c.Ns)
 			if c.Few {
@@ -249,5 +250,5 @@ func tailText(f *Figures, p float64) string {
 			return text
 		}
 	}
-	return dash
+	return format.Dash
 }

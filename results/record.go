@@ -239,6 +239,11 @@ type Verdict struct {
 	Drive   string `json:"drive,omitempty"`
 	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
 	Message string `json:"message"`
+	// Subject is what was judged, the same in every run of the plan (the
+	// point and expression, the spec figure), never a measured value: CI
+	// systems key a test's history on it. Empty when the check's name and
+	// drive say it all.
+	Subject string `json:"subject,omitempty"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`
 }

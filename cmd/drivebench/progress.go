@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/term"
@@ -40,7 +41,7 @@ func (p *progress) observe(e engine.Event) {
 		}
 	case engine.StepLive:
 		if p.io.tty {
-			p.status(e, fmt.Sprintf("%s IOPS", thousands(e.Sample.ReadIOPS+e.Sample.WriteIOPS)))
+			p.status(e, fmt.Sprintf("%s IOPS", format.Count(e.Sample.ReadIOPS+e.Sample.WriteIOPS)))
 		}
 	case engine.StepReused:
 		p.line(fmt.Sprintf("[%d/%d] %s: already done in this folder, kept", e.Index+1, e.Total, e.Node.Name))
@@ -107,7 +108,7 @@ func stepOutcome(e engine.Event) string {
 		if r.Result.Write != nil {
 			iops, bw = iops+r.Result.Write.IOPS, bw+r.Result.Write.BW
 		}
-		return fmt.Sprintf("%s IOPS, %.1f MB/s", thousands(iops), bw/1e6)
+		return fmt.Sprintf("%s IOPS, %.1f MB/s", format.Count(iops), bw/1e6)
 	case len(r.Verdicts) > 0:
 		n := map[string]int{}
 		for _, v := range r.Verdicts {
@@ -121,19 +122,6 @@ func stepOutcome(e engine.Event) string {
 func clock(d time.Duration) string {
 	s := int(d.Round(time.Second).Seconds())
 	return fmt.Sprintf("%02d:%02d", s/60, s%60)
-}
-
-// thousands formats a rate as a whole number with thousands separators.
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", v)
-	out := make([]byte, 0, len(s)+len(s)/3)
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ',')
-		}
-		out = append(out, s[i])
-	}
-	return string(out)
 }
 
 // metricsLine lists the named figures of an external command's step,

@@ -1,26 +1,26 @@
-package reports
+package plot
 
 import (
 	"fmt"
 	"strings"
 )
 
-// svg lays a chart out as a standalone SVG document. The output depends on
+// SVG lays a chart out as a standalone SVG document. The output depends on
 // the chart alone and every number is written by num, so the same chart
 // gives the same bytes. The document uses presentation attributes, no ids
 // and no style sheet, so several can be inlined in one HTML page.
-func (c *chart) svg() []byte {
+func (c *Chart) SVG() []byte {
 	p := newCanvas(c)
-	p.open(c.title)
-	if c.heat != nil {
-		p.heatMap(c.heat)
+	p.open(c.Title)
+	if c.Heat != nil {
+		p.heatMap(c.Heat)
 	} else {
 		p.valueAxes(c)
-		p.band(c.band)
-		for _, l := range c.lines {
+		p.band(c.Band)
+		for _, l := range c.Lines {
 			p.line(l)
 		}
-		for _, m := range c.marks {
+		for _, m := range c.Marks {
 			p.mark(m)
 		}
 	}
@@ -33,7 +33,7 @@ func (c *chart) svg() []byte {
 type canvas struct {
 	b                        strings.Builder
 	left, right, top, bottom float64
-	x, y, y2                 *axis
+	x, y, y2                 *Axis
 	legendItems              []legendItem
 	height                   float64
 }
@@ -48,12 +48,12 @@ type legendItem struct {
 	swatch bool
 }
 
-func newCanvas(c *chart) *canvas {
+func newCanvas(c *Chart) *canvas {
 	p := &canvas{left: plotLeft, right: chartWidth - plotRightPad, top: plotTop, bottom: plotTop + plotHeight}
-	if c.y2 != nil {
+	if c.Y2 != nil {
 		p.right = chartWidth - y2Pad
 	}
-	p.x, p.y, p.y2 = c.x, c.y, c.y2
+	p.x, p.y, p.y2 = c.X, c.Y, c.Y2
 	p.legendItems = legendOf(c)
 	rows := p.legendRows()
 	p.height = p.bottom + 52 + float64(len(rows))*legendRow
@@ -62,14 +62,14 @@ func newCanvas(c *chart) *canvas {
 
 // legendOf lists the chart's legend: every named line, or the colour key
 // of a heat map.
-func legendOf(c *chart) []legendItem {
-	if c.heat != nil {
-		return heatKey(c.heat)
+func legendOf(c *Chart) []legendItem {
+	if c.Heat != nil {
+		return heatKey(c.Heat)
 	}
 	var items []legendItem
-	for _, l := range c.lines {
-		if l.name != "" {
-			items = append(items, legendItem{label: l.name, color: l.color, dashed: l.dashed})
+	for _, l := range c.Lines {
+		if l.Name != "" {
+			items = append(items, legendItem{label: l.Name, color: l.Color, dashed: l.Dashed})
 		}
 	}
 	return items
@@ -105,33 +105,33 @@ func (p *canvas) open(title string) {
 // px and py map data values to canvas coordinates.
 func (p *canvas) px(v float64) float64 { return p.left + p.x.pos(v)*(p.right-p.left) }
 
-func (p *canvas) py(a *axis, v float64) float64 {
+func (p *canvas) py(a *Axis, v float64) float64 {
 	return p.bottom - a.pos(v)*(p.bottom-p.top)
 }
 
-func (p *canvas) valueAxes(c *chart) {
+func (p *canvas) valueAxes(c *Chart) {
 	b := &p.b
-	for _, t := range c.y.ticks {
-		y := num(p.py(c.y, t.v))
+	for _, t := range c.Y.ticks {
+		y := num(p.py(c.Y, t.v))
 		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#e6e6e6"/>`+"\n", num(p.left), y, num(p.right), y)
-		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="end" fill="#444">%s</text>`+"\n", num(p.left-8), num(p.py(c.y, t.v)+4), xmlText.Replace(t.label))
+		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="end" fill="#444">%s</text>`+"\n", num(p.left-8), num(p.py(c.Y, t.v)+4), xmlText.Replace(t.label))
 	}
-	for _, t := range c.x.ticks {
+	for _, t := range c.X.ticks {
 		x := num(p.px(t.v))
 		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#f0f0f0"/>`+"\n", x, num(p.top), x, num(p.bottom))
 		fmt.Fprintf(b, `<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="#333"/>`+"\n", x, num(p.bottom), x, num(p.bottom+5))
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" fill="#444">%s</text>`+"\n", x, num(p.bottom+19), xmlText.Replace(t.label))
 	}
-	if c.y2 != nil {
-		for _, t := range c.y2.ticks {
-			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="start" fill="#444">%s</text>`+"\n", num(p.right+8), num(p.py(c.y2, t.v)+4), xmlText.Replace(t.label))
+	if c.Y2 != nil {
+		for _, t := range c.Y2.ticks {
+			fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="start" fill="#444">%s</text>`+"\n", num(p.right+8), num(p.py(c.Y2, t.v)+4), xmlText.Replace(t.label))
 		}
-		p.verticalTitle(c.y2.title, chartWidth-14, 90)
+		p.verticalTitle(c.Y2.title, chartWidth-14, 90)
 	}
 	fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#333"/>`+"\n",
 		num(p.left), num(p.top), num(p.right-p.left), num(p.bottom-p.top))
-	p.verticalTitle(c.y.title, 18, -90)
-	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" fill="#1a1a1a">%s</text>`+"\n", num((p.left+p.right)/2), num(p.bottom+40), xmlText.Replace(c.x.title))
+	p.verticalTitle(c.Y.title, 18, -90)
+	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" fill="#1a1a1a">%s</text>`+"\n", num((p.left+p.right)/2), num(p.bottom+40), xmlText.Replace(c.X.title))
 }
 
 // verticalTitle writes an axis title along the plot's height at x.
@@ -141,60 +141,60 @@ func (p *canvas) verticalTitle(title string, x float64, angle int) {
 		num(x), y, angle, num(x), y, xmlText.Replace(title))
 }
 
-func (p *canvas) band(bd *band) {
+func (p *canvas) band(bd *Band) {
 	if bd == nil {
 		return
 	}
-	x1, x2 := p.px(bd.from), p.px(bd.to)
+	x1, x2 := p.px(bd.From), p.px(bd.To)
 	fmt.Fprintf(&p.b, `<rect x="%s" y="%s" width="%s" height="%s" fill="#0072B2" fill-opacity="0.08"/>`+"\n",
 		num(x1), num(p.top), num(x2-x1), num(p.bottom-p.top))
 	fmt.Fprintf(&p.b, `<text x="%s" y="%s" text-anchor="middle" font-size="11" fill="#0072B2">%s</text>`+"\n",
-		num((x1+x2)/2), num(p.top+14), xmlText.Replace(bd.label))
+		num((x1+x2)/2), num(p.top+14), xmlText.Replace(bd.Label))
 }
 
 // yAxisOf is the axis a line or mark is drawn against.
-func (p *canvas) yAxisOf(onY2 bool) *axis {
+func (p *canvas) yAxisOf(onY2 bool) *Axis {
 	if onY2 && p.y2 != nil {
 		return p.y2
 	}
 	return p.y
 }
 
-func (p *canvas) line(l line) {
-	ya := p.yAxisOf(l.onY2)
+func (p *canvas) line(l Line) {
+	ya := p.yAxisOf(l.OnY2)
 	var coords []string
 	var dots []string
-	for _, pt := range l.points {
-		if !p.x.accepts(pt.x) || !ya.accepts(pt.y) {
+	for _, pt := range l.Points {
+		if !p.x.accepts(pt.X) || !ya.accepts(pt.Y) {
 			continue
 		}
-		x, y := num(p.px(pt.x)), num(p.py(ya, pt.y))
+		x, y := num(p.px(pt.X)), num(p.py(ya, pt.Y))
 		coords = append(coords, x+","+y)
-		dots = append(dots, fmt.Sprintf(`<circle cx="%s" cy="%s" r="3" fill="%s"/>`, x, y, l.color))
+		dots = append(dots, fmt.Sprintf(`<circle cx="%s" cy="%s" r="3" fill="%s"/>`, x, y, l.Color))
 	}
 	if len(coords) == 0 {
 		return
 	}
 	dash := ""
-	if l.dashed {
+	if l.Dashed {
 		dash = ` stroke-dasharray="6 4"`
 	}
 	fmt.Fprintf(&p.b, `<polyline points="%s" fill="none" stroke="%s" stroke-width="2" stroke-linejoin="round"%s/>`+"\n",
-		strings.Join(coords, " "), l.color, dash)
-	if l.markers || len(coords) == 1 {
+		strings.Join(coords, " "), l.Color, dash)
+	if l.Markers || len(coords) == 1 {
 		p.b.WriteString(strings.Join(dots, "\n") + "\n")
 	}
 }
 
-func (p *canvas) mark(m mark) {
-	ya := p.yAxisOf(m.onY2)
-	if !p.x.accepts(m.at.x) || !ya.accepts(m.at.y) {
+func (p *canvas) mark(m Mark) {
+	ya := p.yAxisOf(m.OnY2)
+	if !p.x.accepts(m.At.X) || !ya.accepts(m.At.Y) {
 		return
 	}
-	x, y := p.px(m.at.x), p.py(ya, m.at.y)
-	fmt.Fprintf(&p.b, `<circle cx="%s" cy="%s" r="6" fill="none" stroke="%s" stroke-width="2"/>`+"\n", num(x), num(y), m.color)
+	x, y := p.px(m.At.X), p.py(ya, m.At.Y)
+	fmt.Fprintf(&p.b, `<circle cx="%s" cy="%s" r="6" fill="none" stroke="%s" stroke-width="2"/>`+"\n", num(x), num(y), m.Color)
 	anchor, dx := "start", 9.0
-	if x+dx+textWidth(m.label) > p.right {
+	if x+dx+textWidth(m.Label) > p.right {
 		anchor, dx = "end", -9
 	}
 	ty := y - 9
@@ -202,7 +202,7 @@ func (p *canvas) mark(m mark) {
 		ty = y + 18
 	}
 	fmt.Fprintf(&p.b, `<text x="%s" y="%s" text-anchor="%s" font-size="11" font-weight="600" fill="%s">%s</text>`+"\n",
-		num(x+dx), num(ty), anchor, m.color, xmlText.Replace(m.label))
+		num(x+dx), num(ty), anchor, m.Color, xmlText.Replace(m.Label))
 }
 
 func (p *canvas) legend() {

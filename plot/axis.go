@@ -1,4 +1,4 @@
-package reports
+package plot
 
 import (
 	"math"
@@ -19,9 +19,9 @@ const (
 	nines
 )
 
-// axis is a value axis of a chart: its scale, the range it shows and its
+// Axis is a value Axis of a chart: its scale, the range it shows and its
 // labelled ticks.
-type axis struct {
+type Axis struct {
 	title  string
 	scale  scale
 	lo, hi float64
@@ -36,7 +36,7 @@ type tick struct {
 
 // pos maps v to [0, 1] along the axis; values outside the range map
 // outside it.
-func (a *axis) pos(v float64) float64 {
+func (a *Axis) pos(v float64) float64 {
 	lo, hi, t := a.lo, a.hi, v
 	switch a.scale {
 	case logarithmic:
@@ -52,7 +52,7 @@ func (a *axis) pos(v float64) float64 {
 
 // accepts reports whether v can be drawn on the axis: a logarithmic axis
 // has no place for zero or negative values.
-func (a *axis) accepts(v float64) bool {
+func (a *Axis) accepts(v float64) bool {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return false
 	}
@@ -68,9 +68,9 @@ func (a *axis) accepts(v float64) bool {
 // ninesOf is the number of nines of percentile p: 90 -> 1, 99 -> 2.
 func ninesOf(p float64) float64 { return -math.Log10(1 - p/100) }
 
-// linearAxis covers values with about five evenly spaced round ticks; from
+// LinearAxis covers values with about five evenly spaced round ticks; from
 // zero when fromZero is set, as counts and rates are drawn.
-func linearAxis(title string, values []float64, fromZero bool, label func(float64) string) *axis {
+func LinearAxis(title string, values []float64, fromZero bool, label func(float64) string) *Axis {
 	lo, hi, ok := finiteRange(values)
 	switch {
 	case !ok:
@@ -90,7 +90,7 @@ func linearAxis(title string, values []float64, fromZero bool, label func(float6
 	}
 	step := bestStep(lo, hi)
 	lo, hi = math.Floor(lo/step)*step, math.Ceil(hi/step)*step
-	a := &axis{title: title, scale: linear, lo: lo, hi: hi}
+	a := &Axis{title: title, scale: linear, lo: lo, hi: hi}
 	for i := 0; ; i++ {
 		v := lo + float64(i)*step
 		if v > hi+step/2 {
@@ -138,10 +138,10 @@ const (
 	maxLogValue = 1e18
 )
 
-// logAxis covers the positive values on a logarithmic scale, from the 1-2-5
+// LogAxis covers the positive values on a logarithmic scale, from the 1-2-5
 // step below the smallest to the one above the largest; ticks are at every
 // 1-2-5 step, or at powers of ten alone when those would crowd.
-func logAxis(title string, values []float64, label func(float64) string) *axis {
+func LogAxis(title string, values []float64, label func(float64) string) *Axis {
 	var positive []float64
 	for _, v := range values {
 		if v >= minLogValue && v <= maxLogValue {
@@ -156,7 +156,7 @@ func logAxis(title string, values []float64, label func(float64) string) *axis {
 	if lo == hi {
 		lo, hi = stepBelow(lo*0.99), stepAbove(hi*1.01)
 	}
-	a := &axis{title: title, scale: logarithmic, lo: lo, hi: hi}
+	a := &Axis{title: title, scale: logarithmic, lo: lo, hi: hi}
 	steps := oneTwoFive(lo, hi)
 	if len(steps) > 7 {
 		steps = slices.DeleteFunc(steps, func(v float64) bool { return mantissa(v) != 1 })
@@ -167,16 +167,16 @@ func logAxis(title string, values []float64, label func(float64) string) *axis {
 	return a
 }
 
-// valuesAxis puts a tick at each distinct value: the points of a sweep.
+// ValuesAxis puts a tick at each distinct value: the points of a sweep.
 // The scale is logarithmic when the values are positive and span a factor
 // of eight or more (queue depths 1, 4, 16, 64), linear otherwise.
-func valuesAxis(title string, values []float64, label func(float64) string) *axis {
+func ValuesAxis(title string, values []float64, label func(float64) string) *Axis {
 	distinct := slices.Compact(slices.Sorted(slices.Values(values)))
 	lo, hi, ok := finiteRange(distinct)
 	if !ok {
-		return linearAxis(title, nil, false, label)
+		return LinearAxis(title, nil, false, label)
 	}
-	a := &axis{title: title, scale: linear, lo: lo, hi: hi}
+	a := &Axis{title: title, scale: linear, lo: lo, hi: hi}
 	if lo > 0 && hi/lo >= 8 {
 		a.scale = logarithmic
 	}
@@ -194,15 +194,15 @@ func valuesAxis(title string, values []float64, label func(float64) string) *axi
 	return a
 }
 
-// ninesAxis covers percentiles from the smallest given to the largest,
+// NinesAxis covers percentiles from the smallest given to the largest,
 // with ticks at 0, 50, 90, 99, 99.9 and so on.
-func ninesAxis(title string, ps []float64) *axis {
+func NinesAxis(title string, ps []float64) *Axis {
 	lo, hi, ok := finiteRange(ps)
 	if !ok || hi <= lo {
 		lo, hi = 50, 99.99
 	}
 	lo, hi = max(lo, 0), min(hi, 99.9999)
-	a := &axis{title: title, scale: nines, lo: lo, hi: hi}
+	a := &Axis{title: title, scale: nines, lo: lo, hi: hi}
 	for _, p := range []float64{0, 50, 90, 99, 99.9, 99.99, 99.999, 99.9999} {
 		if p >= lo-1e-9 && p <= hi+1e-9 {
 			a.ticks = append(a.ticks, tick{p, strconv.FormatFloat(p, 'f', -1, 64)})
@@ -269,11 +269,28 @@ func mantissa(v float64) float64 {
 }
 
 // roundSignificant rounds away the error repeated multiplication leaves
-// (0.30000000000000004 -> 0.3), keeping twelve significant digits.
+// (0.30000000000000004 -> 0.3), keeping twelve format.Significant digits.
 func roundSignificant(v float64) float64 {
 	if v == 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return v
 	}
 	f, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 12, 64), 64)
 	return f
+}
+
+// WholeAxis covers whole numbers (rounds, passes) with half a step to
+// spare on each side, ticked at whole numbers (every few when there are
+// many).
+func WholeAxis(title string, rounds []float64, label func(float64) string) *Axis {
+	lo, hi, ok := finiteRange(rounds)
+	if !ok {
+		lo, hi = 1, 1
+	}
+	first, last := math.Ceil(lo), math.Floor(hi)
+	a := &Axis{title: title, scale: linear, lo: math.Min(lo, first-0.5), hi: math.Max(hi, last+0.5)}
+	step := math.Max(1, niceStep((last-first)/12))
+	for r := math.Ceil(first/step) * step; r <= last; r += step {
+		a.ticks = append(a.ticks, tick{r, label(r)})
+	}
+	return a
 }

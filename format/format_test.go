@@ -1,4 +1,4 @@
-package reports
+package format
 
 import (
 	"math"
@@ -26,8 +26,8 @@ func TestFormatGrouped(t *testing.T) {
 		{math.Inf(1), 0, "—"},
 	}
 	for _, tt := range tests {
-		if got := formatGrouped(tt.v, tt.decimals); got != tt.want {
-			t.Errorf("formatGrouped(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
+		if got := Grouped(tt.v, tt.decimals); got != tt.want {
+			t.Errorf("Grouped(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
 		}
 	}
 }
@@ -44,8 +44,8 @@ func TestFormatPlain(t *testing.T) {
 		{95, "95"},
 	}
 	for _, tt := range tests {
-		if got := formatPlain(tt.v); got != tt.want {
-			t.Errorf("formatPlain(%v) = %q, want %q", tt.v, got, tt.want)
+		if got := Plain(tt.v); got != tt.want {
+			t.Errorf("Plain(%v) = %q, want %q", tt.v, got, tt.want)
 		}
 	}
 }
@@ -62,8 +62,8 @@ func TestFormatBandwidth(t *testing.T) {
 		{400_000, "0.4 MB/s"},
 	}
 	for _, tt := range tests {
-		if got := formatBandwidth(tt.bytesPerSec); got != tt.want {
-			t.Errorf("formatBandwidth(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
+		if got := Bandwidth(tt.bytesPerSec); got != tt.want {
+			t.Errorf("Bandwidth(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
 		}
 	}
 }
@@ -90,8 +90,8 @@ func TestFormatLatency(t *testing.T) {
 		{math.NaN(), "—"},
 	}
 	for _, tt := range tests {
-		if got := formatLatency(tt.ns); got != tt.want {
-			t.Errorf("formatLatency(%v) = %q, want %q", tt.ns, got, tt.want)
+		if got := Latency(tt.ns); got != tt.want {
+			t.Errorf("Latency(%v) = %q, want %q", tt.ns, got, tt.want)
 		}
 	}
 }
@@ -112,8 +112,8 @@ func TestFormatBlockSize(t *testing.T) {
 		{0, "0B"},
 	}
 	for _, tt := range tests {
-		if got := formatBlockSize(tt.n); got != tt.want {
-			t.Errorf("formatBlockSize(%d) = %q, want %q", tt.n, got, tt.want)
+		if got := BlockSize(tt.n); got != tt.want {
+			t.Errorf("BlockSize(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }
@@ -134,8 +134,8 @@ func TestFormatBytes(t *testing.T) {
 		{math.MaxUint64, "18.45 EB"},
 	}
 	for _, tt := range tests {
-		if got := formatBytes(tt.n); got != tt.want {
-			t.Errorf("formatBytes(%d) = %q, want %q", tt.n, got, tt.want)
+		if got := Bytes(tt.n); got != tt.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }
@@ -158,8 +158,43 @@ func TestFormatDuration(t *testing.T) {
 		{30 * time.Hour, "30 h 00 min"},
 	}
 	for _, tt := range tests {
-		if got := formatDuration(int64(tt.d)); got != tt.want {
-			t.Errorf("formatDuration(%v) = %q, want %q", tt.d, got, tt.want)
+		if got := Duration(int64(tt.d)); got != tt.want {
+			t.Errorf("Duration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestBinaryBytesAndBeyond64Bits(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{BinaryBytes(512), "512 B"},
+		{BinaryBytes(1 << 30), "1.00 GiB"},
+		{BinaryBytes(1536 << 20), "1.50 GiB"},
+		{BinaryBytes(1<<20 - 1), "1.00 MiB"},
+		{BytesOf(512_000), "512.00 kB"},
+		{BytesOf(0), "0 B"},
+		{BytesOf(3.4e26), "340.00 YB"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestShortForms(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{ShortCount(1_250_000), "1.25M"},
+		{ShortCount(0), "0"},
+		{ShortLatency(1500), "1.5 µs"},
+		{ShortBandwidth(13.4e9), "13.4 GB/s"},
+		{ShortBytes(2e12), "2 TB"},
+		{Significant(1_973_400, CountUnits), "1.97M"},
+		{Significant(13_293.7e6, BandwidthUnits), "13.3 GB/s"},
+		{Significant(999.6, CountUnits), "1000"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
 		}
 	}
 }

@@ -1,8 +1,10 @@
-package reports
+package plot
 
 import (
 	"fmt"
 	"math"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // The colour ramp of heat maps, from the smallest value to the largest.
@@ -25,9 +27,9 @@ func heatColor(t float64) string {
 }
 
 // heatRange is the smallest and largest measured value of the grid.
-func (h *heatMap) heatRange() (lo, hi float64, ok bool) {
+func (h *HeatMap) heatRange() (lo, hi float64, ok bool) {
 	var all []float64
-	for _, row := range h.cells {
+	for _, row := range h.Cells {
 		all = append(all, row...)
 	}
 	return finiteRange(all)
@@ -41,19 +43,19 @@ func shade(v, lo, hi float64) float64 {
 	return (v - lo) / (hi - lo)
 }
 
-func (p *canvas) heatMap(h *heatMap) {
+func (p *canvas) heatMap(h *HeatMap) {
 	b := &p.b
 	lo, hi, _ := h.heatRange()
-	cw := (p.right - p.left) / float64(max(len(h.cols), 1))
-	ch := (p.bottom - p.top) / float64(max(len(h.rows), 1))
-	for r := range h.rows {
-		for c := range h.cols {
+	cw := (p.right - p.left) / float64(max(len(h.Cols), 1))
+	ch := (p.bottom - p.top) / float64(max(len(h.Rows), 1))
+	for r := range h.Rows {
+		for c := range h.Cols {
 			x, y := p.left+float64(c)*cw, p.bottom-float64(r+1)*ch
-			v := h.cells[r][c]
-			fill, text, ink := "#f4f4f4", dash, "#888"
+			v := h.Cells[r][c]
+			fill, text, ink := "#f4f4f4", format.Dash, "#888"
 			if !math.IsNaN(v) {
 				t := shade(v, lo, hi)
-				fill, text, ink = heatColor(t), h.cell(v), "#1a1a1a"
+				fill, text, ink = heatColor(t), h.Cell(v), "#1a1a1a"
 				if t > 0.55 {
 					ink = "#ffffff"
 				}
@@ -65,8 +67,8 @@ func (p *canvas) heatMap(h *heatMap) {
 			}
 		}
 	}
-	if h.peakRow >= 0 && h.peakCol >= 0 {
-		x, y := p.left+float64(h.peakCol)*cw, p.bottom-float64(h.peakRow+1)*ch
+	if h.PeakRow >= 0 && h.PeakCol >= 0 {
+		x, y := p.left+float64(h.PeakCol)*cw, p.bottom-float64(h.PeakRow+1)*ch
 		fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" fill="none" stroke="%s" stroke-width="3"/>`+"\n",
 			num(x+1.5), num(y+1.5), num(cw-3), num(ch-3), peakColor)
 	}
@@ -74,24 +76,24 @@ func (p *canvas) heatMap(h *heatMap) {
 }
 
 // heatLabels writes the categories along both axes and the axis titles.
-func (p *canvas) heatLabels(h *heatMap, cw, ch float64) {
+func (p *canvas) heatLabels(h *HeatMap, cw, ch float64) {
 	b := &p.b
-	for c, name := range h.cols {
+	for c, name := range h.Cols {
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" fill="#444">%s</text>`+"\n",
 			num(p.left+(float64(c)+0.5)*cw), num(p.bottom+19), xmlText.Replace(name))
 	}
-	for r, name := range h.rows {
+	for r, name := range h.Rows {
 		fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="end" fill="#444">%s</text>`+"\n",
 			num(p.left-8), num(p.bottom-(float64(r)+0.5)*ch+4), xmlText.Replace(name))
 	}
 	fmt.Fprintf(b, `<text x="%s" y="%s" text-anchor="middle" fill="#1a1a1a">%s</text>`+"\n",
-		num((p.left+p.right)/2), num(p.bottom+40), xmlText.Replace(h.xTitle))
-	p.verticalTitle(h.yTitle, 18, -90)
+		num((p.left+p.right)/2), num(p.bottom+40), xmlText.Replace(h.XTitle))
+	p.verticalTitle(h.YTitle, 18, -90)
 }
 
 // heatKey is the legend of a heat map: five swatches from the smallest
 // value to the largest, and the peak's outline.
-func heatKey(h *heatMap) []legendItem {
+func heatKey(h *HeatMap) []legendItem {
 	lo, hi, ok := h.heatRange()
 	if !ok {
 		return nil
@@ -103,10 +105,10 @@ func heatKey(h *heatMap) []legendItem {
 		if hi == lo && i > 0 {
 			break
 		}
-		items = append(items, legendItem{label: h.cell(lo + (hi-lo)*t), color: heatColor(t), swatch: true})
+		items = append(items, legendItem{label: h.Cell(lo + (hi-lo)*t), color: heatColor(t), swatch: true})
 	}
-	items[0].label = h.metric + " " + items[0].label
-	if h.peakRow >= 0 {
+	items[0].label = h.Metric + " " + items[0].label
+	if h.PeakRow >= 0 {
 		items = append(items, legendItem{label: "peak", color: peakColor, outline: true})
 	}
 	return items
