@@ -67,6 +67,10 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	}
 	r.opt.Drivers = drivers
 	r.hooks = map[string]*script.Runtime{}
+	if r.opt.HookLimits.Memory == 0 {
+		r.opt.HookLimits.Memory = p.HookMemory
+	}
+	defer r.closeHooks()
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}

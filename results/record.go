@@ -315,7 +315,11 @@ type Drive struct {
 	Writable bool   `json:"writable"`
 	// Facts are what the engine detected: block sizes, model, rotational.
 	Facts map[string]string `json:"facts,omitempty"`
-	Spec  []SpecEntry       `json:"spec,omitempty"`
+	// Declared is the identity the plan gave the drive (model, serial,
+	// firmware, vendor), for drives that cannot report their own, such as
+	// scratch files standing in for a batch of drives.
+	Declared map[string]string `json:"declared,omitempty"`
+	Spec     []SpecEntry       `json:"spec,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.

@@ -25,6 +25,8 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	junit := fs.String("junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
+	var hookMemory sizeFlag
+	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -48,7 +50,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
-		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
+		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)},
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
 	})
 	prog.finish()
