@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -231,6 +232,38 @@ type SummarySeries struct {
 type Param struct {
 	Name  string `json:"name"`
 	Value any    `json:"value"`
+}
+
+// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
+// number (a queue depth, a size in bytes) as an int64, not a float64, so
+// that hooks and reports given a record read from disk see 4096, as do
+// those given it during the run.
+func (p *Param) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Name = raw.Name
+	dec := json.NewDecoder(bytes.NewReader(raw.Value))
+	dec.UseNumber()
+	var v any
+	if len(raw.Value) > 0 {
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			v = i
+		} else if v, err = n.Float64(); err != nil {
+			return err
+		}
+	}
+	p.Value = v
+	return nil
 }
 
 // Verdict is one judgement of a check.
