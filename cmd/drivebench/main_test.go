@@ -373,3 +373,25 @@ func TestRunReportsComparables(t *testing.T) {
 		t.Errorf("comparables %+v, want the first run", rep.Comparables)
 	}
 }
+
+// TestMemoryBombFailsItsStep: a check that asks for gigabytes in one step
+// fails its own step with an error naming hook, function and limit; the
+// other steps run and the report is written, and -resume runs into the
+// same error instead of dying on it.
+func TestMemoryBombFailsItsStep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	const want = "memory-bomb.star:1:5: hook stopped: bomb used more than the memory limit of 128 MiB"
+	for _, args := range [][]string{{"run", "-out", dir, "testdata/memory-bomb.hcl"}, {"run", "-resume", dir}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitStepFailed {
+			t.Fatalf("%v: exit %d, want %d\n%s\n%s", args, code, exitStepFailed, out, errOut)
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "pass  fine on scratch") {
+			t.Errorf("%v: output lacks the memory error or the other check:\n%s", args, out)
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil || !strings.Contains(string(md), "used more than the memory limit of 128 MiB") {
+			t.Errorf("%v: report lacks the memory error (err %v)", args, err)
+		}
+	}
+}

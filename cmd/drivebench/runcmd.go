@@ -26,6 +26,8 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	junit := fs.String("junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
+	var hookMemory sizeFlag
+	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
 	asJSON := fs.Bool("json", false, "print the run as JSON events, one per line (docs/run-events.md, version "+eventsVersion+"); progress and the summary go to stderr")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -36,7 +38,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		// Everything for people goes to stderr; stdout is the stream.
 		io.out, io.tty = io.err, false
 	}
-	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout}, events, io)
+	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
 }
 
 // runPlan runs the plan the flags name; events, when not nil, receives
