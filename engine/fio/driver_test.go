@@ -68,7 +68,9 @@ func TestRunLocal(t *testing.T) {
 // checkSeries expects the series to account for the run's I/Os.
 func checkSeries(t *testing.T, res *metrics.Result) {
 	t.Helper()
-	if len(res.Series) < 2 {
+	// fio may fold a late interval into the next on a loaded machine, so
+	// one sample is enough; the I/Os it accounts for must still add up.
+	if len(res.Series) == 0 {
 		t.Fatalf("series %+v", res.Series)
 	}
 	var ios, prevT float64
