@@ -60,6 +60,9 @@ type workload struct {
 	Size    int64             `json:"size"`
 	SizePct float64           `json:"size_pct"`
 	RatePct float64           `json:"rate_pct"`
+	// RateIOPS and RateBW are set on steps run under a rate limit.
+	RateIOPS float64 `json:"rate_iops"`
+	RateBW   float64 `json:"rate_bw"`
 }
 
 // workload is the engine input the step's record holds, nil when it has
@@ -111,6 +114,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
 	}
+	annotateResults(s.Results, steps, m.Percentiles)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
