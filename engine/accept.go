@@ -47,7 +47,7 @@ func (r *runner) runAcceptance(n *plan.Node, rec *results.Record) {
 			row := acceptRow(a, e, metric, cands, n.Drive)
 			rec.Acceptance = append(rec.Acceptance, row)
 			if row.Verdict != results.VerdictSkip {
-				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Status: row.Verdict, Message: rowMessage(row)})
+				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Subject: row.Spec + " " + row.Metric, Status: row.Verdict, Message: rowMessage(row)})
 			}
 		}
 	}

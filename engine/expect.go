@@ -111,7 +111,7 @@ func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Ver
 	m := measured(rec.Result)
 	var out []results.Verdict
 	for _, e := range n.Expect {
-		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Where: e.Where}
+		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
 		j, err := e.Eval(m, spec)
 		switch {
 		case err != nil:

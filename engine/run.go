@@ -11,6 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
@@ -55,7 +56,7 @@ type Outcome struct {
 // failed and the run goes on with the next; the error return is for
 // problems that stop the whole run (an unusable drive, a results folder
 // that cannot be written, a cancelled context).
-func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
+func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outcome, err error) {
 	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}, profiles: map[string]*plan.Profile{}}
 	for _, pr := range p.Profiles {
 		r.profiles[pr.Name] = pr
@@ -66,6 +67,10 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	}
 	r.opt.Drivers = drivers
 	r.hooks = map[string]*script.Runtime{}
+	if r.opt.HookLimits.Memory == 0 {
+		r.opt.HookLimits.Memory = p.HookMemory
+	}
+	defer r.closeHooks()
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
@@ -76,6 +81,11 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if err := r.makeWorkDirs(); err != nil {
 		return nil, err
 	}
+	if err := r.switchWriteCaches(); err != nil {
+		r.removeScratch()
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, r.restoreOnExit()) }()
 	r.snapshotBefore()
 	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt))
 	if err != nil {
@@ -144,6 +154,9 @@ type runner struct {
 	roundRecs map[string][]*results.Record
 	// health holds the NVMe snapshots of each NVMe drive.
 	health map[string]*driveHealth
+	// caches holds the volatile write caches switched for the run and not
+	// yet restored, by drive.
+	caches map[string]*nvme.WriteCacheSwitch
 	// states holds each drive's state as the run goes; redo, by drive,
 	// why the preconditions of its remaining steps must run again.
 	states map[string]*results.DriveState
@@ -203,6 +216,9 @@ func (r *runner) runNodes(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if err := r.restoreWriteCaches(); err != nil {
+		return err
 	}
 	if err := r.snapshotAfter(); err != nil {
 		return err
@@ -485,7 +501,10 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
-	res, err := driver.Run(ctx, r.targets[n.Drive].io, w, live)
+	target := r.targets[n.Drive].io
+	endThermal := watchThermal(target.Path)
+	res, err := driver.Run(ctx, target, w, live)
+	endThermal(res, &rec.Log)
 	rec.Result = res
 	switch {
 	case err != nil && ctx.Err() != nil:

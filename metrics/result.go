@@ -15,6 +15,9 @@ type Result struct {
 	CPU CPU `json:"cpu"`
 	// Series holds one sample per interval of the measured phase.
 	Series []Sample `json:"series,omitempty"`
+	// Thermal holds the drive's temperature and thermal-throttle counters,
+	// read every few seconds while the step ran, on an NVMe drive.
+	Thermal []ThermalSample `json:"thermal,omitempty"`
 	// Hosts is the per-host breakdown of a distributed run; the fields
 	// above are then the merged cluster-wide figures.
 	Hosts []HostResult `json:"hosts,omitempty"`
@@ -81,6 +84,27 @@ type Sample struct {
 	// BytesWritten is the running total written since the phase began, so
 	// write saturation can be plotted against data written.
 	BytesWritten uint64 `json:"bytes_written"`
+}
+
+// ThermalSample is one reading of an NVMe drive's SMART / health log
+// during a step. T is seconds since the measured phase began (negative
+// during the ramp); the counters are the drive's own, cumulative over its
+// life, so throttling during the step is their growth.
+type ThermalSample struct {
+	T float64 `json:"t"`
+	// TempC is the composite temperature in degrees Celsius.
+	TempC int `json:"temp_c"`
+	// Throttle1 and Throttle2 count the transitions into light and heavy
+	// thermal throttling (thermal management temperatures 1 and 2), and
+	// Throttle1Sec and Throttle2Sec the seconds spent there.
+	Throttle1    uint32 `json:"tmt1_transitions"`
+	Throttle2    uint32 `json:"tmt2_transitions"`
+	Throttle1Sec uint32 `json:"tmt1_seconds"`
+	Throttle2Sec uint32 `json:"tmt2_seconds"`
+	// WarningMin and CriticalMin are the minutes spent above the warning
+	// and critical composite temperatures.
+	WarningMin  uint32 `json:"warning_temp_minutes"`
+	CriticalMin uint32 `json:"critical_temp_minutes"`
 }
 
 // CPU is processor time in seconds.

@@ -52,6 +52,7 @@ var planFileSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "include"},
 		{Name: "on_error"},
+		{Name: "hook_memory"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variable", LabelNames: []string{"name"}},
@@ -236,6 +237,7 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	}
 	p.Report = l.decodeReports(byType["report"])
 	p.OnError = l.onErrorAttr(content.Attributes["on_error"])
+	l.hookMemoryAttr(content.Attributes["hook_memory"], p)
 	p.Mixes = l.usedMixes
 	l.checkScratchSizes(p)
 	l.checkDrivesDeclared(p)
@@ -304,6 +306,26 @@ func (l *loader) onErrorAttr(attr *hcl.Attribute) string {
 		return "continue"
 	}
 	return onError
+}
+
+// Bounds of hook_memory: below the lower one not even a small hook's
+// values fit; the upper one keeps a typo from handing hooks the machine.
+const (
+	minHookMemory = 16 << 20
+	maxHookMemory = 64 << 30
+)
+
+// hookMemoryAttr decodes hook_memory, the most memory the plan's hooks may
+// use; 0 (the default) leaves the engine's default.
+func (l *loader) hookMemoryAttr(attr *hcl.Attribute, p *Plan) {
+	if attr == nil || !l.positiveSizeAttr(attr, &p.HookMemory) {
+		return
+	}
+	if p.HookMemory < minHookMemory || p.HookMemory > maxHookMemory {
+		l.errorAt(attrSite(attr), "Hook Memory Out Of Range", fmt.Sprintf(
+			"hook_memory is %d bytes; give a size from 16MiB to 64GiB, such as \"1GiB\". The default is 512MiB.", p.HookMemory))
+		p.HookMemory = 0
+	}
 }
 
 // checkDrivesDeclared reports a plan without drives.

@@ -40,6 +40,9 @@ type Plan struct {
 	// OnError is what a failed step does to the rest of the run:
 	// "continue" (the default) runs the remaining steps, "abort" stops.
 	OnError string
+	// HookMemory is the most memory, in bytes, the plan's hooks may use
+	// (hook_memory); 0 leaves the default.
+	HookMemory int64
 }
 
 // Testbed is the machine the plan runs on, as the plan declares it; the
@@ -82,6 +85,9 @@ type Drive struct {
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
+	// Declared is the identity the plan gives the drive: model, serial,
+	// firmware and vendor, each only when set.
+	Declared map[string]string
 	// VolatileWriteCache, when set, is the state the drive's volatile
 	// write cache is put in for the run (NVMe Set Features, Volatile
 	// Write Cache) and restored from afterwards; nil leaves it alone.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/format"
@@ -331,10 +332,40 @@ func duration(r *results.Record) int64 {
 	if r.Result != nil && r.Result.RuntimeNs > 0 {
 		return r.Result.RuntimeNs
 	}
+	return wallTime(r)
+}
+
+// wallTime is how long a step took from start to finish; 0 when the
+// record does not say.
+func wallTime(r *results.Record) int64 {
 	if r.Started.IsZero() || r.Finished.Before(r.Started) {
 		return 0
 	}
 	return int64(r.Finished.Sub(r.Started))
+}
+
+// legacySubject recovers what was judged from the message of a verdict
+// recorded before verdicts carried their subject: an expectation's
+// "point: expression[ does not hold][ (values)]", an acceptance row's
+// "spec metric: reason". A hook's own verdicts have none.
+func legacySubject(s step, v results.Verdict) string {
+	switch {
+	case strings.HasPrefix(v.Check, "expect ") && v.Status == results.VerdictError:
+		subject, _, _ := strings.Cut(v.Message, " cannot be judged: ")
+		return subject
+	case strings.HasPrefix(v.Check, "expect "):
+		msg := v.Message
+		if strings.HasSuffix(msg, ")") {
+			if i := strings.LastIndex(msg, " ("); i > 0 {
+				msg = msg[:i]
+			}
+		}
+		return strings.TrimSuffix(msg, " does not hold")
+	case s.is(kindAcceptance):
+		subject, _, _ := strings.Cut(v.Message, ": ")
+		return subject
+	}
+	return ""
 }
 
 // buildChecks gathers the verdicts of every step, in step order.
@@ -346,12 +377,14 @@ func buildChecks(steps []step) []CheckVerdict {
 		}
 		for _, v := range s.rec.Verdicts {
 			out = append(out, CheckVerdict{
-				StepID:  s.info.ID,
-				Check:   cmp.Or(v.Check, s.source()),
-				Drive:   cmp.Or(v.Drive, s.info.Drive),
-				Status:  v.Status,
-				Message: v.Message,
-				Where:   v.Where,
+				StepID:     s.info.ID,
+				Check:      cmp.Or(v.Check, s.source()),
+				Drive:      cmp.Or(v.Drive, s.info.Drive),
+				Status:     v.Status,
+				Message:    v.Message,
+				Subject:    cmp.Or(v.Subject, legacySubject(s, v)),
+				Where:      v.Where,
+				DurationNs: wallTime(s.rec),
 			})
 		}
 	}
@@ -368,13 +401,14 @@ func buildProblems(steps []step) []Problem {
 			continue
 		}
 		out = append(out, Problem{
-			StepID: s.info.ID,
-			Name:   cmp.Or(s.info.Name, s.rec.Name),
-			Kind:   s.info.Kind,
-			Drive:  s.info.Drive,
-			Status: s.status(),
-			Error:  s.rec.Error,
-			Output: outputTails(s.rec.Command),
+			StepID:     s.info.ID,
+			Name:       cmp.Or(s.info.Name, s.rec.Name),
+			Kind:       s.info.Kind,
+			Drive:      s.info.Drive,
+			Status:     s.status(),
+			Error:      s.rec.Error,
+			DurationNs: wallTime(s.rec),
+			Output:     outputTails(s.rec.Command),
 		})
 	}
 	return out

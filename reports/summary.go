@@ -298,7 +298,13 @@ type CheckVerdict struct {
 	Drive   string `json:"drive"`
 	Status  string `json:"status"`
 	Message string `json:"message"`
+	// Subject is what was judged, stable across runs: the point and
+	// expression of an expectation, the spec figure of an acceptance row;
+	// empty for a check's own verdicts.
+	Subject string `json:"subject,omitempty"`
 	Where   string `json:"where,omitempty"`
+	// DurationNs is the wall time of the step that gave the verdict.
+	DurationNs int64 `json:"duration_ns"`
 }
 
 // SkipGroup counts the steps of one profile on one drive that the run
@@ -322,6 +328,8 @@ type Problem struct {
 	Drive  string `json:"drive"`
 	Status string `json:"status"`
 	Error  string `json:"error"`
+	// DurationNs is the step's wall time until it stopped.
+	DurationNs int64 `json:"duration_ns"`
 	// Output holds the last lines of a failed command's outputs; [] for
 	// other steps.
 	Output []OutputTail `json:"output"`

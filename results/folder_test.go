@@ -142,3 +142,16 @@ func TestWriteJSONAtomicReplaces(t *testing.T) {
 		t.Errorf("file holds %s", data)
 	}
 }
+
+// TestParamsReadBackAsWritten: a whole-number parameter read from a
+// record on disk is an int64, as the plan gave it, and a fraction stays a
+// float64.
+func TestParamsReadBackAsWritten(t *testing.T) {
+	var got []Param
+	if err := json.Unmarshal([]byte(`[{"name":"bs","value":4096},{"name":"rate_pct","value":12.5},{"name":"rw","value":"randread"}]`), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got[0].Value != int64(4096) || got[1].Value != 12.5 || got[2].Value != "randread" {
+		t.Errorf("got %#v", got)
+	}
+}

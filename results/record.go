@@ -1,6 +1,8 @@
 package results
 
 import (
+	"bytes"
+	"encoding/json"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -232,12 +234,49 @@ type Param struct {
 	Value any    `json:"value"`
 }
 
+// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
+// number (a queue depth, a size in bytes) as an int64, not a float64, so
+// that hooks and reports given a record read from disk see 4096, as do
+// those given it during the run.
+func (p *Param) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Name = raw.Name
+	dec := json.NewDecoder(bytes.NewReader(raw.Value))
+	dec.UseNumber()
+	var v any
+	if len(raw.Value) > 0 {
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			v = i
+		} else if v, err = n.Float64(); err != nil {
+			return err
+		}
+	}
+	p.Value = v
+	return nil
+}
+
 // Verdict is one judgement of a check.
 type Verdict struct {
 	Check   string `json:"check"`
 	Drive   string `json:"drive,omitempty"`
 	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
 	Message string `json:"message"`
+	// Subject is what was judged, the same in every run of the plan (the
+	// point and expression, the spec figure), never a measured value: CI
+	// systems key a test's history on it. Empty when the check's name and
+	// drive say it all.
+	Subject string `json:"subject,omitempty"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`
 }
@@ -306,7 +345,11 @@ type Drive struct {
 	Writable bool   `json:"writable"`
 	// Facts are what the engine detected: block sizes, model, rotational.
 	Facts map[string]string `json:"facts,omitempty"`
-	Spec  []SpecEntry       `json:"spec,omitempty"`
+	// Declared is the identity the plan gave the drive (model, serial,
+	// firmware, vendor), for drives that cannot report their own, such as
+	// scratch files standing in for a batch of drives.
+	Declared map[string]string `json:"declared,omitempty"`
+	Spec     []SpecEntry       `json:"spec,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.

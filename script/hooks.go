@@ -32,6 +32,13 @@ const steadyHelp = `a steady_state hook must return True or False, a tuple (stea
 // SteadyState calls steady_state(rounds), a plan's own rule for deciding
 // that a drive is steady, with the rounds measured so far.
 func (r *Runtime) SteadyState(ctx context.Context, file, function string, rounds any, args map[string]any) (SteadyDecision, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opSteady, File: file, Function: function}, args, rounds)
+		if res == nil {
+			return SteadyDecision{}, nil, err
+		}
+		return res.Steady, res.Prints, err
+	}
 	var d SteadyDecision
 	prints, err := r.invoke(ctx, file, function, []any{rounds}, args, steadyHelp, func(v starlark.Value) (problem string) {
 		d, problem = steadyDecision(v)
@@ -115,6 +122,14 @@ const nextPointHelp = `next_point must return a dict of the next point's paramet
 // measured so far. It returns the next point's parameters (int64, float64
 // or string values by name), or nil when the hook returned None to stop.
 func (r *Runtime) NextPoint(ctx context.Context, file, function string, history any, args map[string]any) (map[string]any, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opNext, File: file, Function: function}, args, history)
+		if res == nil {
+			return nil, nil, err
+		}
+		next, _ := res.Value.decode(nil).(map[string]any)
+		return next, res.Prints, err
+	}
 	var params map[string]any
 	prints, err := r.invoke(ctx, file, function, []any{history}, args, nextPointHelp, func(v starlark.Value) (problem string) {
 		params, problem = nextParams(v)
@@ -168,6 +183,14 @@ var metricName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Parse calls parse(stdout, stderr, exit_code), which turns an external
 // command's output into named metrics.
 func (r *Runtime) Parse(ctx context.Context, file, function, stdout, stderr string, exitCode int, args map[string]any) (map[string]float64, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opParse, File: file, Function: function,
+			Stdout: stdout, Stderr: stderr, ExitCode: exitCode}, args)
+		if res == nil {
+			return nil, nil, err
+		}
+		return res.Metrics, res.Prints, err
+	}
 	var metrics map[string]float64
 	prints, err := r.invoke(ctx, file, function, []any{stdout, stderr, exitCode}, args, parseHelp, func(v starlark.Value) (problem string) {
 		metrics, problem = parsedMetrics(v)
@@ -219,6 +242,13 @@ const summaryHelp = `a summary hook must return a section {"title": ..., "text":
 // Summary calls summary(report), which adds sections to the report of a
 // run; report is the run described as plain values.
 func (r *Runtime) Summary(ctx context.Context, file, function string, report any, args map[string]any) ([]results.SummarySection, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opSummary, File: file, Function: function}, args, report)
+		if res == nil {
+			return nil, nil, err
+		}
+		return res.Sections, res.Prints, err
+	}
 	var sections []results.SummarySection
 	prints, err := r.invoke(ctx, file, function, []any{report}, args, summaryHelp, func(v starlark.Value) (problem string) {
 		sections, problem = summarySections(v)

@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+
+	"github.com/drivebench/drivebench/plan"
 )
 
 // flagSet is a command's flags with its usage text. Help that was asked
@@ -111,3 +114,20 @@ func parseInterspersed(fs *flagSet, args []string) (positional []string, code in
 
 // flagT is one flag, as completion and the man page list it.
 type flagT = flag.Flag
+
+// sizeFlag is a flag holding a size such as "1GiB"; 0 when not given.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := plan.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	if n <= 0 {
+		return errors.New("must be more than 0")
+	}
+	*s = sizeFlag(n)
+	return nil
+}

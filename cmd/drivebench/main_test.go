@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -228,6 +230,41 @@ func TestHookErrorKeepsResults(t *testing.T) {
 	}
 }
 
+type junitDoc struct {
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Time     string `xml:"time,attr"`
+	Suites   []struct {
+		Tests int `xml:"tests,attr"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			ClassName string `xml:"classname,attr"`
+			Time      string `xml:"time,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, path string) (junitDoc, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 1 {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	return doc, data
+}
+
 func TestRunWritesJUnit(t *testing.T) {
 	dir := t.TempDir()
 	junit := filepath.Join(dir, "verdicts.xml")
@@ -235,27 +272,76 @@ func TestRunWritesJUnit(t *testing.T) {
 	if code != exitStepFailed {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	data, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var suites struct {
-		Suites []struct {
-			Tests  int `xml:"tests,attr"`
-			Errors int `xml:"errors,attr"`
-			Cases  []struct {
-				Error *struct {
-					Text string `xml:",chardata"`
-				} `xml:"error"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		t.Fatalf("%v\n%s", err, data)
-	}
-	s := suites.Suites[0]
-	if s.Errors < 1 || s.Tests < 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Text, "hook-error.star:3") {
+	doc, data := readJUnit(t, junit)
+	s := doc.Suites[0]
+	if doc.Errors != 1 || doc.Tests != 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Text, "hook-error.star:3") {
 		t.Errorf("junit: %s", data)
+	}
+}
+
+// TestJUnitNamesAreStable: two runs of the same plan give the same test
+// case names, none holding a measured value; the value is in the message,
+// each case has its time, the root its totals; report -junit rewrites the
+// same file from the results folder.
+func TestJUnitNamesAreStable(t *testing.T) {
+	dir := t.TempDir()
+	var names [2][]string
+	var files [2][]byte
+	for i := range 2 {
+		junit := filepath.Join(dir, fmt.Sprintf("run%d.xml", i))
+		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		code, stdout, errOut := runCLI(t, "run", "-junit", junit, "-out", out, "testdata/junit.hcl")
+		if code != exitCheckFailed {
+			t.Fatalf("run %d: exit %d\n%s%s", i, code, stdout, errOut)
+		}
+		doc, data := readJUnit(t, junit)
+		files[i] = data
+		if doc.Tests != 4 || doc.Failures != 2 || doc.Errors != 0 || doc.Time == "" {
+			t.Errorf("run %d: totals tests %d failures %d errors %d time %q", i, doc.Tests, doc.Failures, doc.Errors, doc.Time)
+		}
+		for _, c := range doc.Suites[0].Cases {
+			names[i] = append(names[i], c.ClassName+" :: "+c.Name)
+			if c.Time == "" || c.Time == "0.000" {
+				t.Errorf("case %q has time %q", c.Name, c.Time)
+			}
+			if c.Failure != nil && !regexp.MustCompile(`result\.read\.iops = \d`).MatchString(c.Failure.Message) {
+				t.Errorf("failure message %q lacks the measured value", c.Failure.Message)
+			}
+		}
+		again := filepath.Join(dir, fmt.Sprintf("again%d.xml", i))
+		if code, _, errOut := runCLI(t, "report", "-junit", again, out); code != exitOK {
+			t.Fatalf("report -junit: exit %d: %s", code, errOut)
+		}
+		if rewritten, _ := os.ReadFile(again); !bytes.Equal(rewritten, data) {
+			t.Errorf("report -junit differs from the run's file:\n%s\n---\n%s", rewritten, data)
+		}
+	}
+	want := []string{
+		"junit.expect read :: scratch / read / iodepth=1: result.read.iops > 0",
+		"junit.expect read :: scratch / read / iodepth=1: result.read.iops > 1000000000",
+		"junit.expect read :: scratch / read / iodepth=2: result.read.iops > 0",
+		"junit.expect read :: scratch / read / iodepth=2: result.read.iops > 1000000000",
+	}
+	for i := range 2 {
+		if strings.Join(names[i], "\n") != strings.Join(want, "\n") {
+			t.Errorf("run %d case names:\n%s\nwant:\n%s", i, strings.Join(names[i], "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestJUnitOnPlanError: a plan that does not load still leaves a JUnit
+// file, with one error case saying why.
+func TestJUnitOnPlanError(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "j.xml")
+	code, _, _ := runCLI(t, "run", "-junit", junit, "testdata/three-mistakes.hcl")
+	if code != exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	doc, data := readJUnit(t, junit)
+	c := doc.Suites[0].Cases
+	if doc.Tests != 1 || doc.Errors != 1 || c[0].Name != "plan loads" || !strings.Contains(c[0].Error.Message, "3 errors") ||
+		!strings.Contains(c[0].Error.Text, "three-mistakes.hcl:10:14") {
+		t.Errorf("junit:\n%s", data)
 	}
 }
 
@@ -285,5 +371,27 @@ func TestRunReportsComparables(t *testing.T) {
 	}
 	if len(rep.Comparables) != 1 || rep.Comparables[0].Name != "first-run" {
 		t.Errorf("comparables %+v, want the first run", rep.Comparables)
+	}
+}
+
+// TestMemoryBombFailsItsStep: a check that asks for gigabytes in one step
+// fails its own step with an error naming hook, function and limit; the
+// other steps run and the report is written, and -resume runs into the
+// same error instead of dying on it.
+func TestMemoryBombFailsItsStep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	const want = "memory-bomb.star:1:5: hook stopped: bomb used more than the memory limit of 128 MiB"
+	for _, args := range [][]string{{"run", "-out", dir, "testdata/memory-bomb.hcl"}, {"run", "-resume", dir}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitStepFailed {
+			t.Fatalf("%v: exit %d, want %d\n%s\n%s", args, code, exitStepFailed, out, errOut)
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "pass  fine on scratch") {
+			t.Errorf("%v: output lacks the memory error or the other check:\n%s", args, out)
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil || !strings.Contains(string(md), "used more than the memory limit of 128 MiB") {
+			t.Errorf("%v: report lacks the memory error (err %v)", args, err)
+		}
 	}
 }

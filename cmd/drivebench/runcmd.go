@@ -1,14 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/reports"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
 )
@@ -19,9 +22,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	pf.register(fs)
 	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
 	resume := fs.String("resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
-	junit := fs.String("junit", "", "also write every verdict and failed step as JUnit XML to this file, for CI")
+	junit := fs.String("junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
+	var hookMemory sizeFlag
+	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -29,29 +34,33 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if !ok {
 		return exitUsage
 	}
-	p, g, ok := loadPlan(path, &pf, io)
-	if !ok {
+	c := checkPlan(path, &pf, io, false)
+	if !c.report(io) {
+		writePlanErrorJUnit(io, *junit, c)
 		return exitUsage
 	}
+	p, g := c.plan, c.graph
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
 	prog := newProgress(io, g)
-	started := time.Now()
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
 		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
-		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
+		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)},
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
 	})
 	prog.finish()
-	if *junit != "" && outcome != nil {
-		if jerr := writeJUnit(*junit, p.Name, outcome, time.Since(started)); jerr != nil {
-			fmt.Fprintln(io.err, "drivebench: junit:", jerr)
-		}
+	switch {
+	case *junit == "":
+	case outcome != nil:
+		writeJUnit(io, *junit, dir)
+	case err != nil && !errors.Is(err, context.Canceled):
+		// Refused before the first step (a device not marked writable, say).
+		writeJUnitFile(io, *junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
 	}
 	if err != nil {
 		return runError(io, dir, err, outcome, p.Report.Formats)
@@ -164,12 +173,40 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 	return exitOK
 }
 
-func writeJUnit(path, planName string, o *engine.Outcome, elapsed time.Duration) error {
-	data, err := junitReport(planName, o, elapsed)
-	if err != nil {
-		return err
+// writeJUnit writes the JUnit XML of a results folder, rendered from its
+// records like the other reports.
+func writeJUnit(io stdio, path, dir string) {
+	writeJUnitFile(io, path, func() ([]byte, error) {
+		s, err := reports.Load(dir)
+		if err != nil {
+			return nil, err
+		}
+		return reports.JUnit(s)
+	})
+}
+
+// writePlanErrorJUnit writes, when -junit was given, a JUnit file whose
+// one case says the plan did not load, so CI shows why nothing ran.
+func writePlanErrorJUnit(io stdio, path string, c checked) {
+	if path == "" {
+		return
 	}
-	return results.WriteFileAtomic(path, data)
+	var text bytes.Buffer
+	c.src.WriteDiagnostics(&text, c.diags, 0, false)
+	name := strings.TrimSuffix(filepath.Base(c.path), filepath.Ext(c.path))
+	writeJUnitFile(io, path, func() ([]byte, error) {
+		return reports.JUnitPlanError(name, c.path+": "+countErrors(c.diags), text.String())
+	})
+}
+
+func writeJUnitFile(io stdio, path string, render func() ([]byte, error)) {
+	data, err := render()
+	if err == nil {
+		err = results.WriteFileAtomic(path, data)
+	}
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench: junit:", err)
+	}
 }
 
 // absPaths makes paths absolute so a resumed run finds them from any
