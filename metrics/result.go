@@ -11,6 +11,10 @@ type Result struct {
 	// Read and Write are nil when the run did no I/O in that direction.
 	Read  *DirStats `json:"read,omitempty"`
 	Write *DirStats `json:"write,omitempty"`
+	// Latency names what every latency figure of the result measures:
+	// LatencyEngine, LatencyFioLat or LatencyFioClat; empty in records
+	// written before it was kept, which are LatencyEngine.
+	Latency string `json:"latency,omitempty"`
 	// CPU is the processor time the engine (or fio) spent on the run.
 	CPU CPU `json:"cpu"`
 	// Series holds one sample per interval of the measured phase.
@@ -24,6 +28,29 @@ type Result struct {
 	// Metrics holds named figures that are not I/O statistics, such as the
 	// transactions per second parsed from an external benchmark.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+}
+
+// The latency definitions a result can hold.
+const (
+	// LatencyEngine is drivebench's own: from submission to completion,
+	// and under a rate limit from the I/O's intended time to completion.
+	LatencyEngine = "drivebench"
+	// LatencyFioLat is fio's total latency (lat): from submission to
+	// completion, the same span as LatencyEngine without a rate limit.
+	LatencyFioLat = "fio lat"
+	// LatencyFioClat is fio's completion latency (clat): from the moment
+	// the kernel accepted the I/O to its completion, without the
+	// submission time (slat).
+	LatencyFioClat = "fio clat"
+)
+
+// LatencyOf is the latency definition of r: its Latency, or the engine's
+// own for results that do not say.
+func (r *Result) LatencyOf() string {
+	if r == nil || r.Latency == "" {
+		return LatencyEngine
+	}
+	return r.Latency
 }
 
 // HostResult is one host's share of a distributed run.

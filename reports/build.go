@@ -95,6 +95,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
 	}
+	annotateResults(s.Results, steps, m.Percentiles)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}

@@ -326,6 +326,9 @@ type Manifest struct {
 	Checks        []Method       `json:"checks"`
 	Steps         []StepInfo     `json:"steps"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// Percentiles are the latency columns the plan's report block asks
+	// for (100 is the maximum); empty for the default columns.
+	Percentiles []float64 `json:"report_percentiles,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.

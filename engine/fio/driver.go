@@ -257,6 +257,7 @@ func (inv *invocation) result(o *Output) (*metrics.Result, []error) {
 	}
 	if res != nil {
 		res.Series = readSeries(inv.logDirs, inv.jobsByLogDir(o))
+		res.Latency = o.LatencyDefinition()
 	}
 	if res == nil {
 		errs = append(errs, errors.New("fio's report lists no jobs"))
