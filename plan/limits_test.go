@@ -17,7 +17,7 @@ func TestNestingLimit(t *testing.T) {
 	const plan = "variable \"x\" {\n  default = 1\n}\ndrive \"d\" {\n  size     = \"16MiB\"\n  writable = true\n}\n"
 	for _, tc := range []struct {
 		name, plan, varFile, varFileName, flag string
-		wantFile                              string
+		wantFile                               string
 	}{
 		{name: "brackets", plan: "locals {\n  a = " + brackets + "\n}\n" + plan, wantFile: "plan.hcl"},
 		{name: "templates", plan: "locals {\n  a = " + templates + "\n}\n" + plan, wantFile: "plan.hcl"},

@@ -1,8 +1,8 @@
 package plan
 
 import (
-	"os"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
