@@ -4,7 +4,8 @@
 #   1. formatting and vet
 #   2. go test ./...            unit, fixture, golden and in-process CLI tests, and the
 #                               end-to-end tiers: fio, FUSE faults, loop devices, headless
-#                               Chromium, QEMU with an emulated NVMe drive (root only)
+#                               Chromium, QEMU with an emulated NVMe drive (root only),
+#                               the catalog on a PostgreSQL server started here
 #   3. short fuzzing runs       each parser's fuzz target for FUZZTIME (default 10s)
 # Tests that need root (loop devices) skip with a message for other users.
 set -euo pipefail
@@ -55,6 +56,14 @@ fi
 
 echo "== go vet"
 go vet ./...
+
+# The catalog's tests run against a real PostgreSQL server as well as
+# SQLite: a throwaway one, stopped when this script ends.
+source scripts/postgres-server.sh
+if [ -z "${DRIVEBENCH_TEST_POSTGRES:-}" ]; then
+  trap postgres_stop EXIT
+  postgres_start
+fi
 
 echo "== go test"
 go test -count=1 ./...

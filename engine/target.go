@@ -216,7 +216,7 @@ func checkDeviceWritable(d *plan.Drive) error {
 func (t *target) manifestDrive() results.Drive {
 	d := results.Drive{
 		Name: t.drive.Name, Path: t.io.Path, Scratch: t.scratch, Size: t.io.Capacity,
-		Writable: t.drive.Writable, Facts: t.facts,
+		Writable: t.drive.Writable, Facts: t.facts, Declared: t.drive.Declared,
 	}
 	for _, s := range t.drive.Spec {
 		d.Spec = append(d.Spec, results.SpecEntry{

@@ -20,6 +20,10 @@ var driveBlockSchema = &hcl.BodySchema{
 		{Name: "allow_existing_data"},
 		{Name: "engine"},
 		{Name: "spec_sheet"},
+		{Name: "model"},
+		{Name: "serial"},
+		{Name: "firmware"},
+		{Name: "vendor"},
 		{Name: "volatile_write_cache"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
@@ -74,6 +78,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	if attrs["size"] == nil || sizeValid {
 		l.scratchChecks[d] = func() { l.checkScratchSize(block, d, attrs) }
 	}
+	d.Declared = l.declaredIdentity(attrs)
 	l.writeCacheAttr(d, attrs["volatile_write_cache"])
 	d.SpecSheet = l.specSheetRef(attrs["spec_sheet"])
 	if d.SpecSheet != nil {
@@ -82,6 +87,26 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	own := l.decodeSpecBlocks(fmt.Sprintf("Drive %q", name), content.Blocks)
 	d.Spec = l.addOwnSpec(d, own)
 	return d
+}
+
+// identityKeys are the attributes that declare a drive's identity.
+var identityKeys = []string{"model", "serial", "firmware", "vendor"}
+
+// declaredIdentity decodes the identity a plan declares for a drive that
+// cannot report its own (a scratch file, a device behind a controller
+// that hides it); what the drive reports is preferred where it does.
+func (l *loader) declaredIdentity(attrs hcl.Attributes) map[string]string {
+	var out map[string]string
+	for _, k := range identityKeys {
+		var v string
+		if l.stringAttr(attrs[k], &v) && v != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // directoryAttr decodes directory, which takes the place of path.

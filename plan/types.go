@@ -85,6 +85,9 @@ type Drive struct {
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
+	// Declared is the identity the plan gives the drive: model, serial,
+	// firmware and vendor, each only when set.
+	Declared map[string]string
 	// VolatileWriteCache, when set, is the state the drive's volatile
 	// write cache is put in for the run (NVMe Set Features, Volatile
 	// Write Cache) and restored from afterwards; nil leaves it alone.
@@ -356,6 +359,9 @@ type Report struct {
 	// Units is the bandwidth unit of the reports, "MB/s" or "MiB/s"; ""
 	// means MB/s.
 	Units string
+	// Percentiles are the latency columns of the result tables, in
+	// order; 100 stands for the maximum. Nil means the default columns.
+	Percentiles []float64
 }
 
 // Workload is everything an engine needs to run one step. Sizes are in

@@ -1,6 +1,10 @@
 package reports
 
-import "time"
+import (
+	"time"
+
+	"github.com/drivebench/drivebench/results"
+)
 
 // SchemaVersion identifies the layout of report.json. Fields may be added
 // within a version; renaming, removing or changing the meaning of a field
@@ -178,6 +182,16 @@ type ProfileResult struct {
 	Series []SeriesSample `json:"series"`
 	// Search is set when a hook chose the points one by one.
 	Search *Search `json:"search,omitempty"`
+	// Columns are the table's latency percentiles, in order (100 is the
+	// maximum); each row's figures hold one cell per column in Tail.
+	Columns []float64 `json:"columns"`
+	// TailNote says which percentile columns were left out and which
+	// cells rest on too few I/Os; LatencyNote which latency the figures
+	// hold.
+	TailNote    string `json:"tail_note,omitempty"`
+	LatencyNote string `json:"latency_note,omitempty"`
+	// Warnings are the run's reasons to doubt the figures of some rows.
+	Warnings []TableWarning `json:"warnings,omitempty"`
 }
 
 // LatencyCurve is a latency distribution: the latency below which each
@@ -241,6 +255,8 @@ type Row struct {
 	// Rounds are the rounds behind the row of a repeated point or of a
 	// steady-state profile's point, in order; [] for other rows.
 	Rounds []RoundResult `json:"rounds"`
+	// Host is how busy the machine was while the row's step ran.
+	Host *results.HostLoad `json:"host,omitempty"`
 }
 
 // RoundResult is one round of a repeated point or of a steady-state
@@ -274,6 +290,10 @@ type Figures struct {
 	P50Ns     *uint64  `json:"p50_ns,omitempty"`
 	P99Ns     *uint64  `json:"p99_ns,omitempty"`
 	P999Ns    *uint64  `json:"p99_9_ns,omitempty"`
+	// IOs is the number of I/Os behind the figures; Tail the table's
+	// percentile columns (see ProfileResult.Columns).
+	IOs  uint64           `json:"ios,omitempty"`
+	Tail []PercentileCell `json:"tail,omitempty"`
 }
 
 // PreconditionPass is one pass of a precondition over a drive.

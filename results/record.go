@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -35,8 +36,8 @@ type Record struct {
 	// PlanHash is the revision of the plan that produced this record.
 	PlanHash string `json:"plan_hash"`
 	Engine   string `json:"engine,omitempty"`
-	// Workload is the engine's input, as the plan package encodes it.
-	Workload json.RawMessage `json:"workload,omitempty"`
+	// Workload is the engine's input as the step ran it.
+	Workload *Workload       `json:"workload,omitempty"`
 	Status   string          `json:"status"`
 	Error    string          `json:"error,omitempty"`
 	Started  time.Time       `json:"started"`
@@ -233,6 +234,38 @@ type Param struct {
 	Value any    `json:"value"`
 }
 
+// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
+// number (a queue depth, a size in bytes) as an int64, not a float64, so
+// that hooks and reports given a record read from disk see 4096, as do
+// those given it during the run.
+func (p *Param) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Name = raw.Name
+	dec := json.NewDecoder(bytes.NewReader(raw.Value))
+	dec.UseNumber()
+	var v any
+	if len(raw.Value) > 0 {
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			v = i
+		} else if v, err = n.Float64(); err != nil {
+			return err
+		}
+	}
+	p.Value = v
+	return nil
+}
+
 // Verdict is one judgement of a check.
 type Verdict struct {
 	Check   string `json:"check"`
@@ -293,6 +326,9 @@ type Manifest struct {
 	Checks        []Method       `json:"checks"`
 	Steps         []StepInfo     `json:"steps"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// Percentiles are the latency columns the plan's report block asks
+	// for (100 is the maximum); empty for the default columns.
+	Percentiles []float64 `json:"report_percentiles,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.
@@ -312,7 +348,11 @@ type Drive struct {
 	Writable bool   `json:"writable"`
 	// Facts are what the engine detected: block sizes, model, rotational.
 	Facts map[string]string `json:"facts,omitempty"`
-	Spec  []SpecEntry       `json:"spec,omitempty"`
+	// Declared is the identity the plan gave the drive (model, serial,
+	// firmware, vendor), for drives that cannot report their own, such as
+	// scratch files standing in for a batch of drives.
+	Declared map[string]string `json:"declared,omitempty"`
+	Spec     []SpecEntry       `json:"spec,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.
