@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/catalog"
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
@@ -27,6 +28,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	var hookMemory sizeFlag
 	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
+	catalogFlag := fs.String("catalog", "", "add the run to this catalog (an SQLite file or a postgres:// DSN) when it ends; default $"+catalog.EnvVar+", else none")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -43,6 +45,12 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
+	target := catalogConfigured(*catalogFlag, io.getenv)
+	compare, err := expandComparables(ctx, p.Report.Compare, target, dir, io.getenv)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench run:", err)
+		return exitUsage
+	}
 	prog := newProgress(io, g)
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
@@ -51,9 +59,12 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    prog.observe,
 		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)},
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
 	})
 	prog.finish()
+	if outcome != nil {
+		addRunToCatalog(ctx, io, target, dir)
+	}
 	switch {
 	case *junit == "":
 	case outcome != nil:
