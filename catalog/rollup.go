@@ -18,9 +18,9 @@ type RollupRow struct {
 	// Subject is what was judged, for expectations and checks that say:
 	// the sweep point and the expression.
 	Subject string `json:"subject,omitempty"`
-	Pass   int    `json:"pass"`
-	Warn   int    `json:"warn"`
-	Fail   int    `json:"fail"`
+	Pass    int    `json:"pass"`
+	Warn    int    `json:"warn"`
+	Fail    int    `json:"fail"`
 	// Other counts skipped lines and hook errors.
 	Other int `json:"other"`
 	// FailingSerials are the drives with a fail or error on the line.

@@ -18,7 +18,8 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 	m := &results.Manifest{
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
 		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles,
-		Testbed: results.Testbed{Name: "local", Detected: DetectTestbed()},
+		Testbed:     results.Testbed{Name: "local", Detected: DetectTestbed()},
+		Percentiles: p.Report.Percentiles,
 	}
 	if abs, err := filepath.Abs(p.File); err == nil {
 		m.PlanPath = abs

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
@@ -56,7 +56,7 @@ type Outcome struct {
 // failed and the run goes on with the next; the error return is for
 // problems that stop the whole run (an unusable drive, a results folder
 // that cannot be written, a cancelled context).
-func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
+func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outcome, err error) {
 	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}, profiles: map[string]*plan.Profile{}}
 	for _, pr := range p.Profiles {
 		r.profiles[pr.Name] = pr
@@ -81,6 +81,11 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if err := r.makeWorkDirs(); err != nil {
 		return nil, err
 	}
+	if err := r.switchWriteCaches(); err != nil {
+		r.removeScratch()
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, r.restoreOnExit()) }()
 	r.snapshotBefore()
 	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt))
 	if err != nil {
@@ -149,6 +154,9 @@ type runner struct {
 	roundRecs map[string][]*results.Record
 	// health holds the NVMe snapshots of each NVMe drive.
 	health map[string]*driveHealth
+	// caches holds the volatile write caches switched for the run and not
+	// yet restored, by drive.
+	caches map[string]*nvme.WriteCacheSwitch
 	// states holds each drive's state as the run goes; redo, by drive,
 	// why the preconditions of its remaining steps must run again.
 	states map[string]*results.DriveState
@@ -208,6 +216,9 @@ func (r *runner) runNodes(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if err := r.restoreWriteCaches(); err != nil {
+		return err
 	}
 	if err := r.snapshotAfter(); err != nil {
 		return err
@@ -460,7 +471,7 @@ func (r *runner) newRecord(n *plan.Node) *results.Record {
 	}
 	if n.Workload != nil {
 		rec.Engine = engineName(n.Workload)
-		rec.Workload, _ = json.Marshal(n.Workload)
+		rec.Workload = recordedWorkload(n.Workload)
 	}
 	return rec
 }
@@ -486,11 +497,20 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
 		return
 	}
-	rec.Workload, _ = json.Marshal(w)
+	rec.Workload = recordedWorkload(&w)
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
-	res, err := driver.Run(ctx, r.targets[n.Drive].io, w, live)
+	target := r.targets[n.Drive].io
+	endThermal := watchThermal(target.Path)
+	watch := watchHost()
+	res, err := driver.Run(ctx, target, w, live)
+	rec.Host = watch.finish()
+	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
+	endThermal(res, &rec.Log)
+	if res != nil && res.Latency == "" && rec.Engine == "native" {
+		res.Latency = metrics.LatencyEngine
+	}
 	rec.Result = res
 	switch {
 	case err != nil && ctx.Err() != nil:

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -16,6 +17,7 @@ var reportBlockSchema = &hcl.BodySchema{
 		{Name: "summary"},
 		{Name: "compare"},
 		{Name: "units"},
+		{Name: "percentiles"},
 	},
 }
 
@@ -54,6 +56,7 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	if attr := content.Attributes["units"]; l.stringAttr(attr, &r.Units) && !l.oneOf(r.Units, BandwidthUnits, attrSite(attr), "Unknown Bandwidth Unit") {
 		r.Units = ""
 	}
+	r.Percentiles = l.percentileColumns(content.Attributes["percentiles"])
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {
@@ -75,10 +78,46 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 // ("catalog:model=KIOXIA*,plan=review") instead of a folder.
 const catalogComparable = "catalog:"
 
+// percentileColumns decodes report.percentiles: percentages between 0
+// and 100, or "max", each once and in ascending order.
+func (l *loader) percentileColumns(attr *hcl.Attribute) []float64 {
+	if attr == nil {
+		return nil
+	}
+	items, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		l.errorAt(attrSite(attr), "No Percentile Columns",
+			`percentiles = [] leaves the tables without latency columns. List some, such as [50, 99, 99.9, 99.99, "max"], or remove the attribute for the default columns.`)
+		return nil
+	}
+	var out []float64
+	for i, item := range items {
+		p, err := strconv.ParseFloat(item, 64)
+		switch {
+		case item == "max":
+			p = 100
+		case err != nil || p <= 0 || p >= 100:
+			l.errorAt(sites[i], "Invalid Percentile", fmt.Sprintf(
+				`%q is not a percentile column. Give a number above 0 and below 100 (99.99), or "max" for the slowest I/O.`, item))
+			return nil
+		}
+		if len(out) > 0 && p <= out[len(out)-1] {
+			l.errorAt(sites[i], "Percentiles Out Of Order", fmt.Sprintf(
+				`%s comes after %s; list the percentile columns from the lowest to the highest, with "max" last.`, item, items[i-1]))
+			return nil
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // comparables decodes report.compare: results folders of other drives or
-// runs, relative to the plan's folder, or catalog filters. Each must already hold a run's
-// manifest, so a typo is found now and not when the report is written
-// after hours of measurement.
+// runs, relative to the plan's folder, or catalog filters. Each folder
+// must already hold a run's manifest, so a typo is found now and not when
+// the report is written after hours of measurement.
 func (l *loader) comparables(attr *hcl.Attribute) []string {
 	if attr == nil {
 		return nil

@@ -360,6 +360,9 @@ type Report struct {
 	// Units is the bandwidth unit of the reports, "MB/s" or "MiB/s"; ""
 	// means MB/s.
 	Units string
+	// Percentiles are the latency columns of the result tables, in
+	// order; 100 stands for the maximum. Nil means the default columns.
+	Percentiles []float64
 }
 
 // Workload is everything an engine needs to run one step. Sizes are in

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
@@ -385,8 +386,7 @@ func docResults(d *document, s *Summary) {
 		return
 	}
 	d.para(plain("IOPS and bandwidth add reads and writes. Bandwidth is in MB/s " +
-		"(decimal: 1 MB/s is 10^6 bytes per second). Latency is completion " +
-		"latency, counted from the moment each I/O was due."))
+		"(decimal: 1 MB/s is 10^6 bytes per second). Under each table, which latency it holds."))
 	for _, sec := range s.Sections {
 		tables := sectionTables(s, sec.Profile)
 		if len(tables) == 1 {
@@ -402,6 +402,8 @@ func docResults(d *document, s *Summary) {
 				d.heading(4, plain(orDash(t.Drive)))
 			}
 			resultTable(d, s, t)
+			d.para(plain(joinSentences(t.LatencyNote, t.TailNote)))
+			tableWarnings(d, t)
 			d.para(plain(t.Highlight))
 		}
 		rankingTable(d, s, sec)
@@ -420,14 +422,14 @@ func sectionTables(s *Summary, profile string) []*ProfileResult {
 }
 
 func resultTable(d *document, s *Summary, t *ProfileResult) {
-	cols, cells := plainColumns, plainCells
+	cols, cells := plainColumns(t.Columns), plainCells
 	if t.Mixed {
-		cols, cells = mixedColumns, mixedCells
+		cols, cells = mixedColumns(t.Columns), mixedCells
 	}
 	curve := shapeOf(t) == shapeRateCurve
 	rows := make([][][]span, len(t.Rows))
 	for i, r := range t.Rows {
-		texts := cells(r)
+		texts := cells(r, t.Columns)
 		rows[i] = make([][]span, len(texts)+1)
 		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
@@ -436,6 +438,18 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 	}
 	d.richTable(cols, rows)
 	roundsTable(d, s, t)
+}
+
+// tableWarnings lists the warnings recorded on a table's steps, each
+// with the point it concerns.
+func tableWarnings(d *document, t *ProfileResult) {
+	var items [][]span
+	for _, w := range t.Warnings {
+		items = append(items, []span{strong("Warning (" + w.Point + "):"), plain(" " + w.Message)})
+	}
+	if len(items) > 0 {
+		d.list(items)
+	}
 }
 
 // roundsTable lists the rounds behind the rows of repeated points, as a
@@ -488,15 +502,24 @@ func figureOrDash(f *Figures, text func(*Figures) string) string {
 	return text(f)
 }
 
-var plainColumns = []column{
-	{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"MB/s", true},
-	{"Mean latency", true}, {"p50", true}, {"p99", true}, {"p99.9", true},
+// plainColumns are the columns of a table that reads or writes, with
+// its latency percentiles.
+func plainColumns(tail []float64) []column {
+	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+	for _, p := range tail {
+		cols = append(cols, column{tailTitle(p), true})
+	}
+	return cols
 }
 
-var mixedColumns = []column{
-	{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"Read IOPS", true},
-	{"Write IOPS", true}, {"MB/s", true}, {"Mean latency", true},
-	{"p50 read / write", true}, {"p99 read / write", true}, {"p99.9 read / write", true},
+// mixedColumns are the columns of a table that both reads and writes.
+func mixedColumns(tail []float64) []column {
+	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"Read IOPS", true},
+		{"Write IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+	for _, p := range tail {
+		cols = append(cols, column{tailTitle(p) + " read / write", true})
+	}
+	return cols
 }
 
 // pointName names a row's point for people: its sweep point or, on a
@@ -522,6 +545,8 @@ func pointName(r Row, curve bool) string {
 // 8", "avg of 2 rounds".
 func rowNotes(r Row) []string {
 	switch rounds := len(r.Rounds); {
+	case r.WindowFirst > 0:
+		return []string{fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)}
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:
@@ -572,32 +597,29 @@ func pointCell(r Row, curve, markPeak bool, marker string) []span {
 }
 
 // plainCells are a row's cells after the point.
-func plainCells(r Row) []string {
+func plainCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return []string{statusText(r.Status), format.Dash, format.Dash, format.Dash, format.Dash, format.Dash, format.Dash}
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 4+len(tail)-1)...)
 	}
-	return []string{
-		statusWords(r.Status, true), format.Count(f.IOPS), format.MBps(f.BWBytes),
-		latencyText(f.MeanLatNs), nsText(f.P50Ns), nsText(f.P99Ns), nsText(f.P999Ns),
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	for _, p := range tail {
+		cells = append(cells, tailText(f, p))
 	}
+	return cells
 }
 
-func mixedCells(r Row) []string {
+func mixedCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return []string{statusText(r.Status), format.Dash, format.Dash, format.Dash, format.Dash, format.Dash, format.Dash, format.Dash, format.Dash}
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 6+len(tail)-1)...)
 	}
-	split := func(pick func(*Figures) *uint64) string {
-		return dirNs(r.Read, pick) + " / " + dirNs(r.Write, pick)
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS),
+		dirIOPS(r.Read), dirIOPS(r.Write), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	for _, p := range tail {
+		cells = append(cells, tailText(r.Read, p)+" / "+tailText(r.Write, p))
 	}
-	return []string{
-		statusWords(r.Status, true), format.Count(f.IOPS),
-		dirIOPS(r.Read), dirIOPS(r.Write), format.MBps(f.BWBytes), latencyText(f.MeanLatNs),
-		split(func(f *Figures) *uint64 { return f.P50Ns }),
-		split(func(f *Figures) *uint64 { return f.P99Ns }),
-		split(func(f *Figures) *uint64 { return f.P999Ns }),
-	}
+	return cells
 }
 
 func dirIOPS(f *Figures) string {
@@ -605,13 +627,6 @@ func dirIOPS(f *Figures) string {
 		return format.Dash
 	}
 	return format.Count(f.IOPS)
-}
-
-func dirNs(f *Figures, pick func(*Figures) *uint64) string {
-	if f == nil {
-		return format.Dash
-	}
-	return nsText(pick(f))
 }
 
 func latencyText(ns *float64) string {
@@ -711,7 +726,27 @@ func docSteadyState(d *document, s *Summary) {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
 		d.para(plain(steadyStateSentence(ss)))
+		steadyRoundsTable(d, ss)
 	}
+}
+
+// steadyRoundsTable lists the rounds of a steady-state search with the
+// judgement after each: the tracked figure, the window ending there, its
+// range and slope as shares of the mean, in PTS's own terms.
+func steadyRoundsTable(d *document, ss SteadyState) {
+	if !slices.ContainsFunc(ss.Rounds, func(r SteadyRound) bool { return r.Judgement != "" }) {
+		return
+	}
+	cols := []column{{"Round", true}, {title: variableName(ss.Variable), numeric: true}, {"Range", true}, {"Slope", true}, {title: "Judgement"}}
+	var rows [][]string
+	for _, r := range ss.Rounds {
+		rng, slope := "—", "—"
+		if r.RangePct > 0 || r.SlopePct > 0 {
+			rng, slope = percentText(r.RangePct), percentText(r.SlopePct)
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value), rng, slope, orDash(r.Judgement)})
+	}
+	d.table(cols, rows)
 }
 
 func docChecks(d *document, s *Summary) {

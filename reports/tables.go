@@ -242,7 +242,11 @@ func paramText(p results.Param) string {
 func buildParams(point []results.Param) []Param {
 	out := []Param{}
 	for _, p := range point {
-		out = append(out, Param{Name: p.Name, Value: p.Value})
+		v := p.Value
+		if n, ok := v.(int64); ok {
+			v = float64(n) // the report's numbers are float64 throughout
+		}
+		out = append(out, Param{Name: p.Name, Value: v})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -35,8 +36,8 @@ type Record struct {
 	// PlanHash is the revision of the plan that produced this record.
 	PlanHash string `json:"plan_hash"`
 	Engine   string `json:"engine,omitempty"`
-	// Workload is the engine's input, as the plan package encodes it.
-	Workload json.RawMessage `json:"workload,omitempty"`
+	// Workload is the engine's input as the step ran it.
+	Workload *Workload       `json:"workload,omitempty"`
 	Status   string          `json:"status"`
 	Error    string          `json:"error,omitempty"`
 	Started  time.Time       `json:"started"`
@@ -233,6 +234,38 @@ type Param struct {
 	Value any    `json:"value"`
 }
 
+// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
+// number (a queue depth, a size in bytes) as an int64, not a float64, so
+// that hooks and reports given a record read from disk see 4096, as do
+// those given it during the run.
+func (p *Param) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Name = raw.Name
+	dec := json.NewDecoder(bytes.NewReader(raw.Value))
+	dec.UseNumber()
+	var v any
+	if len(raw.Value) > 0 {
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			v = i
+		} else if v, err = n.Float64(); err != nil {
+			return err
+		}
+	}
+	p.Value = v
+	return nil
+}
+
 // Verdict is one judgement of a check.
 type Verdict struct {
 	Check   string `json:"check"`
@@ -255,12 +288,22 @@ type SteadyState struct {
 	Rounds   []float64 `json:"rounds"`
 	// WindowFirst and WindowLast are the 1-based rounds of the latest
 	// window judged; 0 when too few rounds have run.
-	WindowFirst int     `json:"window_first"`
-	WindowLast  int     `json:"window_last"`
-	Average     float64 `json:"average"`
-	Slope       float64 `json:"slope"`
-	Intercept   float64 `json:"intercept"`
-	Reached     bool    `json:"reached"`
+	WindowFirst int `json:"window_first"`
+	WindowLast  int `json:"window_last"`
+	// Window is the rule's window in rounds; RangePct and SlopePct are
+	// the latest window's range (max - min) and the change of its
+	// best-fit line, in percent of its mean, against the rule's limits
+	// RangeLimitPct and SlopeLimitPct (SNIA: 20 and 10). A plan's own
+	// rule leaves them zero.
+	Window        int     `json:"window,omitempty"`
+	RangePct      float64 `json:"range_pct,omitempty"`
+	SlopePct      float64 `json:"slope_pct,omitempty"`
+	RangeLimitPct float64 `json:"range_limit_pct,omitempty"`
+	SlopeLimitPct float64 `json:"slope_limit_pct,omitempty"`
+	Average       float64 `json:"average"`
+	Slope         float64 `json:"slope"`
+	Intercept     float64 `json:"intercept"`
+	Reached       bool    `json:"reached"`
 	// Exhausted is true when the last allowed round ran without reaching
 	// steady state.
 	Exhausted bool   `json:"exhausted"`
@@ -293,6 +336,9 @@ type Manifest struct {
 	Checks        []Method       `json:"checks"`
 	Steps         []StepInfo     `json:"steps"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// Percentiles are the latency columns the plan's report block asks
+	// for (100 is the maximum); empty for the default columns.
+	Percentiles []float64 `json:"report_percentiles,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.

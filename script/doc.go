@@ -13,7 +13,8 @@
 //
 //   - A hook sees only the values it is given, converted to frozen Starlark
 //     values (see [Struct] and [Func]), and a few predeclared names: verdict,
-//     struct, math and json. There is no file, network or clock access.
+//     struct, math, json and fixed (fixed decimals, which Starlark's own
+//     formatting lacks). There is no file, network or clock access.
 //   - load() reaches only files inside the plan's folder ([Runtime.Root]);
 //     absolute paths elsewhere, ".." escapes and symbolic links that lead out
 //     are refused, as are load cycles.

@@ -353,6 +353,7 @@ var predeclared = func() starlark.StringDict {
 		"struct":  starlark.NewBuiltin("struct", starlarkstruct.Make),
 		"math":    math.Module,
 		"json":    json.Module,
+		"fixed":   starlark.NewBuiltin("fixed", fixed),
 	}
 	d.Freeze()
 	return d

@@ -32,6 +32,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"syscall"
+	"time"
 )
 
 // Exit codes, part of the interface: scripts and CI gate on them.
@@ -56,6 +57,9 @@ type stdio struct {
 	// tty says whether out is a terminal (progress line instead of log lines).
 	tty    bool
 	getenv func(string) string
+	// heartbeat is how often a running step prints a line when out is not
+	// a terminal; 0 means heartbeatEvery.
+	heartbeat time.Duration
 	// describe, when set, receives a command's flags when it is asked for
 	// help, so completion scripts and the man page list them.
 	describe func(*flagSet)

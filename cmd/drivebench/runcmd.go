@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -28,23 +29,49 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	var hookMemory sizeFlag
 	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
+<<<<<<< HEAD
 	catalogFlag := fs.String("catalog", "", "add the run to this catalog (an SQLite file or a postgres:// DSN) when it ends; default $"+catalog.EnvVar+", else none")
+=======
+	asJSON := fs.Bool("json", false, "print the run as JSON events, one per line (docs/run-events.md, version "+eventsVersion+"); progress and the summary go to stderr")
+>>>>>>> main
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	path, dir, ok := runTarget(fs, &pf, *out, *resume)
-	if !ok {
-		return exitUsage
+	var events *eventStream
+	if *asJSON {
+		events = newEventStream(io.out)
+		// Everything for people goes to stderr; stdout is the stream.
+		io.out, io.tty = io.err, false
 	}
-	c := checkPlan(path, &pf, io, false)
+	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
+}
+
+// runPlan runs the plan the flags name; events, when not nil, receives
+// the run as JSON events.
+func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit string, limits script.Limits, events *eventStream, io stdio) int {
+	finish := func(code int, dir string) int {
+		if events != nil {
+			events.runFinished(code, dir)
+		}
+		return code
+	}
+	path, dir, ok := runTarget(fs, pf, out, resume)
+	if !ok {
+		return finish(exitUsage, "")
+	}
+	c := checkPlan(path, pf, io, false)
 	if !c.report(io) {
-		writePlanErrorJUnit(io, *junit, c)
-		return exitUsage
+		if events != nil {
+			events.diagnostics(c)
+		}
+		writePlanErrorJUnit(io, junit, c)
+		return finish(exitUsage, "")
 	}
 	p, g := c.plan, c.graph
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
+<<<<<<< HEAD
 	target := catalogConfigured(*catalogFlag, io.getenv)
 	compare, err := expandComparables(ctx, p.Report.Compare, target, dir, io.getenv)
 	if err != nil {
@@ -52,31 +79,48 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	prog := newProgress(io, g)
+=======
+	prog := newProgress(io, g, cmp.Or(io.heartbeat, heartbeatEvery))
+	observe := prog.observe
+	if events != nil {
+		events.planLoaded(p, g)
+		observe = func(e engine.Event) {
+			prog.observe(e)
+			events.observe(e)
+		}
+	}
+>>>>>>> main
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
 		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
+<<<<<<< HEAD
 		Observe:    prog.observe,
 		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)},
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
+=======
+		Observe:    observe,
+		HookLimits: limits,
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
+>>>>>>> main
 	})
 	prog.finish()
 	if outcome != nil {
 		addRunToCatalog(ctx, io, target, dir)
 	}
 	switch {
-	case *junit == "":
+	case junit == "":
 	case outcome != nil:
-		writeJUnit(io, *junit, dir)
+		writeJUnit(io, junit, dir)
 	case err != nil && !errors.Is(err, context.Canceled):
 		// Refused before the first step (a device not marked writable, say).
-		writeJUnitFile(io, *junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
+		writeJUnitFile(io, junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
 	}
 	if err != nil {
-		return runError(io, dir, err, outcome, p.Report.Formats)
+		return finish(runError(io, dir, err, outcome, p.Report.Formats), dir)
 	}
-	return summarize(io, dir, p, outcome)
+	return finish(summarize(io, dir, p, outcome), dir)
 }
 
 // runTarget decides which plan to load and where the results go: the
