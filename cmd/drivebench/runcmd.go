@@ -29,11 +29,8 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	var hookMemory sizeFlag
 	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
-<<<<<<< HEAD
-	catalogFlag := fs.String("catalog", "", "add the run to this catalog (an SQLite file or a postgres:// DSN) when it ends; default $"+catalog.EnvVar+", else none")
-=======
 	asJSON := fs.Bool("json", false, "print the run as JSON events, one per line (docs/run-events.md, version "+eventsVersion+"); progress and the summary go to stderr")
->>>>>>> main
+	catalogFlag := fs.String("catalog", "", "add the run to this catalog (an SQLite file or a postgres:// DSN) when it ends; default $"+catalog.EnvVar+", else none")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -43,12 +40,13 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		// Everything for people goes to stderr; stdout is the stream.
 		io.out, io.tty = io.err, false
 	}
-	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
+	target := catalogConfigured(*catalogFlag, io.getenv)
+	return runPlan(ctx, fs, &pf, *out, *resume, *junit, target, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
 }
 
-// runPlan runs the plan the flags name; events, when not nil, receives
-// the run as JSON events.
-func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit string, limits script.Limits, events *eventStream, io stdio) int {
+// runPlan runs the plan the flags name and adds it to the catalog target
+// when that is set; events, when not nil, receives the run as JSON events.
+func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit, target string, limits script.Limits, events *eventStream, io stdio) int {
 	finish := func(code int, dir string) int {
 		if events != nil {
 			events.runFinished(code, dir)
@@ -71,15 +69,11 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
-<<<<<<< HEAD
-	target := catalogConfigured(*catalogFlag, io.getenv)
 	compare, err := expandComparables(ctx, p.Report.Compare, target, dir, io.getenv)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench run:", err)
-		return exitUsage
+		return finish(exitUsage, "")
 	}
-	prog := newProgress(io, g)
-=======
 	prog := newProgress(io, g, cmp.Or(io.heartbeat, heartbeatEvery))
 	observe := prog.observe
 	if events != nil {
@@ -89,21 +83,14 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 			events.observe(e)
 		}
 	}
->>>>>>> main
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
 		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
-<<<<<<< HEAD
-		Observe:    prog.observe,
-		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)},
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
-=======
 		Observe:    observe,
 		HookLimits: limits,
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
->>>>>>> main
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
 	})
 	prog.finish()
 	if outcome != nil {
