@@ -4,7 +4,8 @@
 #   1. formatting and vet
 #   2. go test ./...            unit, fixture, golden and in-process CLI tests, and the
 #                               end-to-end tiers: fio, FUSE faults, loop devices, headless
-#                               Chromium, QEMU with an emulated NVMe drive (root only)
+#                               Chromium, QEMU with an emulated NVMe drive (root only),
+#                               the catalog on a PostgreSQL server started here
 #   3. short fuzzing runs       each parser's fuzz target for FUZZTIME (default 10s)
 # Tests that need root (loop devices) skip with a message for other users.
 set -euo pipefail
@@ -31,6 +32,8 @@ need_pkg chromium chromium        # the HTML report is loaded in a real browser
 need_pkg qemu-system-x86_64 qemu-system-x86   # the emulated NVMe drive
 need_pkg busybox busybox-static   # the QEMU guest's userland
 need_pkg nvme nvme-cli            # nvme-cli's view of the emulated drive, to compare with ours
+need_pkg zsh zsh                  # the zsh completion script is checked by zsh
+need_pkg fish fish                # and the fish one by fish
 need_pkg cpio cpio                # cross-checks the initramfs archive writer
 need_pkg sysbench sysbench        # the application-workload examples
 need_pkg pg_lsclusters postgresql # PostgreSQL with its data on the drive under test
@@ -53,6 +56,14 @@ fi
 
 echo "== go vet"
 go vet ./...
+
+# The catalog's tests run against a real PostgreSQL server as well as
+# SQLite: a throwaway one, stopped when this script ends.
+source scripts/postgres-server.sh
+if [ -z "${DRIVEBENCH_TEST_POSTGRES:-}" ]; then
+  trap postgres_stop EXIT
+  postgres_start
+fi
 
 echo "== go test"
 go test -count=1 ./...

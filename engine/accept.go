@@ -2,13 +2,13 @@ package engine
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -25,7 +25,7 @@ import (
 // candidate is a measured point acceptance may compare with.
 type candidate struct {
 	rec *results.Record
-	w   plan.Workload
+	w   results.Workload
 	// state is "steady" for the final round of a steady-state search that
 	// reached steady state, "unsteady" for one that did not, "" otherwise.
 	state string
@@ -46,8 +46,8 @@ func (r *runner) runAcceptance(n *plan.Node, rec *results.Record) {
 		for _, metric := range figureOrder(e.Values) {
 			row := acceptRow(a, e, metric, cands, n.Drive)
 			rec.Acceptance = append(rec.Acceptance, row)
-			if row.Verdict != results.AcceptSkip {
-				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Status: row.Verdict, Message: rowMessage(row)})
+			if row.Verdict != results.VerdictSkip {
+				rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: a.Name, Drive: n.Drive, Subject: row.Spec + " " + row.Metric, Status: row.Verdict, Message: rowMessage(row)})
 			}
 		}
 	}
@@ -144,34 +144,28 @@ func (r *runner) pointsOf(g *plan.Node, rec *results.Record, final map[string]fi
 	switch {
 	case g.Kind == plan.KindAggregate:
 		if first := r.record(g.DependsOn[0]); first != nil {
-			return r.candidateOf(rec, workloadOf(first), "")
+			return r.candidateOf(rec, first.Workload, "")
 		}
 	case g.Kind == plan.KindAdaptive:
 		var out []candidate
 		for _, id := range rec.Points {
 			if p := r.record(id); p != nil && p.Status == results.StatusOK {
-				out = append(out, r.candidateOf(p, workloadOf(p), "")...)
+				out = append(out, r.candidateOf(p, p.Workload, "")...)
 			}
 		}
 		return out
-	case g.Kind != plan.KindProfile || g.Workload == nil || isRateLimited(g.Workload):
+	case g.Kind != plan.KindProfile || rec.Workload == nil || rec.Workload.RateLimited():
 	case g.SteadyState != nil:
 		if f := final[g.Group]; f.round == g.Round {
-			return r.candidateOf(rec, workloadOf(rec), f.state)
+			return r.candidateOf(rec, rec.Workload, f.state)
 		}
 	case g.Group == "" || g.Round == 0:
-		return r.candidateOf(rec, workloadOf(rec), "")
+		return r.candidateOf(rec, rec.Workload, "")
 	}
 	return nil
 }
 
-// isRateLimited reports a point whose rate is capped: it does not show
-// what the drive can do.
-func isRateLimited(w *plan.Workload) bool {
-	return w.RatePct > 0 || w.RateIOPS > 0 || w.RateBW > 0
-}
-
-func (r *runner) candidateOf(rec *results.Record, w *plan.Workload, state string) []candidate {
+func (r *runner) candidateOf(rec *results.Record, w *results.Workload, state string) []candidate {
 	if w == nil || rec.Result == nil {
 		return nil
 	}
@@ -180,18 +174,6 @@ func (r *runner) candidateOf(rec *results.Record, w *plan.Workload, state string
 		return nil
 	}
 	return []candidate{{rec: rec, w: *w, state: state, total: total}}
-}
-
-// workloadOf reads the workload a step ran, with its run-time values.
-func workloadOf(rec *results.Record) *plan.Workload {
-	if len(rec.Workload) == 0 {
-		return nil
-	}
-	var w plan.Workload
-	if json.Unmarshal(rec.Workload, &w) != nil {
-		return nil
-	}
-	return &w
 }
 
 // finalRound is the last round a steady-state search ran and whether it
@@ -273,7 +255,7 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []candida
 	}
 	same := slices.DeleteFunc(slices.Clone(cands), func(c candidate) bool { return c.w.RW != e.RW })
 	if len(same) == 0 {
-		row.Verdict = results.AcceptWarn
+		row.Verdict = results.VerdictWarn
 		row.Reason = fmt.Sprintf("not measured: no profile of this plan ran rw = %s on drive %s; add one to check this figure", e.RW, drive)
 		return row
 	}
@@ -286,7 +268,7 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []candida
 }
 
 func skipRow(row results.AcceptanceRow, reason string) results.AcceptanceRow {
-	row.Verdict, row.Reason = results.AcceptSkip, reason
+	row.Verdict, row.Reason = results.VerdictSkip, reason
 	return row
 }
 
@@ -305,12 +287,12 @@ func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool)
 	tolerance := strings.TrimSuffix(plan.FormatNumber(row.TolerancePct), ".0") + "%"
 	switch {
 	case met:
-		row.Verdict, row.Reason = results.AcceptPass, shown+": within the "+tolerance+" tolerance"
+		row.Verdict, row.Reason = results.VerdictPass, shown+": within the "+tolerance+" tolerance"
 	case differs:
-		row.Verdict = results.AcceptWarn
+		row.Verdict = results.VerdictWarn
 		row.Reason = fmt.Sprintf("%s: more than %s %s, but under other conditions than the spec's, so not like with like", shown, tolerance, short)
 	default:
-		row.Verdict = results.AcceptFail
+		row.Verdict = results.VerdictFail
 		row.Reason = fmt.Sprintf("%s: more than %s %s, under the spec's own conditions", shown, tolerance, short)
 	}
 }
@@ -320,27 +302,11 @@ func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool)
 func showFigure(v float64, unit string) string {
 	switch unit {
 	case "IOPS":
-		return thousands(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case "B/s":
-		return thousands(v/1e6) + " MB/s"
+		return format.Count(v/1e6) + " MB/s"
 	}
 	return fmt.Sprintf("%.1f %s", v, unit)
-}
-
-// thousands writes a number rounded to a whole with thousands separators.
-func thousands(v float64) string {
-	s := fmt.Sprintf("%.0f", math.Abs(v))
-	var b strings.Builder
-	if v < 0 && s != "0" {
-		b.WriteByte('-')
-	}
-	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
 }
 
 // fit ranks a candidate against a spec entry: lower is better, compared
@@ -433,7 +399,7 @@ func linkCondition(a *plan.Accept, e *plan.SpecEntry) condition {
 }
 
 // sizeText names a workload's transfer size.
-func sizeText(w plan.Workload) string {
+func sizeText(w results.Workload) string {
 	if len(w.BSSplit) > 0 {
 		return "a mix of transfer sizes"
 	}

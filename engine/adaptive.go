@@ -24,7 +24,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Log = append(rec.Log, prints...)
 		switch {
 		case err != nil && ctx.Err() != nil:
-			rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+			rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 			return nil
 		case err != nil:
 			r.hookFailed(rec, "adaptive "+n.Source, err)
@@ -53,7 +53,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Points = append(rec.Points, point.ID)
 		history = append(history, pointValue(prec).Value())
 		if ctx.Err() != nil {
-			rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+			rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 			return nil
 		}
 	}
@@ -65,7 +65,7 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 	msg := fmt.Sprintf("stopped after max_points = %d points while next_point still asked for more; raise max_points if the search needs them",
 		n.Adaptive.MaxPoints)
 	rec.Log = append(rec.Log, msg)
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: "warn", Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictWarn, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 
@@ -73,7 +73,7 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 func (r *runner) badPoint(n *plan.Node, rec *results.Record, err error) {
 	msg := fmt.Sprintf("next_point asked for a point that cannot run: %v", err)
 	rec.Status, rec.Error = results.StatusFailed, msg
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: "error", Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictError, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 

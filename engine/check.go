@@ -37,10 +37,10 @@ func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record
 // file, and the hook's backtrace in the log.
 func (r *runner) hookFailed(rec *results.Record, check string, err error) {
 	rec.Status, rec.Error = results.StatusFailed, err.Error()
-	v := results.Verdict{Check: check, Drive: rec.Drive, Status: "error", Message: err.Error()}
+	v := results.Verdict{Check: check, Drive: rec.Drive, Status: results.VerdictError, Message: err.Error()}
 	var se *script.Error
 	if errors.As(err, &se) {
-		v.Message, v.Where = se.Msg, fmt.Sprintf("%s:%d:%d", se.File, se.Line, se.Col)
+		v.Message, v.Where = se.Msg, se.Place()
 		if se.Backtrace != "" {
 			rec.Log = append(rec.Log, strings.Split(strings.TrimRight(se.Backtrace, "\n"), "\n")...)
 		}
@@ -190,6 +190,15 @@ func (r *runner) hooksFor(scriptPath string) *script.Runtime {
 		r.hooks[root] = rt
 	}
 	return rt
+}
+
+// closeHooks stops the hook workers of the run.
+func (r *runner) closeHooks() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rt := range r.hooks {
+		rt.Close()
+	}
 }
 
 // hookRoot is the sandbox root of a check script: the plan's folder for

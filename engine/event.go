@@ -20,6 +20,9 @@ const (
 	// StepProgress reports how far a step without I/O samples (a purge)
 	// has come.
 	StepProgress
+	// StepWarning says why a step's figures may not measure what they
+	// seem to (Message).
+	StepWarning
 )
 
 // Event reports progress to the caller, which decides how to show it.
@@ -34,6 +37,8 @@ type Event struct {
 	Progress float64
 	// Record is the finished or reused step's record.
 	Record *results.Record
+	// Message is a warning's text (StepWarning).
+	Message string
 	// Elapsed is the time since the run started.
 	Elapsed time.Duration
 }

@@ -111,15 +111,15 @@ func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Ver
 	m := measured(rec.Result)
 	var out []results.Verdict
 	for _, e := range n.Expect {
-		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Where: e.Where}
+		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
 		j, err := e.Eval(m, spec)
 		switch {
 		case err != nil:
-			v.Status, v.Message = "error", fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
+			v.Status, v.Message = results.VerdictError, fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
 		case j.Holds:
-			v.Status, v.Message = "pass", expectMessage(point, e.Text, j)
+			v.Status, v.Message = results.VerdictPass, expectMessage(point, e.Text, j)
 		default:
-			v.Status, v.Message = "fail", expectMessage(point, e.Text, j)
+			v.Status, v.Message = results.VerdictFail, expectMessage(point, e.Text, j)
 		}
 		out = append(out, v)
 	}

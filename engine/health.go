@@ -19,7 +19,9 @@ type driveHealth struct {
 	// drivebench wrote in the same time, to set beside the drive's count.
 	Change             *nvme.SmartChange `json:"change,omitempty"`
 	EngineBytesWritten uint64            `json:"engine_bytes_written"`
-	Error              string            `json:"error,omitempty"`
+	// WriteCache is set when the plan switched the volatile write cache.
+	WriteCache *writeCacheRecord `json:"volatile_write_cache,omitempty"`
+	Error      string            `json:"error,omitempty"`
 }
 
 // snapshotBefore reads the identity and health of every NVMe drive, and

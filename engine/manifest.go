@@ -18,7 +18,8 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 	m := &results.Manifest{
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
 		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles,
-		Testbed: results.Testbed{Name: "local", Detected: DetectTestbed()},
+		Testbed:     results.Testbed{Name: "local", Detected: DetectTestbed()},
+		Percentiles: p.Report.Percentiles,
 	}
 	if abs, err := filepath.Abs(p.File); err == nil {
 		m.PlanPath = abs
@@ -78,7 +79,21 @@ func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
 		params = append(params, results.KV{Key: "engine", Value: "exec"})
 		return results.Method{Name: pr.Name, Drives: pr.Drives, Params: append(params, expectParams(pr)...)}
 	}
-	m := results.Method{Name: pr.Name, Drives: pr.Drives, Params: workloadParams(&pr.Workload, pr.Sweep), Sweep: sweepDims(pr.Sweep)}
+	axes, points := pr.Sweep, ""
+	if pr.Points != nil {
+		axes, points = listedAxes(pr), pointsText(pr)
+	}
+	params := append(mixParams(p, pr), workloadParams(&pr.Workload, pr.Sweep)...)
+	if points != "" {
+		params = append(params, results.KV{Key: "points", Value: points})
+	}
+	if pr.Pause > 0 {
+		params = append(params, results.KV{Key: "pause", Value: plan.FormatDuration(pr.Pause)})
+	}
+	if pr.Headline != "" {
+		params = append(params, results.KV{Key: "headline", Value: pr.Headline})
+	}
+	m := results.Method{Name: pr.Name, Drives: pr.Drives, Params: params, Sweep: sweepDims(axes)}
 	if a := pr.Adaptive; a != nil {
 		m.Params = append(m.Params, results.KV{Key: "adaptive", Value: relTo(p.Dir, a.Hook.Script) + ":" + a.Hook.Function},
 			results.KV{Key: "max_points", Value: strconv.Itoa(a.MaxPoints)})
@@ -128,7 +143,17 @@ func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
 	if w.RW == "rw" || w.RW == "randrw" {
 		add("read_pct", strconv.Itoa(w.ReadPct))
 	}
-	add("bs", plan.FormatSize(w.BS))
+	if len(w.BSSplit) > 0 && !isSwept("bs") {
+		add("bs_split", splitText(w.BSSplit))
+	} else {
+		add("bs", plan.FormatSize(w.BS))
+	}
+	if w.SeqPct > 0 {
+		add("random_pct", strconv.Itoa(100-w.SeqPct))
+	}
+	if len(w.Zones) > 0 {
+		add("zones", zonesText(w.Zones))
+	}
 	add("iodepth", strconv.Itoa(w.IODepth))
 	add("numjobs", strconv.Itoa(w.NumJobs))
 	if w.Runtime > 0 {
@@ -138,11 +163,115 @@ func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
 	if w.Bytes > 0 {
 		add("io_size", plan.FormatSize(w.Bytes))
 	}
+	if w.BytesPct > 0 {
+		add("io_size", strconv.FormatFloat(w.BytesPct, 'f', -1, 64)+"% of the region")
+	}
 	add("direct", strconv.FormatBool(w.Direct))
+	kv = append(kv, rateParams(w)...)
+	kv = append(kv, dataParams(w)...)
 	add("engine", engineName(w))
 	return kv
 }
 
+// mixParams names the mix a profile starts from and says what it is.
+func mixParams(p *plan.Plan, pr *plan.Profile) []results.KV {
+	if pr.Mix == "" {
+		return nil
+	}
+	kv := []results.KV{{Key: "mix", Value: pr.Mix}}
+	for _, m := range p.Mixes {
+		if m.Name == pr.Mix && m.Description != "" {
+			kv = append(kv, results.KV{Key: "mix_description", Value: m.Description})
+		}
+	}
+	return kv
+}
+
+// rateParams describes an open-loop rate limit and its arrivals.
+func rateParams(w *plan.Workload) []results.KV {
+	var kv []results.KV
+	if w.RateIOPS > 0 {
+		kv = append(kv, results.KV{Key: "rate_iops", Value: strconv.FormatFloat(w.RateIOPS, 'f', -1, 64)})
+	}
+	if w.RateBW > 0 {
+		kv = append(kv, results.KV{Key: "rate_bw", Value: plan.FormatSize(int64(w.RateBW)) + "/s"})
+	}
+	if w.RateIOPS > 0 || w.RateBW > 0 {
+		kv = append(kv, results.KV{Key: "arrival", Value: cmpOr(w.Arrival, "uniform")})
+	}
+	return kv
+}
+
+// dataParams describes what writes carry and whether they are verified.
+func dataParams(w *plan.Workload) []results.KV {
+	if !w.Writes() && !w.Verify {
+		return nil
+	}
+	kv := []results.KV{{Key: "data", Value: cmpOr(w.Data, "random")}}
+	switch {
+	case w.CompressPct > 0:
+		kv = append(kv, results.KV{Key: "compress_pct", Value: strconv.Itoa(w.CompressPct)})
+	case w.DedupePct > 0:
+		kv = append(kv, results.KV{Key: "dedupe_pct", Value: strconv.Itoa(w.DedupePct)})
+	}
+	if w.Verify {
+		kv = append(kv, results.KV{Key: "verify", Value: "true"})
+	}
+	return kv
+}
+
+// cmpOr is s, or def when s is empty.
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// splitText writes a transfer-size split: "4KiB 10%, 8KiB 70%, 64KiB 20%".
+func splitText(split []plan.SizeWeight) string {
+	parts := make([]string, len(split))
+	for i, sw := range split {
+		parts[i] = plan.FormatSize(sw.Size) + " " + strconv.FormatFloat(sw.Weight, 'f', -1, 64) + "%"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// zonesText writes a skew: "80% of I/Os in 20% of the region, ...".
+func zonesText(zones []plan.Zone) string {
+	parts := make([]string, len(zones))
+	for i, z := range zones {
+		parts[i] = fmt.Sprintf("%s%% of I/Os in %s%% of the region",
+			strconv.FormatFloat(z.AccessPct, 'f', -1, 64), strconv.FormatFloat(z.RegionPct, 'f', -1, 64))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// listedAxes are a profile's swept parameters that are lists of their
+// own, not keys of its explicit points.
+func listedAxes(pr *plan.Profile) []plan.SweepAxis {
+	var axes []plan.SweepAxis
+	for _, a := range pr.Sweep {
+		if len(pr.ListedPoints) == 0 || !slices.ContainsFunc(pr.ListedPoints[0], func(p plan.Param) bool { return p.Name == a.Param }) {
+			axes = append(axes, a)
+		}
+	}
+	return axes
+}
+
+// pointsText writes a profile's explicit points as listed:
+// "numjobs=1 iodepth=1; numjobs=4 iodepth=32".
+func pointsText(pr *plan.Profile) string {
+	parts := make([]string, len(pr.ListedPoints))
+	for i, pt := range pr.ListedPoints {
+		words := make([]string, len(pt))
+		for j, prm := range pt {
+			words[j] = prm.Name + "=" + sweepValueText(prm.Name, prm.Value)
+		}
+		parts[i] = strings.Join(words, " ")
+	}
+	return strings.Join(parts, "; ")
+}
 func sweepDims(axes []plan.SweepAxis) []results.SweepDim {
 	var dims []results.SweepDim
 	for _, a := range axes {

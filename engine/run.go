@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
@@ -48,13 +48,15 @@ type Outcome struct {
 	Verdicts []results.Verdict
 	// Failed counts steps that failed to run.
 	Failed int
+	// Kept lists the scratch files an unfinished run leaves for -resume.
+	Kept []string
 }
 
 // Run executes every node of g in order. A step that fails is recorded as
 // failed and the run goes on with the next; the error return is for
 // problems that stop the whole run (an unusable drive, a results folder
 // that cannot be written, a cancelled context).
-func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcome, error) {
+func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outcome, err error) {
 	r := &runner{plan: p, graph: g, opt: opt, targets: map[string]*target{}, out: &Outcome{Dir: opt.Dir}, profiles: map[string]*plan.Profile{}}
 	for _, pr := range p.Profiles {
 		r.profiles[pr.Name] = pr
@@ -65,19 +67,29 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	}
 	r.opt.Drivers = drivers
 	r.hooks = map[string]*script.Runtime{}
+	if r.opt.HookLimits.Memory == 0 {
+		r.opt.HookLimits.Memory = p.HookMemory
+	}
+	defer r.closeHooks()
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
-	defer r.removeScratch()
 	if err := r.resolveDrives(); err != nil {
+		r.removeScratch()
 		return nil, err
 	}
 	if err := r.makeWorkDirs(); err != nil {
 		return nil, err
 	}
+	if err := r.switchWriteCaches(); err != nil {
+		r.removeScratch()
+		return nil, err
+	}
+	defer func() { err = errors.Join(err, r.restoreOnExit()) }()
 	r.snapshotBefore()
 	folder, err := results.Create(opt.Dir, buildManifest(p, g, r.targets, opt))
 	if err != nil {
+		r.removeScratch()
 		return nil, err
 	}
 	r.folder = folder
@@ -87,7 +99,32 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (*Outcom
 	if err := r.saveHealth(); err != nil {
 		return r.out, err
 	}
-	return r.out, r.runNodes(ctx)
+	if err := r.loadDriveStates(); err != nil {
+		return r.out, err
+	}
+	err = r.runNodes(ctx)
+	r.settleScratch(err)
+	return r.out, err
+}
+
+// settleScratch removes the scratch files of a completed run. An
+// unfinished one (interrupted, stopped, or with steps that failed) keeps
+// them, so that -resume finds the drive in the state its steps left it.
+func (r *runner) settleScratch(err error) {
+	if err == nil && r.out.Failed == 0 {
+		r.removeScratch()
+		return
+	}
+	for _, d := range r.plan.Drives {
+		t := r.targets[d.Name]
+		switch {
+		case t == nil:
+		case t.scratch && doesIO(r.graph, d.Name):
+			r.out.Kept = append(r.out.Kept, t.io.Path)
+		default:
+			r.removeScratchOf(d.Name)
+		}
+	}
 }
 
 type runner struct {
@@ -117,6 +154,13 @@ type runner struct {
 	roundRecs map[string][]*results.Record
 	// health holds the NVMe snapshots of each NVMe drive.
 	health map[string]*driveHealth
+	// caches holds the volatile write caches switched for the run and not
+	// yet restored, by drive.
+	caches map[string]*nvme.WriteCacheSwitch
+	// states holds each drive's state as the run goes; redo, by drive,
+	// why the preconditions of its remaining steps must run again.
+	states map[string]*results.DriveState
+	redo   map[string]string
 	// profiles holds the plan's profiles and exec steps by name.
 	profiles map[string]*plan.Profile
 	out      *Outcome
@@ -139,13 +183,18 @@ func (r *runner) resolveDrives() error {
 // removeScratch removes the files and folders the run created for
 // scratch and directory drives.
 func (r *runner) removeScratch() {
-	for _, t := range r.targets {
-		if t.scratch {
-			os.Remove(t.io.Path)
-		}
-		if t.removeWorkDir {
-			os.RemoveAll(t.workDir)
-		}
+	for name := range r.targets {
+		r.removeScratchOf(name)
+	}
+}
+
+func (r *runner) removeScratchOf(name string) {
+	t := r.targets[name]
+	if t.scratch {
+		os.Remove(t.io.Path)
+	}
+	if t.removeWorkDir {
+		os.RemoveAll(t.workDir)
 	}
 }
 
@@ -167,6 +216,9 @@ func (r *runner) runNodes(ctx context.Context) error {
 				return err
 			}
 		}
+	}
+	if err := r.restoreWriteCaches(); err != nil {
+		return err
 	}
 	if err := r.snapshotAfter(); err != nil {
 		return err
@@ -292,11 +344,22 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		}
 		return nil, r.report()
 	}
-	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && reusable(n) {
+	rerun := r.rerunReason(n)
+	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && reusable(n) && rerun == "" {
 		return old, r.reuse(ctx, ev, n, old)
 	}
 	r.emit(ev)
 	rec := r.newRecord(n)
+	if err := r.beginStep(n, rec); err != nil {
+		return nil, err
+	}
+	if rerun != "" {
+		rec.DriveState.Rerun = rerun
+		rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnDriveState,
+			Message: "Run again on resume: the drive's state was lost (" + rerun + ")."})
+		r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(),
+			Message: fmt.Sprintf("drive %s: %s; running %s again", n.Drive, rerun, n.Name)})
+	}
 	skip := r.skipReason(n)
 	switch {
 	case skip != "":
@@ -316,7 +379,23 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	case n.PurgeMethod != "":
 		r.runPurge(ctx, i, n, rec)
 	default:
+		if err := pause(ctx, n.Pause); err != nil {
+			rec.Status, rec.Error = results.StatusInterrupted, "interrupted during the pause before the step: "+err.Error()
+			break
+		}
+		if n.Pause > 0 {
+			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", plan.FormatDuration(n.Pause)))
+		}
+		r.checkHoles(n, rec)
 		r.runWorkload(ctx, i, n, rec)
+	}
+	if err := r.endStep(n, rec); err != nil {
+		return nil, err
+	}
+	for _, w := range rec.Warnings {
+		if w.Kind != results.WarnDriveState || rerun == "" {
+			r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(), Message: w.Message})
+		}
 	}
 	r.judgeGroup(ctx, n, rec)
 	if err := r.judgeExpect(n, rec, false); err != nil {
@@ -392,7 +471,7 @@ func (r *runner) newRecord(n *plan.Node) *results.Record {
 	}
 	if n.Workload != nil {
 		rec.Engine = engineName(n.Workload)
-		rec.Workload, _ = json.Marshal(n.Workload)
+		rec.Workload = recordedWorkload(n.Workload)
 	}
 	return rec
 }
@@ -418,17 +497,42 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
 		return
 	}
-	rec.Workload, _ = json.Marshal(w)
+	rec.Workload = recordedWorkload(&w)
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
-	res, err := driver.Run(ctx, r.targets[n.Drive].io, w, live)
+	target := r.targets[n.Drive].io
+	endThermal := watchThermal(target.Path)
+	watch := watchHost()
+	res, err := driver.Run(ctx, target, w, live)
+	rec.Host = watch.finish()
+	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
+	endThermal(res, &rec.Log)
+	if res != nil && res.Latency == "" && rec.Engine == "native" {
+		res.Latency = metrics.LatencyEngine
+	}
 	rec.Result = res
 	switch {
 	case err != nil && ctx.Err() != nil:
-		rec.Status, rec.Error = results.StatusInterrupted, "interrupted: "+ctx.Err().Error()
+		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 	case err != nil:
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
+	}
+}
+
+// pause waits d before a step (a profile's pause between its steps),
+// unless the run is cancelled first.
+func pause(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -468,4 +572,15 @@ type AbortError struct {
 
 func (e *AbortError) Error() string {
 	return fmt.Sprintf("step %s failed (%s); the plan says on_error = \"abort\", so no further steps ran", e.Step, e.Err)
+}
+
+// interruptReason is a record's error when ctx stopped its step: what stopped
+// the run ("interrupt signal received", "hangup signal received"), shown
+// after the step's status "interrupted".
+func interruptReason(ctx context.Context) string {
+	cause := context.Cause(ctx)
+	if cause == nil || errors.Is(cause, context.Canceled) && cause.Error() == context.Canceled.Error() {
+		return "the run was stopped before the step finished"
+	}
+	return cause.Error()
 }

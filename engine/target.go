@@ -28,6 +28,9 @@ type target struct {
 	removeWorkDir bool
 	// madeDir is set when the run created a directory drive's folder.
 	madeDir bool
+	// created is set when the run made the drive's file: it holds no data
+	// that earlier steps wrote.
+	created bool
 }
 
 // writes reports whether any step of g writes to the drive. An exec step
@@ -141,7 +144,11 @@ func directoryFacts(dir string) map[string]string {
 // create is set. The space is allocated up front so a fill cannot run out
 // of room half way and O_DIRECT writes need no block allocation.
 func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
-	if create {
+	old, statErr := os.Stat(path)
+	created := create && errors.Is(statErr, fs.ErrNotExist)
+	// A file an earlier run of the folder made is kept as it is: its
+	// space is allocated, and allocating again would mark it as written.
+	if create && (statErr != nil || old.Size() < d.Size) {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
 		if err != nil {
 			return nil, fmt.Errorf("drive %q: create %s: %w", d.Name, path, err)
@@ -171,7 +178,7 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if unix.Statfs(filepath.Dir(path), &st) == nil {
 		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
 	}
-	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts}, nil
+	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts, created: created}, nil
 }
 
 // deviceTarget uses a block device, refusing one that holds data unless
@@ -209,7 +216,7 @@ func checkDeviceWritable(d *plan.Drive) error {
 func (t *target) manifestDrive() results.Drive {
 	d := results.Drive{
 		Name: t.drive.Name, Path: t.io.Path, Scratch: t.scratch, Size: t.io.Capacity,
-		Writable: t.drive.Writable, Facts: t.facts,
+		Writable: t.drive.Writable, Facts: t.facts, Declared: t.drive.Declared,
 	}
 	for _, s := range t.drive.Spec {
 		d.Spec = append(d.Spec, results.SpecEntry{

@@ -27,6 +27,14 @@ type hookCall struct {
 func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	runtimes := map[string]*script.Runtime{} // one per sandbox root, so each file runs once
+	defer func() {
+		for _, rt := range runtimes {
+			rt.Close()
+		}
+	}()
+	if limits.Memory == 0 {
+		limits.Memory = p.HookMemory
+	}
 	for _, h := range hookCalls(p) {
 		root := hookRoot(p.Dir, h.script)
 		rt, ok := runtimes[root]

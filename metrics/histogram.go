@@ -12,13 +12,15 @@ import (
 // The bucket layout is fio's (stat.h): values below 128 ns have a bucket
 // each; above, every power of two is split into 64 buckets, so a bucket is
 // never wider than 1/64 of its value (under 1.6 % error). 29 groups reach
-// about 17 s; larger values land in the last bucket, as in fio.
+// about 17 s; larger values land in the last bucket, as in fio. The names
+// are fio's FIO_IO_U_PLAT_BITS, _VAL and _GROUP_NR (plat: completion
+// latency).
 const (
-	planBits   = 6
-	planVal    = 1 << planBits
-	planGroups = 29
-	NumBuckets = planGroups * planVal
-	exactLimit = planVal << 1
+	platBits   = 6
+	platVal    = 1 << platBits
+	platGroups = 29
+	NumBuckets = platGroups * platVal
+	exactLimit = platVal << 1
 	lastBucket = NumBuckets - 1
 )
 
@@ -40,9 +42,9 @@ func BucketIndex(ns uint64) int {
 		return int(ns)
 	}
 	msb := 63 - bits.LeadingZeros64(ns)
-	errorBits := msb - planBits
-	base := (errorBits + 1) << planBits
-	offset := int((ns >> uint(errorBits)) & (planVal - 1))
+	errorBits := msb - platBits
+	base := (errorBits + 1) << platBits
+	offset := int((ns >> uint(errorBits)) & (platVal - 1))
 	return min(base+offset, lastBucket)
 }
 
@@ -53,9 +55,9 @@ func BucketValue(i int) uint64 {
 	if i < exactLimit {
 		return uint64(i)
 	}
-	errorBits := uint(i>>planBits) - 1
-	base := uint64(1) << (errorBits + planBits)
-	k := uint64(i % planVal)
+	errorBits := uint(i>>platBits) - 1
+	base := uint64(1) << (errorBits + platBits)
+	k := uint64(i % platVal)
 	return base + uint64((float64(k)+0.5)*float64(uint64(1)<<errorBits))
 }
 

@@ -11,16 +11,46 @@ type Result struct {
 	// Read and Write are nil when the run did no I/O in that direction.
 	Read  *DirStats `json:"read,omitempty"`
 	Write *DirStats `json:"write,omitempty"`
+	// Latency names what every latency figure of the result measures:
+	// LatencyEngine, LatencyFioLat or LatencyFioClat; empty in records
+	// written before it was kept, which are LatencyEngine.
+	Latency string `json:"latency,omitempty"`
 	// CPU is the processor time the engine (or fio) spent on the run.
 	CPU CPU `json:"cpu"`
 	// Series holds one sample per interval of the measured phase.
 	Series []Sample `json:"series,omitempty"`
+	// Thermal holds the drive's temperature and thermal-throttle counters,
+	// read every few seconds while the step ran, on an NVMe drive.
+	Thermal []ThermalSample `json:"thermal,omitempty"`
 	// Hosts is the per-host breakdown of a distributed run; the fields
 	// above are then the merged cluster-wide figures.
 	Hosts []HostResult `json:"hosts,omitempty"`
 	// Metrics holds named figures that are not I/O statistics, such as the
 	// transactions per second parsed from an external benchmark.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+}
+
+// The latency definitions a result can hold.
+const (
+	// LatencyEngine is drivebench's own: from submission to completion,
+	// and under a rate limit from the I/O's intended time to completion.
+	LatencyEngine = "drivebench"
+	// LatencyFioLat is fio's total latency (lat): from submission to
+	// completion, the same span as LatencyEngine without a rate limit.
+	LatencyFioLat = "fio lat"
+	// LatencyFioClat is fio's completion latency (clat): from the moment
+	// the kernel accepted the I/O to its completion, without the
+	// submission time (slat).
+	LatencyFioClat = "fio clat"
+)
+
+// LatencyOf is the latency definition of r: its Latency, or the engine's
+// own for results that do not say.
+func (r *Result) LatencyOf() string {
+	if r == nil || r.Latency == "" {
+		return LatencyEngine
+	}
+	return r.Latency
 }
 
 // HostResult is one host's share of a distributed run.
@@ -81,6 +111,27 @@ type Sample struct {
 	// BytesWritten is the running total written since the phase began, so
 	// write saturation can be plotted against data written.
 	BytesWritten uint64 `json:"bytes_written"`
+}
+
+// ThermalSample is one reading of an NVMe drive's SMART / health log
+// during a step. T is seconds since the measured phase began (negative
+// during the ramp); the counters are the drive's own, cumulative over its
+// life, so throttling during the step is their growth.
+type ThermalSample struct {
+	T float64 `json:"t"`
+	// TempC is the composite temperature in degrees Celsius.
+	TempC int `json:"temp_c"`
+	// Throttle1 and Throttle2 count the transitions into light and heavy
+	// thermal throttling (thermal management temperatures 1 and 2), and
+	// Throttle1Sec and Throttle2Sec the seconds spent there.
+	Throttle1    uint32 `json:"tmt1_transitions"`
+	Throttle2    uint32 `json:"tmt2_transitions"`
+	Throttle1Sec uint32 `json:"tmt1_seconds"`
+	Throttle2Sec uint32 `json:"tmt2_seconds"`
+	// WarningMin and CriticalMin are the minutes spent above the warning
+	// and critical composite temperatures.
+	WarningMin  uint32 `json:"warning_temp_minutes"`
+	CriticalMin uint32 `json:"critical_temp_minutes"`
 }
 
 // CPU is processor time in seconds.

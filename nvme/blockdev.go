@@ -37,6 +37,13 @@ type BlockDevice struct {
 	NrRequests int `json:"nr_requests,omitempty"`
 	// Scheduler is the active I/O scheduler, e.g. "none" or "mq-deadline".
 	Scheduler string `json:"scheduler,omitempty"`
+	// WWID is the disk's world-wide identifier as the kernel gives it (an
+	// NVMe namespace's EUI-64 or NGUID, a SCSI disk's WWN); empty when the
+	// driver has none.
+	WWID string `json:"wwid,omitempty"`
+	// SectorsWritten is the kernel's count of 512-byte sectors written to
+	// the device (or partition) since boot, from its stat file.
+	SectorsWritten uint64 `json:"sectors_written"`
 }
 
 // IsBlockDevice reports whether path is (or links to) a block device.
@@ -105,7 +112,20 @@ func (s system) readBlockFacts(dev uint64, b *BlockDevice) error {
 	b.Serial = readAttr(disk.dir, "device/serial")
 	b.Firmware = firstAttr(disk.dir, "device/firmware_rev", "device/rev")
 	b.QueueDepth = readIntAttr(disk.dir, "device/queue_depth")
+	b.WWID = firstAttr(disk.dir, "wwid", "device/wwid")
+	b.SectorsWritten = sectorsWritten(readAttr(n.dir, "stat"))
 	return nil
+}
+
+// sectorsWritten reads the seventh field of a block device's stat file
+// (Documentation/block/stat.rst): sectors written; 0 when absent.
+func sectorsWritten(stat string) uint64 {
+	f := strings.Fields(stat)
+	if len(f) < 7 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[6], 10, 64)
+	return n
 }
 
 // firstAttr returns the first of the named attributes that is present.
@@ -143,6 +163,7 @@ func (b *BlockDevice) Facts() map[string]string {
 		"serial":              b.Serial,
 		"firmware":            b.Firmware,
 		"scheduler":           b.Scheduler,
+		"wwid":                b.WWID,
 	}
 	if b.QueueDepth > 0 {
 		facts["queue_depth"] = strconv.Itoa(b.QueueDepth)

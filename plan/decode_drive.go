@@ -20,6 +20,11 @@ var driveBlockSchema = &hcl.BodySchema{
 		{Name: "allow_existing_data"},
 		{Name: "engine"},
 		{Name: "spec_sheet"},
+		{Name: "model"},
+		{Name: "serial"},
+		{Name: "firmware"},
+		{Name: "vendor"},
+		{Name: "volatile_write_cache"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "spec"},
@@ -73,6 +78,8 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	if attrs["size"] == nil || sizeValid {
 		l.scratchChecks[d] = func() { l.checkScratchSize(block, d, attrs) }
 	}
+	d.Declared = l.declaredIdentity(attrs)
+	l.writeCacheAttr(d, attrs["volatile_write_cache"])
 	d.SpecSheet = l.specSheetRef(attrs["spec_sheet"])
 	if d.SpecSheet != nil {
 		d.Spec = append(d.Spec, d.SpecSheet.Spec...)
@@ -80,6 +87,26 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	own := l.decodeSpecBlocks(fmt.Sprintf("Drive %q", name), content.Blocks)
 	d.Spec = l.addOwnSpec(d, own)
 	return d
+}
+
+// identityKeys are the attributes that declare a drive's identity.
+var identityKeys = []string{"model", "serial", "firmware", "vendor"}
+
+// declaredIdentity decodes the identity a plan declares for a drive that
+// cannot report its own (a scratch file, a device behind a controller
+// that hides it); what the drive reports is preferred where it does.
+func (l *loader) declaredIdentity(attrs hcl.Attributes) map[string]string {
+	var out map[string]string
+	for _, k := range identityKeys {
+		var v string
+		if l.stringAttr(attrs[k], &v) && v != "" {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[k] = v
+		}
+	}
+	return out
 }
 
 // directoryAttr decodes directory, which takes the place of path.
@@ -322,4 +349,24 @@ func (l *loader) decodeSpecFigure(e *SpecEntry, key string, v cty.Value, s itemS
 		return
 	}
 	e.Values[key] = f
+}
+
+// writeCacheAttr decodes volatile_write_cache, which only an NVMe drive
+// has: a scratch file or a directory drive is refused here, a path that
+// is not an NVMe namespace when the run opens it.
+func (l *loader) writeCacheAttr(d *Drive, attr *hcl.Attribute) {
+	var on bool
+	if !l.boolAttr(attr, &on) {
+		return
+	}
+	if d.Directory != "" || (d.Path == "" && !l.unknownPath[d.Name]) {
+		what := "a scratch file"
+		if d.Directory != "" {
+			what = "a directory"
+		}
+		l.errorAt(attrSite(attr), "Write Cache Of A File", fmt.Sprintf(
+			"volatile_write_cache switches an NVMe drive's write cache, and drive %q is %s. Point the drive at an NVMe namespace (path = \"/dev/nvme0n1\") or remove volatile_write_cache.", d.Name, what))
+		return
+	}
+	d.VolatileWriteCache = &on
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -131,16 +132,66 @@ func (l *loader) readScriptFor(name string, s site, summary string) (abs, hash s
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(l.sc.dir, path)
 	}
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	if dir := l.hookFolder(); outsideFolder(path, dir) != "" {
+		l.errorAt(s, "Hook Script Outside The Plan Folder", fmt.Sprintf(
+			"The script %q %s %q. Hooks run sandboxed and may only use files inside the plan's folder (a module's own folder for a module kept elsewhere): move the script into it.",
+			name, outsideFolder(path, dir), dir))
+		return "", "", false
+	}
 	src, err := os.ReadFile(path)
 	if err != nil {
 		l.errorAt(s, summary, fmt.Sprintf(
 			"Cannot read the script %q: %s. The path is relative to the folder of the file that names it, %q.", name, err, l.sc.dir))
 		return "", "", false
 	}
-	if a, err := filepath.Abs(path); err == nil {
-		path = a
-	}
 	sum := sha256.Sum256(src)
 	l.scripts = append(l.scripts, src)
 	return path, hex.EncodeToString(sum[:]), true
+}
+
+// hookFolder is the folder the hooks named in the current scope are
+// confined to: the plan's folder, or the module's own folder for a module
+// kept outside it (as the engine's sandbox root for load() is).
+func (l *loader) hookFolder() string {
+	planDir := l.rootDir
+	if file, err := filepath.Abs(l.sc.file); err == nil && inside(planDir, file) {
+		return planDir
+	}
+	return l.sc.dir
+}
+
+// outsideFolder says how path, an absolute path, lies outside dir, once
+// symbolic links are resolved in both, or returns "" when it lies inside
+// (or does not exist, which reading it reports).
+func outsideFolder(path, dir string) string {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return ""
+	}
+	if absDir, err := filepath.Abs(realDir); err == nil {
+		realDir = absDir
+	}
+	if !inside(realDir, path) && !inside(dir, path) {
+		return "lies outside the folder"
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return ""
+	}
+	if !inside(realDir, real) {
+		return fmt.Sprintf("is a symbolic link to %s, outside the folder", real)
+	}
+	return ""
+}
+
+// inside reports whether path lies inside dir.
+func inside(dir, path string) bool {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }

@@ -42,6 +42,8 @@ var profileBlockSchema = &hcl.BodySchema{
 		{Name: "drives"},
 		{Name: "preconditions"},
 		{Name: "expect"},
+		{Name: "pause"},
+		{Name: "headline"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "sweep"},
@@ -52,21 +54,11 @@ var profileBlockSchema = &hcl.BodySchema{
 	},
 }
 
-// sweepBlockSchema is the body of a profile's sweep block: the parameters
-// that can be swept, each a list of values.
-var sweepBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "iodepth"},
-		{Name: "numjobs"},
-		{Name: "bs"},
-		{Name: "rw"},
-		{Name: "read_pct"},
-	},
-}
-
 // Values profile attributes take.
 var (
-	arrivals     = []string{"uniform", "poisson"}
+	arrivals = []string{"uniform", "poisson"}
+	// Headlines are the figures a profile's results can lead with.
+	Headlines    = []string{"iops", "bw", "lat"}
 	dataPatterns = []string{"random", "zero", "compressible", "dedupe"}
 )
 
@@ -111,6 +103,7 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	l.decodeRate(attrs, &p.Workload)
 	l.decodeData(attrs, &p.Workload)
 	l.decodeEngine(attrs, &p.Workload)
+	l.decodePresentation(p, attrs)
 	p.Preconditions = l.preconditionRefs(attrs["preconditions"])
 	l.decodeRounds(p, blocks, attrs)
 	l.decodeAdaptive(p, blocks)
@@ -434,74 +427,14 @@ func profileWrites(p *Profile) bool {
 	return false
 }
 
-// decodeSweepBlocks decodes the profile's sweep block, of which there may
-// be at most one, into p.Sweep. It returns the sweep's attributes, for
-// checks that point at them.
-func (l *loader) decodeSweepBlocks(p *Profile, blocks hcl.Blocks) hcl.Attributes {
-	if len(blocks) == 0 {
-		return nil
+// decodePresentation decodes the pause between a profile's steps and the
+// figure its results lead with.
+func (l *loader) decodePresentation(p *Profile, attrs hcl.Attributes) {
+	if attr := attrs["pause"]; l.durationAttr(attr, &p.Pause) && p.Pause <= 0 {
+		l.errorAt(attrSite(attr), "Value Out Of Range", "pause must be more than zero, such as \"5s\"; leave it out for no pause.")
+		p.Pause = 0
 	}
-	for _, extra := range blocks[1:] {
-		l.blockError(extra, "Duplicate Sweep Block", fmt.Sprintf(
-			"Profile %q already has a sweep block. Put all swept parameters in the first one and remove this one.", p.Name))
+	if attr := attrs["headline"]; l.stringAttr(attr, &p.Headline) && !l.oneOf(p.Headline, Headlines, attrSite(attr), "Unknown Headline") {
+		p.Headline = ""
 	}
-	content, diags := blocks[0].Body.Content(sweepBlockSchema)
-	l.diags = append(l.diags, diags...)
-	points := 1
-	for _, attr := range attributesInOrder(content.Attributes) {
-		if axis, ok := l.decodeSweepAxis(attr); ok {
-			p.Sweep = append(p.Sweep, axis)
-			points *= len(axis.Values)
-		}
-		if points > maxSweepPoints {
-			l.blockError(blocks[0], "Sweep Too Large", fmt.Sprintf(
-				"The sweep of profile %q has more than %d points. Sweep fewer values, or split it into several profiles.", p.Name, maxSweepPoints))
-			p.Sweep = nil
-			break
-		}
-	}
-	return content.Attributes
-}
-
-// decodeSweepAxis decodes one swept parameter: a non-empty list of
-// distinct values.
-func (l *loader) decodeSweepAxis(attr *hcl.Attribute) (SweepAxis, bool) {
-	axis := SweepAxis{Param: attr.Name}
-	vals, sites, ok := l.listValues(attr)
-	if !ok {
-		return axis, false
-	}
-	if len(vals) == 0 {
-		l.errorAt(attrSite(attr), "Empty Sweep", fmt.Sprintf(
-			"sweep %s = [] gives no points. List at least one value, or remove %s from the sweep.", attr.Name, attr.Name))
-		return axis, false
-	}
-	for i, v := range vals {
-		x, valid := l.sweepValue(attr.Name, v, sites[i])
-		if valid && slices.Contains(axis.Values, x) {
-			l.errorAt(sites[i], "Duplicate Sweep Value", fmt.Sprintf(
-				"%v is listed twice in the sweep of %s; each point runs once. Remove one.", x, attr.Name))
-			valid = false
-		}
-		ok = ok && valid
-		axis.Values = append(axis.Values, x)
-	}
-	return axis, ok
-}
-
-// sweepValue decodes one value of a swept parameter: int64 for counts and
-// sizes, string for rw.
-func (l *loader) sweepValue(param string, v cty.Value, s site) (any, bool) {
-	switch param {
-	case "iodepth":
-		return l.intValue(v, s, 1, maxIODepth)
-	case "numjobs":
-		return l.intValue(v, s, 1, maxNumJobs)
-	case "read_pct":
-		return l.intValue(v, s, 0, 100)
-	case "bs":
-		return l.positiveSizeValue(v, s)
-	}
-	rw, ok := l.stringValue(v, s)
-	return rw, ok && l.oneOf(rw, rwModes, s, "Invalid I/O Pattern")
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -14,6 +15,8 @@ var reportBlockSchema = &hcl.BodySchema{
 		{Name: "formats"},
 		{Name: "summary"},
 		{Name: "compare"},
+		{Name: "units"},
+		{Name: "percentiles"},
 	},
 }
 
@@ -21,7 +24,11 @@ var reportBlockSchema = &hcl.BodySchema{
 var reportFormats = []string{"markdown", "json", "html"}
 
 // defaultReportFormats are written when the plan does not say.
-var defaultReportFormats = []string{"markdown", "json"}
+var defaultReportFormats = []string{"markdown", "json", "html"}
+
+// BandwidthUnits are the units reports can give bandwidth in: decimal
+// megabytes per second (the default, as most reviews) or mebibytes.
+var BandwidthUnits = []string{"MB/s", "MiB/s"}
 
 // decodeReports decodes the plan's report block, of which there may be at
 // most one.
@@ -45,6 +52,10 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 		r.Summary = l.hookAttr(attr, `{ script = "report/summary.star", function = "summary" }`)
 	}
 	r.Compare = l.comparables(content.Attributes["compare"])
+	if attr := content.Attributes["units"]; l.stringAttr(attr, &r.Units) && !l.oneOf(r.Units, BandwidthUnits, attrSite(attr), "Unknown Bandwidth Unit") {
+		r.Units = ""
+	}
+	r.Percentiles = l.percentileColumns(content.Attributes["percentiles"])
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {
@@ -52,7 +63,7 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	}
 	if len(formats) == 0 {
 		l.errorAt(attrSite(attr), "No Report Format",
-			"formats = [] writes no report. List at least one of "+quotedList(reportFormats)+", or remove formats to get markdown and json.")
+			"formats = [] writes no report. List at least one of "+quotedList(reportFormats)+", or remove formats to get markdown, json and html.")
 		return r
 	}
 	for i, f := range formats {
@@ -60,6 +71,42 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	}
 	r.Formats = formats
 	return r
+}
+
+// percentileColumns decodes report.percentiles: percentages between 0
+// and 100, or "max", each once and in ascending order.
+func (l *loader) percentileColumns(attr *hcl.Attribute) []float64 {
+	if attr == nil {
+		return nil
+	}
+	items, sites, ok := l.stringList(attr)
+	if !ok {
+		return nil
+	}
+	if len(items) == 0 {
+		l.errorAt(attrSite(attr), "No Percentile Columns",
+			`percentiles = [] leaves the tables without latency columns. List some, such as [50, 99, 99.9, 99.99, "max"], or remove the attribute for the default columns.`)
+		return nil
+	}
+	var out []float64
+	for i, item := range items {
+		p, err := strconv.ParseFloat(item, 64)
+		switch {
+		case item == "max":
+			p = 100
+		case err != nil || p <= 0 || p >= 100:
+			l.errorAt(sites[i], "Invalid Percentile", fmt.Sprintf(
+				`%q is not a percentile column. Give a number above 0 and below 100 (99.99), or "max" for the slowest I/O.`, item))
+			return nil
+		}
+		if len(out) > 0 && p <= out[len(out)-1] {
+			l.errorAt(sites[i], "Percentiles Out Of Order", fmt.Sprintf(
+				`%s comes after %s; list the percentile columns from the lowest to the highest, with "max" last.`, item, items[i-1]))
+			return nil
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // comparables decodes report.compare: results folders of other drives or

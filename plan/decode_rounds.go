@@ -89,19 +89,10 @@ func (l *loader) decodeRounds(p *Profile, blocks map[string]hcl.Blocks, attrs hc
 			}
 		}
 	}
-	if n := stepsPerPoint(p) * pointCount(p.Sweep); n > maxSweepPoints && first != nil {
+	if n := stepsPerPoint(p) * p.pointCount(); n > maxSweepPoints && first != nil {
 		l.blockError(first, "Profile Too Large", fmt.Sprintf(
 			"Profile %q expands into %d steps per drive, more than %d. Sweep fewer values or use fewer rounds.", p.Name, n, maxSweepPoints))
 	}
-}
-
-// pointCount is the number of points of a sweep.
-func pointCount(axes []SweepAxis) int {
-	n := 1
-	for _, a := range axes {
-		n *= len(a.Values)
-	}
-	return n
 }
 
 // stepsPerPoint is how many steps one sweep point of a profile becomes.

@@ -176,7 +176,7 @@ func (l *loader) constantValue(expr hcl.Expression, s site, why string) (cty.Val
 		l.errorAt(s, "Variables Not Allowed", why)
 		return cty.NilVal, false
 	}
-	v, diags := expr.Value(&hcl.EvalContext{Functions: planFunctions()})
+	v, diags := expr.Value(&hcl.EvalContext{Functions: l.functions()})
 	l.diags = append(l.diags, diags...)
 	return v, !diags.HasErrors() && v.IsWhollyKnown()
 }
@@ -213,6 +213,12 @@ func (l *loader) variableValue(d *variableDecl, g givenValue, isGiven bool) (cty
 		l.blockError(l.sc.module, "Missing Module Input", fmt.Sprintf(
 			"The module's variable %q has no default (at %s). Give it a value here, as %s = ...", d.name, d.block.DefRange, d.name))
 		return cty.NilVal, false
+	case d.def == cty.NilVal && l.opts.Unset:
+		l.unset = append(l.unset, d.name)
+		if d.typ == cty.NilType {
+			return cty.DynamicVal, true
+		}
+		return cty.UnknownVal(d.typ), true
 	case d.def == cty.NilVal:
 		l.blockError(d.block, "Missing Variable Value", fmt.Sprintf(
 			"Variable %q has no default. Give it a value with -var %s=VALUE, or add default = ... to the block.", d.name, d.name))
@@ -285,10 +291,14 @@ func (l *loader) flagValue(d *variableDecl, g givenValue) (cty.Value, bool) {
 
 // parseFlagExpression evaluates a -var value written as an HCL expression.
 func (l *loader) parseFlagExpression(d *variableDecl, g givenValue) (cty.Value, bool) {
-	expr, diags := hclsyntax.ParseExpression([]byte(g.raw), "-var "+d.name, hcl.InitialPos)
+	diags := checkNesting([]byte(g.raw), "-var "+d.name)
+	var expr hclsyntax.Expression
+	if !diags.HasErrors() {
+		expr, diags = hclsyntax.ParseExpression([]byte(g.raw), "-var "+d.name, hcl.InitialPos)
+	}
 	if !diags.HasErrors() {
 		var v cty.Value
-		v, diags = expr.Value(&hcl.EvalContext{Functions: planFunctions()})
+		v, diags = expr.Value(&hcl.EvalContext{Functions: l.functions()})
 		if !diags.HasErrors() {
 			return v, true
 		}

@@ -87,3 +87,84 @@ func sourceLine(src []byte, n int) string {
 }
 
 func expandTabs(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+
+// DiagnosticJSONVersion is the version of the JSON form of diagnostics
+// (validate -json, plan -json): a new field keeps it, a renamed or removed
+// one changes it.
+const DiagnosticJSONVersion = "1.0"
+
+// JSONDiagnostic is a diagnostic for programs (editors, CI annotations),
+// in the shape terraform validate -json uses.
+type JSONDiagnostic struct {
+	Severity string       `json:"severity"` // "error" or "warning"
+	Summary  string       `json:"summary"`
+	Detail   string       `json:"detail,omitempty"`
+	Range    *JSONRange   `json:"range,omitempty"`
+	Snippet  *JSONSnippet `json:"snippet,omitempty"`
+}
+
+// JSONRange is a source range; lines and columns count from 1, bytes
+// from 0, and the end is exclusive.
+type JSONRange struct {
+	Filename string  `json:"filename"`
+	Start    JSONPos `json:"start"`
+	End      JSONPos `json:"end"`
+}
+
+// JSONPos is a place in a file.
+type JSONPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+// JSONSnippet is the source line a diagnostic points at.
+type JSONSnippet struct {
+	Context   string `json:"context,omitempty"` // the enclosing block, such as profile "read"
+	Code      string `json:"code"`
+	StartLine int    `json:"start_line"`
+	// HighlightStartOffset and HighlightEndOffset are the subject's byte
+	// offsets in Code.
+	HighlightStartOffset int `json:"highlight_start_offset"`
+	HighlightEndOffset   int `json:"highlight_end_offset"`
+}
+
+// JSONDiagnostics converts diags to their JSON form.
+func (s *Sources) JSONDiagnostics(diags hcl.Diagnostics) []JSONDiagnostic {
+	out := make([]JSONDiagnostic, 0, len(diags))
+	for _, d := range diags {
+		jd := JSONDiagnostic{Severity: "error", Summary: d.Summary, Detail: d.Detail}
+		if d.Severity == hcl.DiagWarning {
+			jd.Severity = "warning"
+		}
+		if d.Subject != nil {
+			r := *d.Subject
+			jd.Range = &JSONRange{Filename: r.Filename,
+				Start: JSONPos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+				End:   JSONPos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
+			jd.Snippet = s.snippet(r)
+		}
+		out = append(out, jd)
+	}
+	return out
+}
+
+func (s *Sources) snippet(r hcl.Range) *JSONSnippet {
+	file := s.Files[r.Filename]
+	if file == nil {
+		return nil
+	}
+	code := sourceLine(file.Bytes, r.Start.Line)
+	lineStart := r.Start.Byte - (r.Start.Column - 1)
+	if lineStart < 0 || r.Start.Column-1 > len(code) {
+		return nil
+	}
+	// Columns count characters; offsets count bytes.
+	start := len(string([]rune(code)[:min(r.Start.Column-1, utf8.RuneCountInString(code))]))
+	end := len(code)
+	if r.End.Line == r.Start.Line {
+		end = min(start+(r.End.Byte-r.Start.Byte), len(code))
+	}
+	return &JSONSnippet{Context: hcled.ContextString(file, r.Start.Byte), Code: code, StartLine: r.Start.Line,
+		HighlightStartOffset: start, HighlightEndOffset: end}
+}

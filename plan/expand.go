@@ -136,22 +136,6 @@ func appliesTo(drives []string, drive string) bool {
 	return len(drives) == 0 || slices.Contains(drives, drive)
 }
 
-// sweepPoints returns the cartesian product of the axes, the first axis
-// varying slowest. Without axes there is one point with no parameters.
-func sweepPoints(axes []SweepAxis) [][]Param {
-	points := [][]Param{nil}
-	for _, axis := range axes {
-		next := make([][]Param, 0, len(points)*len(axis.Values))
-		for _, pt := range points {
-			for _, v := range axis.Values {
-				next = append(next, append(slices.Clip(pt), Param{Name: axis.Param, Value: v}))
-			}
-		}
-		points = next
-	}
-	return points
-}
-
 // addPrecondition adds the passes of a precondition; before names the
 // profile it prepares, "" at the start.
 func addPrecondition(c *chain, pc *Precondition, before string) {
@@ -198,8 +182,28 @@ func expandProfile(c *chain, pr *Profile) []string {
 	case pr.Adaptive != nil:
 		return []string{c.add(adaptiveNode(c.d, pr)).ID}
 	}
+	ids := expandPoints(c, pr)
+	if pr.Pause > 0 {
+		addPauses(c.g, ids[1:], pr.Pause)
+	}
+	return ids
+}
+
+// addPauses makes each of the nodes that does I/O wait first.
+func addPauses(g *Graph, ids []string, pause time.Duration) {
+	for _, n := range g.Nodes {
+		if n.Workload != nil && slices.Contains(ids, n.ID) {
+			n.Pause = pause
+			n.Estimate += pause
+		}
+	}
+}
+
+// expandPoints adds the nodes of each sweep point of a profile on a drive
+// and returns their IDs.
+func expandPoints(c *chain, pr *Profile) []string {
 	var ids []string
-	points := sweepPoints(pr.Sweep)
+	points := pr.SweepPoints()
 	if ss := pr.SteadyState; ss != nil {
 		group := c.d.Name + " / " + pr.Name
 		for round := 1; round <= ss.MaxRounds; round++ {
@@ -411,7 +415,8 @@ func formatParamValue(p Param) string {
 }
 
 // nodeIdentity is the content a node's ID is derived from. It leaves out
-// what does not change what the node does (its name, its estimate) and,
+// what does not change what the node does (its name, its estimate, the
+// pause before it) and,
 // except for the report and aggregates, its dependencies: a changed profile changes the
 // IDs of its own nodes only, while the report, which covers everything,
 // changes with any node.

@@ -105,6 +105,10 @@ type Node struct {
 	Parent string `json:"parent,omitempty"`
 	// DependsOn lists the IDs of the nodes that must finish first.
 	DependsOn []string `json:"depends_on,omitempty"`
+	// Pause is the idle time before the step runs: the profile's pause,
+	// on each of its steps on a drive after the first. The estimate
+	// includes it.
+	Pause time.Duration `json:"pause_ns,omitempty"`
 	// Estimate is the expected duration; zero when unknown (a byte-count
 	// run on a drive of unknown speed).
 	Estimate time.Duration `json:"estimate_ns"`

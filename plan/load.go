@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Sources keeps the parsed plan files so that diagnostics can be shown
@@ -35,6 +34,12 @@ type LoadOptions struct {
 	// named size takes the value of DRIVEBENCH_VAR_size when it is set and
 	// not empty. Nil reads no environment.
 	Env func(string) string
+	// Unset gives a variable that has no value from anywhere an unknown
+	// value of its declared type instead of a Missing Variable Value
+	// error, as terraform validate does: what depends on the value goes
+	// unchecked (except its type), everything else is checked. The plan is
+	// then for validation only; Plan.Unset names those variables.
+	Unset bool
 }
 
 // EnvPrefix starts the name of an environment variable that sets a plan
@@ -46,6 +51,7 @@ var planFileSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "include"},
 		{Name: "on_error"},
+		{Name: "hook_memory"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "variable", LabelNames: []string{"name"}},
@@ -77,7 +83,9 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 		return nil, l.sources, l.diags
 	}
 	p := l.decodePlan(file)
+	p.Unset = l.unset
 	p.Hash = l.hash(p)
+	limitDiagnostics(l.diags)
 	diags := distinct(l.diags)
 	sortBySubject(diags)
 	if diags.HasErrors() {
@@ -91,7 +99,9 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 type loader struct {
 	opts    LoadOptions
 	sources *Sources
-	diags   hcl.Diagnostics
+	// budget counts the evaluation work of the load (see limits.go).
+	budget *evalBudget
+	diags  hcl.Diagnostics
 	// sc is the scope whose blocks are being decoded: the plan's, a
 	// module's or an included file's.
 	sc *scope
@@ -124,13 +134,15 @@ type loader struct {
 	// scratchChecks holds each drive's check of its scratch size, which
 	// waits for the steps that run on it.
 	scratchChecks map[*Drive]func()
+	// unset names the variables left unknown under LoadOptions.Unset.
+	unset []string
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
-	return &loader{
+	l := &loader{
 		opts:          opts,
 		sources:       &Sources{Files: map[string]*hcl.File{}},
-		sc:            newScope(path, ""),
+		budget:        &evalBudget{},
 		defined:       map[string]map[string]hcl.Range{},
 		drives:        map[string]*Drive{},
 		unknownPath:   map[string]bool{},
@@ -142,6 +154,8 @@ func newLoader(path string, opts LoadOptions) *loader {
 		rootDir:       filepath.Dir(path),
 		scratchChecks: map[*Drive]func(){},
 	}
+	l.sc = l.newScope(path, "")
+	return l
 }
 
 // parseFile reads and parses an HCL file. from is where the file is
@@ -155,12 +169,13 @@ func (l *loader) parseFile(path string, from *site) (*hcl.File, bool) {
 		l.cannotRead(path, err, from)
 		return nil, false
 	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	file, diags := parseConfig(src, path)
 	l.sources.Files[path] = file
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
 		return nil, false
 	}
+	accountEvaluation(file)
 	l.parsed[path] = file
 	l.files = append(l.files, src)
 	return file, true
@@ -224,6 +239,7 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	}
 	p.Report = l.decodeReports(byType["report"])
 	p.OnError = l.onErrorAttr(content.Attributes["on_error"])
+	l.hookMemoryAttr(content.Attributes["hook_memory"], p)
 	p.Mixes = l.usedMixes
 	l.checkScratchSizes(p)
 	l.checkDrivesDeclared(p)
@@ -243,7 +259,7 @@ func (l *loader) checkPlanSize(p *Plan) {
 	var largest *Profile
 	largestSteps := 0
 	for _, pr := range p.Profiles {
-		n := stepsPerPoint(pr) * pointCount(pr.Sweep) * len(l.drivesOf(pr.Drives))
+		n := stepsPerPoint(pr) * pr.pointCount() * len(l.drivesOf(pr.Drives))
 		total += n
 		if n > largestSteps {
 			largest, largestSteps = pr, n
@@ -292,6 +308,26 @@ func (l *loader) onErrorAttr(attr *hcl.Attribute) string {
 		return "continue"
 	}
 	return onError
+}
+
+// Bounds of hook_memory: below the lower one not even a small hook's
+// values fit; the upper one keeps a typo from handing hooks the machine.
+const (
+	minHookMemory = 16 << 20
+	maxHookMemory = 64 << 30
+)
+
+// hookMemoryAttr decodes hook_memory, the most memory the plan's hooks may
+// use; 0 (the default) leaves the engine's default.
+func (l *loader) hookMemoryAttr(attr *hcl.Attribute, p *Plan) {
+	if attr == nil || !l.positiveSizeAttr(attr, &p.HookMemory) {
+		return
+	}
+	if p.HookMemory < minHookMemory || p.HookMemory > maxHookMemory {
+		l.errorAt(attrSite(attr), "Hook Memory Out Of Range", fmt.Sprintf(
+			"hook_memory is %d bytes; give a size from 16MiB to 64GiB, such as \"1GiB\". The default is 512MiB.", p.HookMemory))
+		p.HookMemory = 0
+	}
 }
 
 // checkDrivesDeclared reports a plan without drives.

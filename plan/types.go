@@ -21,6 +21,9 @@ type Plan struct {
 	// Variables holds the final value of each variable, as JSON-compatible
 	// Go values (string, float64, bool, []any, map[string]any).
 	Variables map[string]any
+	// Unset names the variables that had no value when the plan was loaded
+	// with LoadOptions.Unset: the plan is checked but cannot be run.
+	Unset []string
 
 	Testbed       *Testbed
 	Drives        []*Drive
@@ -37,6 +40,9 @@ type Plan struct {
 	// OnError is what a failed step does to the rest of the run:
 	// "continue" (the default) runs the remaining steps, "abort" stops.
 	OnError string
+	// HookMemory is the most memory, in bytes, the plan's hooks may use
+	// (hook_memory); 0 leaves the default.
+	HookMemory int64
 }
 
 // Testbed is the machine the plan runs on, as the plan declares it; the
@@ -79,6 +85,13 @@ type Drive struct {
 	AllowExistingData bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
+	// Declared is the identity the plan gives the drive: model, serial,
+	// firmware and vendor, each only when set.
+	Declared map[string]string
+	// VolatileWriteCache, when set, is the state the drive's volatile
+	// write cache is put in for the run (NVMe Set Features, Volatile
+	// Write Cache) and restored from afterwards; nil leaves it alone.
+	VolatileWriteCache *bool
 	// SpecSheet is the spec sheet the drive is held to, nil when it names
 	// none; Spec holds the sheet's entries followed by the drive's own.
 	SpecSheet *SpecSheet
@@ -148,9 +161,16 @@ type Profile struct {
 	Name     string
 	Drives   []string
 	Workload Workload
-	// Sweep lists the swept parameters in the order written; the points
-	// are their cartesian product, the first axis varying slowest.
+	// Sweep lists the swept parameters in the order written, each with
+	// the values it takes; the points are their cartesian product, the
+	// first axis varying slowest, unless Points lists them.
 	Sweep []SweepAxis
+	// Points, when the sweep gives explicit points, are the sweep's
+	// points in run order (SweepPoints returns them either way), and
+	// ListedPoints the explicit points as the plan lists them, before
+	// they are combined with the swept lists.
+	Points       [][]Param
+	ListedPoints [][]Param
 	// Mix names the workload mix the profile starts from, "" for none.
 	Mix string
 	// Preconditions name the preconditions that run again right before
@@ -169,7 +189,13 @@ type Profile struct {
 	Exec *Exec
 	// Expect are conditions each measured point must meet.
 	Expect []*Expectation
-	Range  hcl.Range
+	// Pause is an idle time before each of the profile's steps on a drive
+	// after its first, such as CrystalDiskMark's interval between tests.
+	Pause time.Duration
+	// Headline is the figure the reports lead with: "iops", "bw" or
+	// "lat"; "" lets them choose by transfer size.
+	Headline string
+	Range    hcl.Range
 }
 
 // Hook names a Starlark function a plan calls: a steady-state rule, an
@@ -330,6 +356,12 @@ type Report struct {
 	// reports show beside this one; the plan writes them relative to its
 	// folder, Load makes them absolute.
 	Compare []string
+	// Units is the bandwidth unit of the reports, "MB/s" or "MiB/s"; ""
+	// means MB/s.
+	Units string
+	// Percentiles are the latency columns of the result tables, in
+	// order; 100 stands for the maximum. Nil means the default columns.
+	Percentiles []float64
 }
 
 // Workload is everything an engine needs to run one step. Sizes are in

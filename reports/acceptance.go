@@ -6,12 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
-
-// Acceptance verdicts beyond those of checks: a spec figure that cannot
-// be compared with any measurement.
-const verdictSkip = results.AcceptSkip
 
 // buildAcceptance gathers the rows of every acceptance step, in step
 // order and, within a step, in the order of the drive's spec.
@@ -73,7 +70,7 @@ func acceptGroups(rows []AcceptanceRow) []acceptGroup {
 // tallyText counts a group's verdicts: "9 figures (1 pass, 3 warn, 5
 // skip)", known verdicts first.
 func (g acceptGroup) tallyText() string {
-	order := []string{verdictPass, verdictFail, verdictWarn, verdictSkip}
+	order := []string{results.VerdictPass, results.VerdictFail, results.VerdictWarn, results.VerdictSkip}
 	counts := map[string]int{}
 	for _, a := range g.rows {
 		if counts[a.Verdict] == 0 && !slices.Contains(order, a.Verdict) {
@@ -104,15 +101,15 @@ func (g acceptGroup) tolerance() (float64, bool) {
 func acceptValue(a AcceptanceRow, v float64, measured bool) string {
 	switch {
 	case a.Unit == "B/s" && measured:
-		return formatBandwidth(v)
+		return format.Bandwidth(v)
 	case a.Unit == "B/s":
-		return strings.TrimSuffix(formatGrouped(v/1e6, 1), ".0") + " MB/s"
+		return strings.TrimSuffix(format.Grouped(v/1e6, 1), ".0") + " MB/s"
 	}
 	switch a.Unit {
 	case "IOPS":
-		return formatCount(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case "µs":
-		return formatLatency(v * 1e3)
+		return format.Latency(v * 1e3)
 	}
 	return specValue(a.Metric, v)
 }

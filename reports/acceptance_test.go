@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // TestAcceptanceRendered checks the vendor-acceptance run's figures in the
@@ -92,7 +94,7 @@ func TestAcceptGroups(t *testing.T) {
 	var got []string
 	for _, g := range groups {
 		tol, same := g.tolerance()
-		got = append(got, g.drive+"/"+g.accept+": "+g.tallyText()+" "+formatPlain(tol)+" "+yesNo(same))
+		got = append(got, g.drive+"/"+g.accept+": "+g.tallyText()+" "+format.Plain(tol)+" "+yesNo(same))
 	}
 	want := []string{
 		"a/sheet: 2 figures (1 pass, 1 mystery) 5 yes",

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -248,7 +249,7 @@ func metricLabel(name string) string {
 }
 
 // metricValue writes a metric's value: "3,849.95", "0.91".
-func metricValue(v float64) string { return formatPlain(v) }
+func metricValue(v float64) string { return format.Plain(v) }
 
 // outputTails are the last lines of a command's outputs that have any,
 // stdout first; [] without a command.

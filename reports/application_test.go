@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -16,7 +17,7 @@ func TestApplicationsFromSysbench(t *testing.T) {
 	s := mustLoad(t, "sysbench-fileio")
 	var names []string
 	for _, app := range s.Applications {
-		names = append(names, app.Name+" x"+formatCount(float64(len(app.Runs))))
+		names = append(names, app.Name+" x"+format.Count(float64(len(app.Runs))))
 	}
 	if want := []string{"prepare x1", "fileio x6", "cleanup x1"}; !slices.Equal(names, want) {
 		t.Fatalf("applications = %v, want %v", names, want)

@@ -2,11 +2,12 @@ package reports
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -49,28 +50,13 @@ func (s step) source() string {
 
 func (s step) is(kind string) bool { return s.info.Kind == kind }
 
-// workload holds the fields of a record's workload (the engine input, as
-// the plan package encodes it) that reports read.
-type workload struct {
-	BS      int64             `json:"bs"`
-	BSSplit []json.RawMessage `json:"bs_split"`
-	Offset  int64             `json:"offset"`
-	Size    int64             `json:"size"`
-	SizePct float64           `json:"size_pct"`
-	RatePct float64           `json:"rate_pct"`
-}
-
 // workload is the engine input the step's record holds, nil when it has
-// none or one this version cannot read.
-func (s step) workload() *workload {
-	if s.rec == nil || len(s.rec.Workload) == 0 {
+// none.
+func (s step) workload() *results.Workload {
+	if s.rec == nil {
 		return nil
 	}
-	var w workload
-	if json.Unmarshal(s.rec.Workload, &w) != nil {
-		return nil
-	}
-	return &w
+	return s.rec.Workload
 }
 
 // Build reduces a run's manifest and step records to a Summary. Records are
@@ -109,6 +95,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
 	}
+	annotateResults(s.Results, steps, m.Percentiles)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
@@ -131,22 +118,22 @@ func setRegions(methods []Method, steps []step, kind string) {
 
 // regionText describes the part of the drive a workload covers: "whole
 // drive", "first 25% of capacity", "64GiB from offset 1GiB".
-func regionText(w *workload) string {
+func regionText(w *results.Workload) string {
 	from := ""
 	if w.Offset > 0 {
-		from = " from offset " + formatBlockSize(w.Offset)
+		from = " from offset " + format.BlockSize(w.Offset)
 	}
 	switch {
 	case w.Size > 0 && from == "":
-		return "first " + formatBlockSize(w.Size)
+		return "first " + format.BlockSize(w.Size)
 	case w.Size > 0:
-		return formatBlockSize(w.Size) + from
+		return format.BlockSize(w.Size) + from
 	case w.SizePct > 0 && w.SizePct < 100 && from == "":
-		return "first " + formatPlain(w.SizePct) + "% of capacity"
+		return "first " + format.Plain(w.SizePct) + "% of capacity"
 	case w.SizePct > 0 && w.SizePct < 100:
-		return formatPlain(w.SizePct) + "% of capacity" + from
+		return format.Plain(w.SizePct) + "% of capacity" + from
 	case from != "":
-		return "from offset " + formatBlockSize(w.Offset) + " to the end"
+		return "from offset " + format.BlockSize(w.Offset) + " to the end"
 	}
 	return "whole drive"
 }
@@ -346,10 +333,40 @@ func duration(r *results.Record) int64 {
 	if r.Result != nil && r.Result.RuntimeNs > 0 {
 		return r.Result.RuntimeNs
 	}
+	return wallTime(r)
+}
+
+// wallTime is how long a step took from start to finish; 0 when the
+// record does not say.
+func wallTime(r *results.Record) int64 {
 	if r.Started.IsZero() || r.Finished.Before(r.Started) {
 		return 0
 	}
 	return int64(r.Finished.Sub(r.Started))
+}
+
+// legacySubject recovers what was judged from the message of a verdict
+// recorded before verdicts carried their subject: an expectation's
+// "point: expression[ does not hold][ (values)]", an acceptance row's
+// "spec metric: reason". A hook's own verdicts have none.
+func legacySubject(s step, v results.Verdict) string {
+	switch {
+	case strings.HasPrefix(v.Check, "expect ") && v.Status == results.VerdictError:
+		subject, _, _ := strings.Cut(v.Message, " cannot be judged: ")
+		return subject
+	case strings.HasPrefix(v.Check, "expect "):
+		msg := v.Message
+		if strings.HasSuffix(msg, ")") {
+			if i := strings.LastIndex(msg, " ("); i > 0 {
+				msg = msg[:i]
+			}
+		}
+		return strings.TrimSuffix(msg, " does not hold")
+	case s.is(kindAcceptance):
+		subject, _, _ := strings.Cut(v.Message, ": ")
+		return subject
+	}
+	return ""
 }
 
 // buildChecks gathers the verdicts of every step, in step order.
@@ -361,12 +378,14 @@ func buildChecks(steps []step) []CheckVerdict {
 		}
 		for _, v := range s.rec.Verdicts {
 			out = append(out, CheckVerdict{
-				StepID:  s.info.ID,
-				Check:   cmp.Or(v.Check, s.source()),
-				Drive:   cmp.Or(v.Drive, s.info.Drive),
-				Status:  v.Status,
-				Message: v.Message,
-				Where:   v.Where,
+				StepID:     s.info.ID,
+				Check:      cmp.Or(v.Check, s.source()),
+				Drive:      cmp.Or(v.Drive, s.info.Drive),
+				Status:     v.Status,
+				Message:    v.Message,
+				Subject:    cmp.Or(v.Subject, legacySubject(s, v)),
+				Where:      v.Where,
+				DurationNs: wallTime(s.rec),
 			})
 		}
 	}
@@ -383,13 +402,14 @@ func buildProblems(steps []step) []Problem {
 			continue
 		}
 		out = append(out, Problem{
-			StepID: s.info.ID,
-			Name:   cmp.Or(s.info.Name, s.rec.Name),
-			Kind:   s.info.Kind,
-			Drive:  s.info.Drive,
-			Status: s.status(),
-			Error:  s.rec.Error,
-			Output: outputTails(s.rec.Command),
+			StepID:     s.info.ID,
+			Name:       cmp.Or(s.info.Name, s.rec.Name),
+			Kind:       s.info.Kind,
+			Drive:      s.info.Drive,
+			Status:     s.status(),
+			Error:      s.rec.Error,
+			DurationNs: wallTime(s.rec),
+			Output:     outputTails(s.rec.Command),
 		})
 	}
 	return out
@@ -437,25 +457,17 @@ func countSteps(steps []step, unlisted int) StepCounts {
 	return c
 }
 
-// Verdict status values, as hooks return them.
-const (
-	verdictPass  = "pass"
-	verdictFail  = "fail"
-	verdictWarn  = "warn"
-	verdictError = "error"
-)
-
 func countVerdicts(verdicts []CheckVerdict) VerdictCounts {
 	var c VerdictCounts
 	for _, v := range verdicts {
 		switch v.Status {
-		case verdictPass:
+		case results.VerdictPass:
 			c.Pass++
-		case verdictFail:
+		case results.VerdictFail:
 			c.Fail++
-		case verdictWarn:
+		case results.VerdictWarn:
 			c.Warn++
-		case verdictError:
+		case results.VerdictError:
 			c.Error++
 		default:
 			c.Other++

@@ -2,88 +2,16 @@ package reports
 
 import (
 	"bytes"
-	"math"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/metrics"
 )
 
-func tickLabels(a *axis) []string {
-	var out []string
-	for _, t := range a.ticks {
-		out = append(out, t.label)
-	}
-	return out
-}
-
-func TestAxisTicks(t *testing.T) {
-	tests := []struct {
-		name   string
-		axis   *axis
-		lo, hi float64
-		labels string
-	}{
-		{"IOPS from zero", linearAxis("IOPS", []float64{47_218, 590_441}, true, shortCount), 0, 600_000, "0 200K 400K 600K"},
-		{"minutes that end on a tick", linearAxis("t", []float64{0.2, 120}, true, trimNumber), 0, 120, "0 20 40 60 80 100 120"},
-		{"not from zero", linearAxis("v", []float64{198_200, 412_000}, false, shortCount), 150_000, 450_000, "150K 200K 250K 300K 350K 400K 450K"},
-		{"one value", linearAxis("v", []float64{7, 7}, false, trimNumber), 6.2, 7.8, "6.2 6.4 6.6 6.8 7 7.2 7.4 7.6 7.8"},
-		{"zero alone", linearAxis("v", []float64{0}, true, trimNumber), 0, 1, "0 0.5 1"},
-		{"no values", linearAxis("v", nil, true, trimNumber), 0, 1, "0 0.5 1"},
-		{"latency within a decade", logAxis("lat", []float64{84_600, 241_700}, shortLatency), 50_000, 500_000, "50 µs 100 µs 200 µs 500 µs"},
-		{"latency over decades", logAxis("lat", []float64{9_000, 41_000_000}, shortLatency), 5_000, 50_000_000, "10 µs 100 µs 1 ms 10 ms"},
-		{"log ignores zero", logAxis("lat", []float64{0, -1, 150}, shortLatency), 100, 200, "100 ns 200 ns"},
-		{"queue depths", valuesAxis("iodepth", []float64{16, 1, 4, 4}, trimNumber), 1, 16, "1 4 16"},
-		{"percentiles", ninesAxis("p", []float64{50, 99.99}), 50, 99.99, "50 90 99 99.9 99.99"},
-		{"rounds", roundAxis([]float64{1, 9}), 0.5, 9.5, "1 2 3 4 5 6 7 8 9"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if math.Abs(tt.axis.lo-tt.lo) > 1e-9 || math.Abs(tt.axis.hi-tt.hi) > 1e-9 {
-				t.Errorf("range = [%v, %v], want [%v, %v]", tt.axis.lo, tt.axis.hi, tt.lo, tt.hi)
-			}
-			if got := strings.Join(tickLabels(tt.axis), " "); got != tt.labels {
-				t.Errorf("ticks = %q, want %q", got, tt.labels)
-			}
-		})
-	}
-}
-
-func TestAxisScales(t *testing.T) {
-	if a := valuesAxis("iodepth", []float64{1, 4, 16}, trimNumber); a.scale != logarithmic {
-		t.Error("queue depths 1 to 16 are not drawn on a log scale")
-	}
-	if a := valuesAxis("rwmix", []float64{30, 50, 70}, trimNumber); a.scale != linear {
-		t.Error("mixes 30 to 70 are not drawn on a linear scale")
-	}
-	n := ninesAxis("p", []float64{90, 99.99})
-	if got := n.pos(99); math.Abs(got-1.0/3) > 1e-9 {
-		t.Errorf("99 sits at %v of a 90..99.99 nines axis, want 1/3", got)
-	}
-	l := logAxis("lat", []float64{10, 1000}, trimNumber)
-	if l.accepts(0) || !l.accepts(1) || (&axis{scale: nines}).accepts(100) {
-		t.Error("a log axis accepts zero, or a nines axis accepts 100")
-	}
-}
-
-func TestFormatsForCharts(t *testing.T) {
+func TestReportNames(t *testing.T) {
 	tests := []struct{ got, want string }{
-		{shortCount(1_250_000), "1.25M"},
-		{shortCount(0), "0"},
-		{shortLatency(1500), "1.5 µs"},
-		{shortBandwidth(13.4e9), "13.4 GB/s"},
-		{shortBytes(2e12), "2 TB"},
-		{significant(1_973_400, countUnits), "1.97M"},
-		{significant(13_293.7e6, bandwidthUnits), "13.3 GB/s"},
-		{significant(999.6, countUnits), "1000"},
-		{num(12.349), "12.3"},
-		{num(-0.04), "0"},
-		{num(math.NaN()), "0"},
 		{slug("4K Random/Read"), "4k-random-read"},
 		{slug("??"), "x"},
-		{heatColor(0), "#eef4fb"},
-		{heatColor(1), "#08306b"},
 		{ordinal(2), "2nd"},
 		{ordinal(13), "13th"},
 		{ordinal(21), "21st"},
@@ -101,34 +29,6 @@ func TestChartFileNamesAreUnique(t *testing.T) {
 	b := chartFile(used, "4k-read", chartHeatmap, "nvme0")
 	if a != "charts/4k-read-heatmap-nvme0.svg" || b != "charts/4k-read-heatmap-nvme0-2.svg" {
 		t.Errorf("chart files = %q, %q", a, b)
-	}
-}
-
-// TestSVGEscapesAndIsStable draws a chart whose names need escaping twice:
-// the bytes must match and no raw markup may leak from the names.
-func TestSVGEscapesAndIsStable(t *testing.T) {
-	c := &chart{
-		title: `<b>"4k" & 'read'</b>`,
-		x:     linearAxis("IOPS", []float64{0, 100}, true, shortCount),
-		y:     logAxis("lat", []float64{100, 1000}, shortLatency),
-		lines: []line{{name: "a<b", color: colorAt(0), points: []point{{10, 100}, {50, 0}, {90, 1000}}}},
-		marks: []mark{{at: point{90, 1000}, label: "peak & more", color: colorAt(0)}},
-	}
-	first, second := c.svg(), c.svg()
-	if !bytes.Equal(first, second) {
-		t.Error("the same chart gave different bytes")
-	}
-	text := string(first)
-	for _, raw := range []string{"<b>", "a<b", "& more"} {
-		if strings.Contains(text, raw) {
-			t.Errorf("the SVG holds %q unescaped", raw)
-		}
-	}
-	if strings.Count(text, "<polyline") != 1 || !strings.Contains(text, `points="`) {
-		t.Error("the line is missing")
-	}
-	if strings.Contains(text, ",0 ") && strings.Contains(text, "50,") {
-		t.Error("the point with zero latency was drawn on a log axis")
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -36,7 +38,7 @@ type plannedChart struct {
 	// name tells charts of one kind in one section apart (the drive of a
 	// heat map); empty when the kind occurs once.
 	name string
-	draw func() *chart
+	draw func() *plot.Chart
 }
 
 // planCharts decides every chart of the report from its data, in report
@@ -60,7 +62,7 @@ func planCharts(s *Summary) []plannedChart {
 				Kind: chartSteadyState, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds",
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
 			},
-			draw: func() *chart { return steadyStateChart(ss) },
+			draw: func() *plot.Chart { return steadyStateChart(ss) },
 		})
 	}
 	return append(out, hookCharts(s, used)...)
@@ -105,33 +107,33 @@ func slug(name string) string {
 // recorded percentiles add a percentile plot.
 func sectionCharts(sec Section, entries []entry) []plannedChart {
 	var out []plannedChart
-	add := func(kind, name, title string, draw func() *chart) {
+	add := func(kind, name, title string, draw func() *plot.Chart) {
 		out = append(out, plannedChart{ref: ChartRef{Kind: kind, Title: title}, name: name, draw: draw})
 	}
 	headline := entries[0].table.Headline
 	switch dims := sweptParams(entries[0].table.Rows); {
 	case sec.Shape == shapeRateCurve:
-		add(chartRateCurve, "", sec.Profile+": average latency against IOPS", func() *chart { return rateCurveChart(sec.Profile, entries) })
+		add(chartRateCurve, "", sec.Profile+": average latency against IOPS", func() *plot.Chart { return rateCurveChart(sec.Profile, entries) })
 	case sec.Shape == shapeSweep && numericParam(entries[0].table.Rows, dims[0]):
-		add(chartSweepIOPS, "", sec.Profile+": "+metricName(headline)+" by "+dims[0], func() *chart { return sweepChart(sec.Profile, entries, dims[0]) })
-		add(chartSweepLatency, "", sec.Profile+": latency by "+dims[0], func() *chart { return sweepLatencyChart(sec.Profile, entries, dims[0]) })
+		add(chartSweepIOPS, "", sec.Profile+": "+metricName(headline)+" by "+dims[0], func() *plot.Chart { return sweepChart(sec.Profile, entries, dims[0]) })
+		add(chartSweepLatency, "", sec.Profile+": latency by "+dims[0], func() *plot.Chart { return sweepLatencyChart(sec.Profile, entries, dims[0]) })
 	case sec.Shape == shapeMatrix:
 		for _, e := range entries {
 			if e.table.peakRow() != nil {
 				title := sec.Profile + " on " + e.label + ": " + metricName(headline) + " by " + dims[0] + " and " + dims[1]
-				add(chartHeatmap, e.label, title, func() *chart { return heatMapChart(title, e, dims, headline) })
+				add(chartHeatmap, e.label, title, func() *plot.Chart { return heatMapChart(title, e, dims, headline) })
 			}
 		}
 	}
 	if long := withLongSeries(entries); len(long) > 0 {
 		lat := seriesLatencyName(long)
-		add(chartSeriesTime, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" over time", func() *chart { return seriesChart(sec.Profile, long, false) })
+		add(chartSeriesTime, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" over time", func() *plot.Chart { return seriesChart(sec.Profile, long, false) })
 		if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
-			add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *chart { return seriesChart(sec.Profile, long, true) })
+			add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
 		}
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
-		add(chartPercentiles, "", sec.Profile+": latency percentiles at the peak", func() *chart { return percentileChart(sec.Profile, entries) })
+		add(chartPercentiles, "", sec.Profile+": latency percentiles at the peak", func() *plot.Chart { return percentileChart(sec.Profile, entries) })
 	}
 	return out
 }
@@ -168,82 +170,63 @@ func completedRows(t *ProfileResult) []Row {
 }
 
 // headlineAxis is a y axis for the headline figure, from zero.
-func headlineAxis(values []float64, headline string) *axis {
+func headlineAxis(values []float64, headline string) *plot.Axis {
 	if headline == headlineBW {
-		return linearAxis("Bandwidth", values, true, shortBandwidth)
+		return plot.LinearAxis("Bandwidth", values, true, format.ShortBandwidth)
 	}
-	return linearAxis("IOPS", values, true, shortCount)
+	return plot.LinearAxis("IOPS", values, true, format.ShortCount)
 }
 
 // shortHeadline writes a headline figure for a mark or a cell.
 func shortHeadline(v float64, headline string) string {
 	if headline == headlineBW {
-		return significant(v, bandwidthUnits)
+		return format.Significant(v, format.BandwidthUnits)
 	}
-	return significant(v, countUnits) + " IOPS"
+	return format.Significant(v, format.CountUnits) + " IOPS"
 }
 
-// significant writes v in the largest unit it reaches with three
-// significant digits: "1.97M", "13.4 GB/s".
-func significant(v float64, units []unit) string {
-	for _, u := range units {
-		if math.Abs(v) >= u.factor || u.factor == 1 {
-			x := v / u.factor
-			decimals := 0
-			switch a := math.Abs(math.Round(x*100) / 100); {
-			case a < 10:
-				decimals = 2
-			case a < 100:
-				decimals = 1
-			}
-			return strconv.FormatFloat(x, 'f', decimals, 64) + u.suffix
-		}
-	}
-	return trimNumber(v)
-}
-
-func rateCurveChart(profile string, entries []entry) *chart {
-	c := &chart{title: profile + ": average latency against IOPS"}
+func rateCurveChart(profile string, entries []entry) *plot.Chart {
+	c := &plot.Chart{Title: profile + ": average latency against IOPS"}
 	var xs, ys []float64
 	for i, e := range entries {
-		l := line{name: e.label, color: colorAt(i), markers: true}
+		l := plot.Line{Name: e.label, Color: plot.SeriesColor(i), Markers: true}
 		rows := completedRows(e.table)
 		slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.Total.IOPS, b.Total.IOPS) })
 		for _, r := range rows {
 			if r.Total.MeanLatNs != nil {
-				l.points = append(l.points, point{r.Total.IOPS, *r.Total.MeanLatNs})
+				l.Points = append(l.Points, plot.Point{X: r.Total.IOPS, Y: *r.Total.MeanLatNs})
 				xs, ys = append(xs, r.Total.IOPS), append(ys, *r.Total.MeanLatNs)
 			}
 		}
-		c.lines = append(c.lines, l)
+		c.Lines = append(c.Lines, l)
 		if p := e.table.peakRow(); e.run == "" && p != nil && p.Total.MeanLatNs != nil {
-			c.marks = append(c.marks, mark{at: point{p.Total.IOPS, *p.Total.MeanLatNs}, color: colorAt(i),
-				label: "peak " + significant(p.Total.IOPS, countUnits) + " IOPS at " + shortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
+			c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: p.Total.IOPS, Y: *p.Total.MeanLatNs}, Color: plot.SeriesColor(i),
+				Label: "peak " + format.Significant(p.Total.IOPS, format.CountUnits) + " IOPS at " + format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
 		}
 	}
-	c.x = linearAxis("IOPS", xs, true, shortCount)
-	c.y = linearAxis("Average latency", ys, true, shortLatency)
+	c.X = plot.LinearAxis("IOPS", xs, true, format.ShortCount)
+	c.Y = plot.LinearAxis("Average latency", ys, true, format.ShortLatency)
 	return c
 }
 
 // sweepPoints are a table's completed rows as (parameter value, figure)
 // points in parameter order.
-func sweepPoints(t *ProfileResult, param string, figure func(*Figures) (float64, bool)) []point {
-	var pts []point
+func sweepPoints(t *ProfileResult, param string, figure func(*Figures) (float64, bool)) []plot.Point {
+	var pts []plot.Point
 	for _, r := range completedRows(t) {
 		v, ok := paramValue(r, param)
 		x, isNum := v.(float64)
 		y, has := figure(r.Total)
 		if ok && isNum && has {
-			pts = append(pts, point{x, y})
+			pts = append(pts, plot.Point{X: x, Y: y})
 		}
 	}
-	slices.SortStableFunc(pts, func(a, b point) int { return cmp.Compare(a.x, b.x) })
+	slices.SortStableFunc(pts, func(a, b plot.Point) int { return cmp.Compare(a.X, b.X) })
 	return pts
 }
 
 // paramAxis puts a tick at each value the sweep took.
-func paramAxis(param string, entries []entry) *axis {
+func paramAxis(param string, entries []entry) *plot.Axis {
 	var xs []float64
 	for _, e := range entries {
 		for _, r := range e.table.Rows {
@@ -254,34 +237,34 @@ func paramAxis(param string, entries []entry) *axis {
 			}
 		}
 	}
-	return valuesAxis(param, xs, func(v float64) string { return paramText(results.Param{Name: param, Value: v}) })
+	return plot.ValuesAxis(param, xs, func(v float64) string { return paramText(results.Param{Name: param, Value: v}) })
 }
 
-func sweepChart(profile string, entries []entry, param string) *chart {
+func sweepChart(profile string, entries []entry, param string) *plot.Chart {
 	headline := entries[0].table.Headline
-	c := &chart{title: profile + ": " + metricName(headline) + " by " + param, x: paramAxis(param, entries)}
+	c := &plot.Chart{Title: profile + ": " + metricName(headline) + " by " + param, X: paramAxis(param, entries)}
 	var ys []float64
 	for i, e := range entries {
 		pts := sweepPoints(e.table, param, func(f *Figures) (float64, bool) { return headlineValue(f, headline), true })
 		for _, p := range pts {
-			ys = append(ys, p.y)
+			ys = append(ys, p.Y)
 		}
-		c.lines = append(c.lines, line{name: e.label, color: colorAt(i), points: pts, markers: true})
+		c.Lines = append(c.Lines, plot.Line{Name: e.label, Color: plot.SeriesColor(i), Points: pts, Markers: true})
 		if peak := e.table.peakRow(); e.run == "" && peak != nil {
 			if x, ok := paramValue(*peak, param); ok {
 				if xv, isNum := x.(float64); isNum {
 					v := headlineValue(peak.Total, headline)
-					c.marks = append(c.marks, mark{at: point{xv, v}, color: colorAt(i), label: "peak " + shortHeadline(v, headline)})
+					c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: xv, Y: v}, Color: plot.SeriesColor(i), Label: "peak " + shortHeadline(v, headline)})
 				}
 			}
 		}
 	}
-	c.y = headlineAxis(ys, headline)
+	c.Y = headlineAxis(ys, headline)
 	return c
 }
 
-func sweepLatencyChart(profile string, entries []entry, param string) *chart {
-	c := &chart{title: profile + ": latency by " + param, x: paramAxis(param, entries)}
+func sweepLatencyChart(profile string, entries []entry, param string) *plot.Chart {
+	c := &plot.Chart{Title: profile + ": latency by " + param, X: paramAxis(param, entries)}
 	var ys []float64
 	for i, e := range entries {
 		mean := sweepPoints(e.table, param, func(f *Figures) (float64, bool) {
@@ -297,37 +280,37 @@ func sweepLatencyChart(profile string, entries []entry, param string) *chart {
 			return float64(*f.P99Ns), true
 		})
 		for _, p := range slices.Concat(mean, p99) {
-			ys = append(ys, p.y)
+			ys = append(ys, p.Y)
 		}
-		c.lines = append(c.lines, line{name: e.label + " mean", color: colorAt(i), points: mean, markers: true})
+		c.Lines = append(c.Lines, plot.Line{Name: e.label + " mean", Color: plot.SeriesColor(i), Points: mean, Markers: true})
 		if len(p99) > 0 {
-			c.lines = append(c.lines, line{name: e.label + " p99", color: colorAt(i), points: p99, markers: true, dashed: true})
+			c.Lines = append(c.Lines, plot.Line{Name: e.label + " p99", Color: plot.SeriesColor(i), Points: p99, Markers: true, Dashed: true})
 		}
 	}
-	c.y = logAxis("Latency", ys, shortLatency)
+	c.Y = plot.LogAxis("Latency", ys, format.ShortLatency)
 	return c
 }
 
-func heatMapChart(title string, e entry, dims []string, headline string) *chart {
+func heatMapChart(title string, e entry, dims []string, headline string) *plot.Chart {
 	rows := e.table.Rows
-	h := &heatMap{
-		xTitle: dims[0], yTitle: dims[1], peakRow: -1, peakCol: -1,
-		metric: metricName(headline),
-		cell:   func(v float64) string { return shortHeadline(v, headline) },
+	h := &plot.HeatMap{
+		XTitle: dims[0], YTitle: dims[1], PeakRow: -1, PeakCol: -1,
+		Metric: metricName(headline),
+		Cell:   func(v float64) string { return shortHeadline(v, headline) },
 	}
 	if headline != headlineBW {
-		h.cell = func(v float64) string { return significant(v, countUnits) }
+		h.Cell = func(v float64) string { return format.Significant(v, format.CountUnits) }
 	}
 	colVals, rowVals := categories(rows, dims[0]), categories(rows, dims[1])
 	for _, v := range colVals {
-		h.cols = append(h.cols, paramText(results.Param{Name: dims[0], Value: v}))
+		h.Cols = append(h.Cols, paramText(results.Param{Name: dims[0], Value: v}))
 	}
 	for _, v := range rowVals {
-		h.rows = append(h.rows, paramText(results.Param{Name: dims[1], Value: v}))
+		h.Rows = append(h.Rows, paramText(results.Param{Name: dims[1], Value: v}))
 	}
-	h.cells = make([][]float64, len(rowVals))
-	for i := range h.cells {
-		h.cells[i] = slices.Repeat([]float64{math.NaN()}, len(colVals))
+	h.Cells = make([][]float64, len(rowVals))
+	for i := range h.Cells {
+		h.Cells[i] = slices.Repeat([]float64{math.NaN()}, len(colVals))
 	}
 	for _, r := range rows {
 		xv, _ := paramValue(r, dims[0])
@@ -336,12 +319,12 @@ func heatMapChart(title string, e entry, dims []string, headline string) *chart 
 		if ci < 0 || ri < 0 || !r.completed() {
 			continue
 		}
-		h.cells[ri][ci] = headlineValue(r.Total, headline)
+		h.Cells[ri][ci] = headlineValue(r.Total, headline)
 		if r.Peak {
-			h.peakRow, h.peakCol = ri, ci
+			h.PeakRow, h.PeakCol = ri, ci
 		}
 	}
-	return &chart{title: title, heat: h}
+	return &plot.Chart{Title: title, Heat: h}
 }
 
 func sameValue(v any) func(any) bool {
@@ -403,12 +386,12 @@ func timeUnit(seconds float64) (factor float64, name string) {
 
 // seriesChart draws IOPS (left axis) and latency (right axis) of each
 // long series, against time or against the data written.
-func seriesChart(profile string, entries []entry, byWritten bool) *chart {
+func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
 	p99 := seriesHasP99(entries)
 	latName := seriesLatencyName(entries)
-	c := &chart{title: profile + ": IOPS and " + strings.ToLower(latName) + " over time"}
+	c := &plot.Chart{Title: profile + ": IOPS and " + strings.ToLower(latName) + " over time"}
 	if byWritten {
-		c.title = profile + ": IOPS and " + strings.ToLower(latName) + " against data written"
+		c.Title = profile + ": IOPS and " + strings.ToLower(latName) + " against data written"
 	}
 	lastT := 0.0
 	for _, e := range entries {
@@ -417,8 +400,8 @@ func seriesChart(profile string, entries []entry, byWritten bool) *chart {
 	factor, tname := timeUnit(lastT)
 	var xs, iops, lats []float64
 	for i, e := range entries {
-		iopsLine := line{name: e.label + " IOPS", color: colorAt(i)}
-		latLine := line{name: e.label + " " + strings.ToLower(strings.TrimSuffix(latName, " latency")), color: colorAt(i), dashed: true, onY2: true}
+		iopsLine := plot.Line{Name: e.label + " IOPS", Color: plot.SeriesColor(i)}
+		latLine := plot.Line{Name: e.label + " " + strings.ToLower(strings.TrimSuffix(latName, " latency")), Color: plot.SeriesColor(i), Dashed: true, OnY2: true}
 		for _, smp := range e.table.Series {
 			x := smp.T / factor
 			if byWritten {
@@ -429,21 +412,21 @@ func seriesChart(profile string, entries []entry, byWritten bool) *chart {
 				lat = float64(smp.P99Ns)
 			}
 			xs, iops = append(xs, x), append(iops, smp.IOPS)
-			iopsLine.points = append(iopsLine.points, point{x, smp.IOPS})
+			iopsLine.Points = append(iopsLine.Points, plot.Point{X: x, Y: smp.IOPS})
 			if lat > 0 {
 				lats = append(lats, lat)
-				latLine.points = append(latLine.points, point{x, lat})
+				latLine.Points = append(latLine.Points, plot.Point{X: x, Y: lat})
 			}
 		}
-		c.lines = append(c.lines, iopsLine, latLine)
+		c.Lines = append(c.Lines, iopsLine, latLine)
 	}
 	if byWritten {
-		c.x = linearAxis("Data written", xs, true, shortBytes)
+		c.X = plot.LinearAxis("Data written", xs, true, format.ShortBytes)
 	} else {
-		c.x = linearAxis("Time ("+tname+")", xs, true, trimNumber)
+		c.X = plot.LinearAxis("Time ("+tname+")", xs, true, format.Trim)
 	}
-	c.y = linearAxis("IOPS", iops, true, shortCount)
-	c.y2 = logAxis(latName, lats, shortLatency)
+	c.Y = plot.LinearAxis("IOPS", iops, true, format.ShortCount)
+	c.Y2 = plot.LogAxis(latName, lats, format.ShortLatency)
 	return c
 }
 
@@ -465,73 +448,57 @@ func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
 	return out
 }
 
-func percentileChart(profile string, entries []entry) *chart {
-	c := &chart{title: profile + ": latency percentiles at the peak"}
+func percentileChart(profile string, entries []entry) *plot.Chart {
+	c := &plot.Chart{Title: profile + ": latency percentiles at the peak"}
 	var ps, ys []float64
 	for i, e := range entries {
 		curves := tailPercentiles(e.table.Latency)
 		for _, curve := range curves {
-			l := line{name: e.label, color: colorAt(i), markers: true}
+			l := plot.Line{Name: e.label, Color: plot.SeriesColor(i), Markers: true}
 			if len(curves) > 1 {
-				l.name += " " + curve.Direction
-				l.dashed = curve.Direction == "write"
+				l.Name += " " + curve.Direction
+				l.Dashed = curve.Direction == "write"
 			}
 			for _, p := range curve.Percentiles {
-				l.points = append(l.points, point{p.P, float64(p.Ns)})
+				l.Points = append(l.Points, plot.Point{X: p.P, Y: float64(p.Ns)})
 				ps, ys = append(ps, p.P), append(ys, float64(p.Ns))
 			}
-			c.lines = append(c.lines, l)
+			c.Lines = append(c.Lines, l)
 		}
 	}
-	c.x = ninesAxis("Percentile", ps)
-	c.y = logAxis("Latency", ys, shortLatency)
+	c.X = plot.NinesAxis("Percentile", ps)
+	c.Y = plot.LogAxis("Latency", ys, format.ShortLatency)
 	return c
 }
 
 // steadyStateChart draws the tracked figure of every round, the
 // measurement window shaded, its average with the ±10% band the criteria
 // allow, and the best-fit line over the window.
-func steadyStateChart(ss *SteadyState) *chart {
-	c := &chart{title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
+func steadyStateChart(ss *SteadyState) *plot.Chart {
+	c := &plot.Chart{Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
 	var rounds, values []float64
-	rl := line{name: variableTitle(ss.Variable) + " per round", color: colorAt(0), markers: true}
+	rl := plot.Line{Name: variableTitle(ss.Variable) + " per round", Color: plot.SeriesColor(0), Markers: true}
 	for _, r := range ss.Rounds {
 		rounds, values = append(rounds, float64(r.Round)), append(values, r.Value)
-		rl.points = append(rl.points, point{float64(r.Round), r.Value})
+		rl.Points = append(rl.Points, plot.Point{X: float64(r.Round), Y: r.Value})
 	}
-	c.lines = append(c.lines, rl)
+	c.Lines = append(c.Lines, rl)
 	if ss.WindowFirst > 0 && ss.WindowLast >= ss.WindowFirst {
 		first, last := float64(ss.WindowFirst), float64(ss.WindowLast)
-		c.band = &band{from: first - 0.5, to: last + 0.5, label: "measurement window"}
+		c.Band = &plot.Band{From: first - 0.5, To: last + 0.5, Label: "measurement window"}
 		fit := func(x float64) float64 { return ss.Intercept + ss.Slope*x }
-		c.lines = append(c.lines,
-			line{name: "best-fit line", color: colorAt(1), points: []point{{first, fit(first)}, {last, fit(last)}}},
-			line{name: "window average ±10%", color: "#777777", dashed: true, points: []point{{first, ss.Average * 1.1}, {last, ss.Average * 1.1}}},
-			line{color: "#777777", dashed: true, points: []point{{first, ss.Average * 0.9}, {last, ss.Average * 0.9}}},
-			line{color: "#777777", points: []point{{first, ss.Average}, {last, ss.Average}}},
+		c.Lines = append(c.Lines,
+			plot.Line{Name: "best-fit line", Color: plot.SeriesColor(1), Points: []plot.Point{{X: first, Y: fit(first)}, {X: last, Y: fit(last)}}},
+			plot.Line{Name: "window average ±10%", Color: "#777777", Dashed: true, Points: []plot.Point{{X: first, Y: ss.Average * 1.1}, {X: last, Y: ss.Average * 1.1}}},
+			plot.Line{Color: "#777777", Dashed: true, Points: []plot.Point{{X: first, Y: ss.Average * 0.9}, {X: last, Y: ss.Average * 0.9}}},
+			plot.Line{Color: "#777777", Points: []plot.Point{{X: first, Y: ss.Average}, {X: last, Y: ss.Average}}},
 		)
 		values = append(values, ss.Average*1.1, ss.Average*0.9, fit(first), fit(last))
 		rounds = append(rounds, first-0.5, last+0.5)
 	}
-	c.x = roundAxis(rounds)
-	c.y = linearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable))
+	c.X = plot.WholeAxis("Round", rounds, format.Trim)
+	c.Y = plot.LinearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable))
 	return c
-}
-
-// roundAxis covers round numbers with half a round to spare on each side,
-// ticked at whole rounds (every few rounds when there are many).
-func roundAxis(rounds []float64) *axis {
-	lo, hi, ok := finiteRange(rounds)
-	if !ok {
-		lo, hi = 1, 1
-	}
-	first, last := math.Ceil(lo), math.Floor(hi)
-	a := &axis{title: "Round", scale: linear, lo: math.Min(lo, first-0.5), hi: math.Max(hi, last+0.5)}
-	step := math.Max(1, niceStep((last-first)/12))
-	for r := math.Ceil(first/step) * step; r <= last; r += step {
-		a.ticks = append(a.ticks, tick{r, trimNumber(r)})
-	}
-	return a
 }
 
 // variableTitle names a tracked figure as a chart's axis title: "iops"
@@ -547,9 +514,9 @@ func variableTitle(v string) string {
 func variableTick(v string) func(float64) string {
 	switch v {
 	case variableBW:
-		return shortBandwidth
+		return format.ShortBandwidth
 	case variableLatMean, variableLatP99:
-		return shortLatency
+		return format.ShortLatency
 	}
-	return shortCount
+	return format.ShortCount
 }

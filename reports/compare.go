@@ -8,6 +8,8 @@ import (
 	"math"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // Verdicts of a compared figure.
@@ -228,7 +230,7 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 		fmt.Fprintf(w, "only in new:  %s\n", k)
 	}
 	_, err := fmt.Fprintf(w, "%d figures compared at a %s%% threshold: %d regressed, %d improved, %d noise, %d unchanged, %d lost\n",
-		len(c.Changes), formatPlain(c.ThresholdPct),
+		len(c.Changes), format.Plain(c.ThresholdPct),
 		c.Counts[Regressed], c.Counts[Improved], c.Counts[Noise], c.Counts[Unchanged], c.Counts[Lost])
 	return err
 }
@@ -240,7 +242,7 @@ func writeChanges(w io.Writer, changes []Change) error {
 	for _, ch := range changes {
 		change, newText := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New)
 		if ch.Verdict == Lost {
-			change, newText = dash, dash
+			change, newText = format.Dash, format.Dash
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
 			pointKey{ch.Drive, ch.Profile, ch.Point}, ch.Figure, figureText(ch.Figure, ch.Base), newText, change, ch.Verdict)
@@ -252,11 +254,11 @@ func writeChanges(w io.Writer, changes []Change) error {
 func figureText(name string, v float64) string {
 	switch {
 	case math.IsNaN(v):
-		return dash
+		return format.Dash
 	case strings.HasSuffix(name, "_ns"):
-		return formatLatency(v)
+		return format.Latency(v)
 	case strings.HasSuffix(name, "bw_bytes"):
-		return formatBandwidth(v)
+		return format.Bandwidth(v)
 	}
-	return formatCount(v)
+	return format.Count(v)
 }

@@ -11,7 +11,7 @@
 // lay that model out. Markdown and HTML are written from one layout of the
 // review, so they say the same thing.
 //
-// Charts are drawn by the package's own small SVG plotter rather than a
+// Charts are drawn by the project's own small SVG plotter (package plot) rather than a
 // plotting library: a handful of chart kinds is all a review needs, and
 // owning the drawing keeps the output byte-for-byte stable (every
 // coordinate is written with one decimal), so charts are golden-tested

@@ -85,10 +85,16 @@ var goldenCases = []struct {
 func TestGolden(t *testing.T) {
 	for _, gc := range goldenCases {
 		t.Run(gc.name, func(t *testing.T) {
-			files, err := Render(gc.summary(t), Formats)
+			s := gc.summary(t)
+			files, err := Render(s, Formats)
 			if err != nil {
 				t.Fatal(err)
 			}
+			junit, err := JUnit(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, File{Name: "junit.xml", Data: junit})
 			dir := filepath.Join("testdata", "golden", gc.name)
 			var names []string
 			for _, f := range files {

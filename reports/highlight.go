@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -69,7 +70,7 @@ func peakClause(peak Row, swept bool, headline string, curve bool) string {
 // figuresText writes IOPS and bandwidth, the headline first:
 // "41,230 IOPS (168.9 MB/s)" or "2,418.4 MB/s (18,450 IOPS)".
 func figuresText(f *Figures, headline string) string {
-	iops, bw := formatCount(f.IOPS)+" IOPS", formatBandwidth(f.BWBytes)
+	iops, bw := format.Count(f.IOPS)+" IOPS", format.Bandwidth(f.BWBytes)
 	if headline == headlineBW {
 		return bw + " (" + iops + ")"
 	}
@@ -84,7 +85,7 @@ func pointAndLatency(r Row, name string) string {
 		text += " at " + name
 	}
 	if r.Total.MeanLatNs != nil {
-		text += " with " + formatLatency(*r.Total.MeanLatNs) + " mean latency"
+		text += " with " + format.Latency(*r.Total.MeanLatNs) + " mean latency"
 	}
 	return text
 }
@@ -112,7 +113,7 @@ func latencyTail(r Row) string {
 	if r.Total.MeanLatNs == nil {
 		return ""
 	}
-	return " with " + formatLatency(*r.Total.MeanLatNs) + " mean latency"
+	return " with " + format.Latency(*r.Total.MeanLatNs) + " mean latency"
 }
 
 // inFlight is iodepth x numjobs at a point; ok is false when the point
@@ -152,9 +153,9 @@ func seriesSentence(t *ProfileResult) string {
 	case last > first*1.2:
 		verb = "rose from"
 	}
-	span := formatDuration(int64(t.Series[n-1].T * 1e9))
+	span := format.Duration(int64(t.Series[n-1].T * 1e9))
 	return fmt.Sprintf("Over %s, IOPS %s %s (first tenth of the run) to %s (last tenth).",
-		span, verb, formatCount(first), formatCount(last))
+		span, verb, format.Count(first), format.Count(last))
 }
 
 func meanIOPS(samples []SeriesSample) float64 {
@@ -211,7 +212,7 @@ func tailClause(done []Row, mixed, curve bool) string {
 		return ""
 	}
 	if len(done) == 1 {
-		return tails[0].subject() + " was " + formatLatency(float64(tails[0].ns))
+		return tails[0].subject() + " was " + format.Latency(float64(tails[0].ns))
 	}
 	isOver := func(t tail) bool { return t.ns > tailLimitNs }
 	first := slices.IndexFunc(tails, isOver)
@@ -222,7 +223,7 @@ func tailClause(done []Row, mixed, curve bool) string {
 		return "p99 was above 1 ms at every point"
 	}
 	t := tails[first]
-	return fmt.Sprintf("%s exceeded 1 ms at %s (%s)", t.subject(), cmp.Or(t.point, "single run"), formatLatency(float64(t.ns)))
+	return fmt.Sprintf("%s exceeded 1 ms at %s (%s)", t.subject(), cmp.Or(t.point, "single run"), format.Latency(float64(t.ns)))
 }
 
 // subject names the figure: "p99", or "write p99" in a mixed table.
@@ -253,7 +254,7 @@ func skippedSentence(t *ProfileResult) string {
 	if n == 1 {
 		verb = " point was skipped"
 	}
-	text := formatCount(float64(n)) + verb
+	text := format.Count(float64(n)) + verb
 	if len(reasons) > 0 {
 		text += ": " + strings.Join(reasons, "; ")
 	}

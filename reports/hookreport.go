@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -132,7 +134,7 @@ func hookCharts(s *Summary, used map[string]bool) []plannedChart {
 		out = append(out, plannedChart{
 			place: func(s *Summary, ref ChartRef) { s.SummaryHook.Sections[i].Chart.File = ref.File },
 			ref:   ChartRef{Kind: chartSummaryHook, Title: title, File: chartFile(used, title, chartSummaryHook, "")},
-			draw:  func() *chart { return hookChart(title, sec.Chart) },
+			draw:  func() *plot.Chart { return hookChart(title, sec.Chart) },
 		})
 	}
 	return out
@@ -140,18 +142,18 @@ func hookCharts(s *Summary, used map[string]bool) []plannedChart {
 
 // hookChart draws a summary hook's line chart: each series a line with
 // its points marked, in the order the hook gave them.
-func hookChart(title string, hc *HookChart) *chart {
-	c := &chart{title: title}
+func hookChart(title string, hc *HookChart) *plot.Chart {
+	c := &plot.Chart{Title: title}
 	var xs, ys []float64
 	for i, sr := range hc.Series {
-		l := line{name: sr.Name, color: colorAt(i), markers: true}
+		l := plot.Line{Name: sr.Name, Color: plot.SeriesColor(i), Markers: true}
 		for _, p := range sr.Points {
-			l.points = append(l.points, point{p[0], p[1]})
+			l.Points = append(l.Points, plot.Point{X: p[0], Y: p[1]})
 			xs, ys = append(xs, p[0]), append(ys, p[1])
 		}
-		c.lines = append(c.lines, l)
+		c.Lines = append(c.Lines, l)
 	}
-	c.x = linearAxis(cmp.Or(hc.XLabel, "x"), xs, false, shortCount)
-	c.y = linearAxis(cmp.Or(hc.YLabel, "y"), ys, true, shortCount)
+	c.X = plot.LinearAxis(cmp.Or(hc.XLabel, "x"), xs, false, format.ShortCount)
+	c.Y = plot.LinearAxis(cmp.Or(hc.YLabel, "y"), ys, true, format.ShortCount)
 	return c
 }

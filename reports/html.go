@@ -19,7 +19,7 @@ func WriteHTML(w io.Writer, s *Summary) error {
 	}
 	svgs := map[string][]byte{}
 	for _, pc := range planCharts(s) {
-		svgs[pc.ref.File] = pc.draw().svg()
+		svgs[pc.ref.File] = pc.draw().SVG()
 	}
 	var b strings.Builder
 	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")

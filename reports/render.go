@@ -77,7 +77,7 @@ func Render(s *Summary, formats []string) ([]File, error) {
 func ChartFiles(s *Summary) []File {
 	var files []File
 	for _, pc := range planCharts(s) {
-		files = append(files, File{Name: pc.ref.File, Data: pc.draw().svg()})
+		files = append(files, File{Name: pc.ref.File, Data: pc.draw().SVG()})
 	}
 	return files
 }

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -29,7 +31,7 @@ func review(s *Summary) *document {
 
 func docHeader(d *document, s *Summary) {
 	d.heading(1, plain(orDash(s.Plan.Name)+" — drivebench report"))
-	date := dash
+	date := format.Dash
 	if !s.GeneratedAt.IsZero() {
 		date = s.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
 	}
@@ -98,7 +100,7 @@ func plural(n int, noun string) string {
 
 func orDash(text string) string {
 	if text == "" {
-		return dash
+		return format.Dash
 	}
 	return text
 }
@@ -171,7 +173,7 @@ func identityRows(drv Drive, id *DriveIdentity) [][][]span {
 	if drv.Scratch || drv.Path == "" {
 		path = spans("scratch file in the results folder")
 	}
-	size := dash
+	size := format.Dash
 	if drv.SizeBytes > 0 {
 		size = bytesInFull(uint64(drv.SizeBytes))
 	}
@@ -216,22 +218,22 @@ func specText(e SpecEntry) string {
 func specValue(metric string, v float64) string {
 	switch {
 	case metric == "iops":
-		return formatCount(v) + " IOPS"
+		return format.Count(v) + " IOPS"
 	case metric == "bw":
-		return formatPlain(v/1e6) + " MB/s"
+		return format.Plain(v/1e6) + " MB/s"
 	case metric == "lat_us":
-		return formatLatency(v*1e3) + " latency"
+		return format.Latency(v*1e3) + " latency"
 	case strings.HasSuffix(metric, "_us"):
-		return formatLatency(v*1e3) + " " + strings.TrimSuffix(metric, "_us")
+		return format.Latency(v*1e3) + " " + strings.TrimSuffix(metric, "_us")
 	}
-	return formatPlain(v) + " " + metric
+	return format.Plain(v) + " " + metric
 }
 
 func specConditions(e SpecEntry) string {
 	var parts []string
 	var pattern []string
 	if e.BS > 0 {
-		pattern = append(pattern, formatBlockSize(e.BS))
+		pattern = append(pattern, format.BlockSize(e.BS))
 	}
 	if e.RW != "" {
 		pattern = append(pattern, rwWords(e.RW))
@@ -330,13 +332,13 @@ func preconditionTable(d *document, s *Summary) {
 	}
 	var rows [][]string
 	for _, p := range passes {
-		written, bw := dash, dash
+		written, bw := format.Dash, format.Dash
 		if p.BytesWritten > 0 {
-			written, bw = formatBytes(p.BytesWritten), formatMBps(p.BWBytes)
+			written, bw = format.Bytes(p.BytesWritten), format.MBps(p.BWBytes)
 		}
 		rows = append(rows, []string{
 			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
-			written, bw, formatDuration(p.DurationNs),
+			written, bw, format.Duration(p.DurationNs),
 		})
 	}
 	d.table(cols, rows)
@@ -384,8 +386,7 @@ func docResults(d *document, s *Summary) {
 		return
 	}
 	d.para(plain("IOPS and bandwidth add reads and writes. Bandwidth is in MB/s " +
-		"(decimal: 1 MB/s is 10^6 bytes per second). Latency is completion " +
-		"latency, counted from the moment each I/O was due."))
+		"(decimal: 1 MB/s is 10^6 bytes per second). Under each table, which latency it holds."))
 	for _, sec := range s.Sections {
 		tables := sectionTables(s, sec.Profile)
 		if len(tables) == 1 {
@@ -401,6 +402,8 @@ func docResults(d *document, s *Summary) {
 				d.heading(4, plain(orDash(t.Drive)))
 			}
 			resultTable(d, s, t)
+			d.para(plain(joinSentences(t.LatencyNote, t.TailNote)))
+			tableWarnings(d, t)
 			d.para(plain(t.Highlight))
 		}
 		rankingTable(d, s, sec)
@@ -419,14 +422,14 @@ func sectionTables(s *Summary, profile string) []*ProfileResult {
 }
 
 func resultTable(d *document, s *Summary, t *ProfileResult) {
-	cols, cells := plainColumns, plainCells
+	cols, cells := plainColumns(t.Columns), plainCells
 	if t.Mixed {
-		cols, cells = mixedColumns, mixedCells
+		cols, cells = mixedColumns(t.Columns), mixedCells
 	}
 	curve := shapeOf(t) == shapeRateCurve
 	rows := make([][][]span, len(t.Rows))
 	for i, r := range t.Rows {
-		texts := cells(r)
+		texts := cells(r, t.Columns)
 		rows[i] = make([][]span, len(texts)+1)
 		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
@@ -435,6 +438,18 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 	}
 	d.richTable(cols, rows)
 	roundsTable(d, s, t)
+}
+
+// tableWarnings lists the warnings recorded on a table's steps, each
+// with the point it concerns.
+func tableWarnings(d *document, t *ProfileResult) {
+	var items [][]span
+	for _, w := range t.Warnings {
+		items = append(items, []span{strong("Warning (" + w.Point + "):"), plain(" " + w.Message)})
+	}
+	if len(items) > 0 {
+		d.list(items)
+	}
 }
 
 // roundsTable lists the rounds behind the rows of repeated points, as a
@@ -450,8 +465,8 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 			row := [][]span{
 				spans(fmt.Sprint(round.Round) + s.revisionMarker(round.PlanHash)),
 				spans(statusWords(round.Status, round.Total != nil)),
-				spans(figureOrDash(round.Total, func(f *Figures) string { return formatCount(f.IOPS) })),
-				spans(figureOrDash(round.Total, func(f *Figures) string { return formatMBps(f.BWBytes) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return format.Count(f.IOPS) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return format.MBps(f.BWBytes) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return latencyText(f.MeanLatNs) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return nsText(f.P99Ns) })),
 				spans(cond(round.Used, "✓", "")),
@@ -479,23 +494,32 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 	d.details(spans(title), cols, rows)
 }
 
-// figureOrDash writes a figure of f, or a dash when f is nil.
+// figureOrDash writes a figure of f, or a format.Dash when f is nil.
 func figureOrDash(f *Figures, text func(*Figures) string) string {
 	if f == nil {
-		return dash
+		return format.Dash
 	}
 	return text(f)
 }
 
-var plainColumns = []column{
-	{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"MB/s", true},
-	{"Mean latency", true}, {"p50", true}, {"p99", true}, {"p99.9", true},
+// plainColumns are the columns of a table that reads or writes, with
+// its latency percentiles.
+func plainColumns(tail []float64) []column {
+	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+	for _, p := range tail {
+		cols = append(cols, column{tailTitle(p), true})
+	}
+	return cols
 }
 
-var mixedColumns = []column{
-	{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"Read IOPS", true},
-	{"Write IOPS", true}, {"MB/s", true}, {"Mean latency", true},
-	{"p50 read / write", true}, {"p99 read / write", true}, {"p99.9 read / write", true},
+// mixedColumns are the columns of a table that both reads and writes.
+func mixedColumns(tail []float64) []column {
+	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"Read IOPS", true},
+		{"Write IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+	for _, p := range tail {
+		cols = append(cols, column{tailTitle(p) + " read / write", true})
+	}
+	return cols
 }
 
 // pointName names a row's point for people: its sweep point or, on a
@@ -508,7 +532,7 @@ func pointName(r Row, curve bool) string {
 	case r.Point != "":
 		return r.Point
 	case r.RatePct != nil:
-		return formatPlain(*r.RatePct) + "% rate"
+		return format.Plain(*r.RatePct) + "% rate"
 	case curve && r.Status == StatusNotRun:
 		return "rate point"
 	case curve:
@@ -521,6 +545,8 @@ func pointName(r Row, curve bool) string {
 // 8", "avg of 2 rounds".
 func rowNotes(r Row) []string {
 	switch rounds := len(r.Rounds); {
+	case r.WindowFirst > 0:
+		return []string{fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)}
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:
@@ -571,60 +597,50 @@ func pointCell(r Row, curve, markPeak bool, marker string) []span {
 }
 
 // plainCells are a row's cells after the point.
-func plainCells(r Row) []string {
+func plainCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return []string{statusText(r.Status), dash, dash, dash, dash, dash, dash}
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 4+len(tail)-1)...)
 	}
-	return []string{
-		statusWords(r.Status, true), formatCount(f.IOPS), formatMBps(f.BWBytes),
-		latencyText(f.MeanLatNs), nsText(f.P50Ns), nsText(f.P99Ns), nsText(f.P999Ns),
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	for _, p := range tail {
+		cells = append(cells, tailText(f, p))
 	}
+	return cells
 }
 
-func mixedCells(r Row) []string {
+func mixedCells(r Row, tail []float64) []string {
 	f := r.Total
 	if f == nil {
-		return []string{statusText(r.Status), dash, dash, dash, dash, dash, dash, dash, dash}
+		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 6+len(tail)-1)...)
 	}
-	split := func(pick func(*Figures) *uint64) string {
-		return dirNs(r.Read, pick) + " / " + dirNs(r.Write, pick)
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS),
+		dirIOPS(r.Read), dirIOPS(r.Write), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	for _, p := range tail {
+		cells = append(cells, tailText(r.Read, p)+" / "+tailText(r.Write, p))
 	}
-	return []string{
-		statusWords(r.Status, true), formatCount(f.IOPS),
-		dirIOPS(r.Read), dirIOPS(r.Write), formatMBps(f.BWBytes), latencyText(f.MeanLatNs),
-		split(func(f *Figures) *uint64 { return f.P50Ns }),
-		split(func(f *Figures) *uint64 { return f.P99Ns }),
-		split(func(f *Figures) *uint64 { return f.P999Ns }),
-	}
+	return cells
 }
 
 func dirIOPS(f *Figures) string {
 	if f == nil {
-		return dash
+		return format.Dash
 	}
-	return formatCount(f.IOPS)
-}
-
-func dirNs(f *Figures, pick func(*Figures) *uint64) string {
-	if f == nil {
-		return dash
-	}
-	return nsText(pick(f))
+	return format.Count(f.IOPS)
 }
 
 func latencyText(ns *float64) string {
 	if ns == nil {
-		return dash
+		return format.Dash
 	}
-	return formatLatency(*ns)
+	return format.Latency(*ns)
 }
 
 func nsText(ns *uint64) string {
 	if ns == nil {
-		return dash
+		return format.Dash
 	}
-	return formatLatency(float64(*ns))
+	return format.Latency(float64(*ns))
 }
 
 // statusWords is the status a table cell shows: an interrupted step that
@@ -685,8 +701,8 @@ func rankingTable(d *document, s *Summary, sec Section) {
 	for _, r := range sec.Ranking {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
-			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), formatCount(r.Total.IOPS),
-			formatMBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
+			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), format.Count(r.Total.IOPS),
+			format.MBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 		})
 	}
 	d.table(cols, rows)
@@ -710,7 +726,27 @@ func docSteadyState(d *document, s *Summary) {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
 		d.para(plain(steadyStateSentence(ss)))
+		steadyRoundsTable(d, ss)
 	}
+}
+
+// steadyRoundsTable lists the rounds of a steady-state search with the
+// judgement after each: the tracked figure, the window ending there, its
+// range and slope as shares of the mean, in PTS's own terms.
+func steadyRoundsTable(d *document, ss SteadyState) {
+	if !slices.ContainsFunc(ss.Rounds, func(r SteadyRound) bool { return r.Judgement != "" }) {
+		return
+	}
+	cols := []column{{"Round", true}, {title: variableName(ss.Variable), numeric: true}, {"Range", true}, {"Slope", true}, {title: "Judgement"}}
+	var rows [][]string
+	for _, r := range ss.Rounds {
+		rng, slope := "—", "—"
+		if r.RangePct > 0 || r.SlopePct > 0 {
+			rng, slope = percentText(r.RangePct), percentText(r.SlopePct)
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value), rng, slope, orDash(r.Judgement)})
+	}
+	d.table(cols, rows)
 }
 
 func docChecks(d *document, s *Summary) {
@@ -739,7 +775,7 @@ func verdictText(status string) string {
 // ⏭ skip, ❓ a status this version does not know.
 func verdictMark(status string) string {
 	marks := map[string]string{
-		verdictPass: "✅", verdictFail: "❌", verdictWarn: "⚠️", verdictError: "❌", verdictSkip: "⏭",
+		results.VerdictPass: "✅", results.VerdictFail: "❌", results.VerdictWarn: "⚠️", results.VerdictError: "❌", results.VerdictSkip: "⏭",
 	}
 	return cmp.Or(marks[status], "❓")
 }
@@ -814,9 +850,9 @@ func headlineOf(s *Summary, profile string) string {
 // "2,418.4 MB/s".
 func headlineText(f *Figures, headline string) string {
 	if headline == headlineBW {
-		return formatBandwidth(f.BWBytes)
+		return format.Bandwidth(f.BWBytes)
 	}
-	return formatCount(f.IOPS) + " IOPS"
+	return format.Count(f.IOPS) + " IOPS"
 }
 
 // docProblems lists the steps that failed or were interrupted, and counts

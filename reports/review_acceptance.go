@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"strings"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // docAcceptance sets each drive's spec sheet against what was measured,
@@ -38,7 +40,7 @@ var acceptanceColumns = []column{
 func acceptGroupText(g acceptGroup) []span {
 	text := []span{plain("Accept block "), mono(orDash(g.accept))}
 	if tol, ok := g.tolerance(); ok {
-		text = append(text, plain(", tolerance "+formatPlain(tol)+"%"))
+		text = append(text, plain(", tolerance "+format.Plain(tol)+"%"))
 	}
 	return append(text, plain(": "+g.tallyText()+"."))
 }
@@ -46,7 +48,7 @@ func acceptGroupText(g acceptGroup) []span {
 func acceptanceRows(g acceptGroup) [][][]span {
 	var rows [][][]span
 	for _, a := range g.rows {
-		measured, ratio := dash, dash
+		measured, ratio := format.Dash, format.Dash
 		if a.Measured != nil {
 			measured = acceptValue(a, *a.Measured, true)
 			if a.Step != "" {

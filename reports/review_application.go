@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -61,10 +62,10 @@ func applicationRows(s *Summary, app Application) [][][]span {
 			spans(runLabel(app, r) + s.revisionMarker(r.PlanHash)),
 			spans(runStatus(r)),
 			spans(exitCodeText(r)),
-			spans(formatDuration(r.DurationNs)),
+			spans(format.Duration(r.DurationNs)),
 		}
 		for _, m := range app.Metrics {
-			cell := dash
+			cell := format.Dash
 			if v, ok := r.Metrics[m]; ok {
 				cell = metricValue(v)
 			}
@@ -91,11 +92,11 @@ func runStatus(r ApplicationRun) string {
 	return statusText(r.Status)
 }
 
-// exitCodeText is a run's exit status; a dash when the command did not
+// exitCodeText is a run's exit status; a format.Dash when the command did not
 // run to its end.
 func exitCodeText(r ApplicationRun) string {
 	if r.ExitCode < 0 {
-		return dash
+		return format.Dash
 	}
 	return fmt.Sprint(r.ExitCode)
 }
@@ -105,7 +106,7 @@ func exitCodeText(r ApplicationRun) string {
 func commandsTable(d *document, app Application) {
 	var rows [][][]span
 	for _, r := range app.Runs {
-		cmd := spans(dash)
+		cmd := spans(format.Dash)
 		if len(r.Command) > 0 {
 			cmd = []span{mono(strings.Join(r.Command, " "))}
 		}
@@ -129,14 +130,14 @@ func applicationConclusionRows(s *Summary, width int) [][]string {
 				continue
 			}
 			mean, tail, pct := runLatencies(r.Metrics)
-			tailText := dash
+			tailText := format.Dash
 			if tail != nil {
-				tailText = formatLatency(*tail)
+				tailText = format.Latency(*tail)
 				if pct != 99 {
-					tailText += " (p" + formatPlain(pct) + ")"
+					tailText += " (p" + format.Plain(pct) + ")"
 				}
 			}
-			row := []string{r.Name, app.Drive, headlineMetrics(app, r), dash, latencyText(mean), tailText}
+			row := []string{r.Name, app.Drive, headlineMetrics(app, r), format.Dash, latencyText(mean), tailText}
 			for len(row) < width {
 				row = append(row, "")
 			}

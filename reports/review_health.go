@@ -3,6 +3,8 @@ package reports
 import (
 	"fmt"
 	"strings"
+
+	"github.com/drivebench/drivebench/format"
 )
 
 // healthOf is the health of the named drive, nil when the run has none.
@@ -44,7 +46,7 @@ func nvmeIdentityRows(id *DriveIdentity) [][][]span {
 
 // bytesInFull writes a size both ways: "1.07 GB (1,073,741,824 bytes)".
 func bytesInFull(n uint64) string {
-	return fmt.Sprintf("%s (%s bytes)", formatBytes(n), formatCount(float64(n)))
+	return fmt.Sprintf("%s (%s bytes)", format.Bytes(n), format.Count(float64(n)))
 }
 
 // lbaFormatText describes a format: "512 B data, no metadata (format 0
@@ -56,7 +58,7 @@ func lbaFormatText(f LBAFormat, count int) string {
 	}
 	perf := []string{"best", "better", "good", "degraded"}[f.RelativePerformance&3]
 	return fmt.Sprintf("%s B data, %s (format %d of %d, %s performance)",
-		formatCount(float64(f.DataBytes)), meta, f.Index, count, perf)
+		format.Count(float64(f.DataBytes)), meta, f.Index, count, perf)
 }
 
 func thresholdsText(id *DriveIdentity) string {
@@ -117,9 +119,9 @@ var healthLines = []healthLine{
 	{"Time", timeText, func(h DriveHealth) string { return apart(h.Before, h.After) }},
 	{"Temperature", func(r *HealthReading) string { return tempText(r.TemperatureC) }, temperatureRange},
 	{"Data written", func(r *HealthReading) string { return unitsText(r.DataUnitsWritten) }, func(h DriveHealth) string {
-		return formatBytes(h.Change.BytesWritten) + " (drivebench wrote " + formatBytes(h.EngineBytesWritten) + ")"
+		return format.Bytes(h.Change.BytesWritten) + " (drivebench wrote " + format.Bytes(h.EngineBytesWritten) + ")"
 	}},
-	{"Data read", func(r *HealthReading) string { return unitsText(r.DataUnitsRead) }, func(h DriveHealth) string { return formatBytes(h.Change.BytesRead) }},
+	{"Data read", func(r *HealthReading) string { return unitsText(r.DataUnitsRead) }, func(h DriveHealth) string { return format.Bytes(h.Change.BytesRead) }},
 	{"Media errors", func(r *HealthReading) string { return groupDigits(r.MediaErrors) }, func(h DriveHealth) string { return signedCount(h.Change.MediaErrors) }},
 	{"Error-log entries", func(r *HealthReading) string { return groupDigits(r.ErrorLogEntries) }, func(h DriveHealth) string { return signedCount(h.Change.ErrorLogEntries) }},
 	{"Unsafe shutdowns", func(r *HealthReading) string { return groupDigits(r.UnsafeShutdowns) }, func(h DriveHealth) string { return signedCount(h.Change.UnsafeShutdowns) }},
@@ -133,12 +135,12 @@ var healthLines = []healthLine{
 	{"Power-on hours", func(r *HealthReading) string { return groupDigits(r.PowerOnHours) }, nil},
 }
 
-// healthRows set the two readings and their change side by side; a dash
+// healthRows set the two readings and their change side by side; a format.Dash
 // stands for a reading or a change the document does not have.
 func healthRows(h DriveHealth) [][]string {
 	var rows [][]string
 	for _, l := range healthLines {
-		row := []string{l.name, dash, dash, dash}
+		row := []string{l.name, format.Dash, format.Dash, format.Dash}
 		for i, r := range []*HealthReading{h.Before, h.After} {
 			if r != nil {
 				row[i+1] = l.reading(r)
@@ -157,7 +159,7 @@ func healthRows(h DriveHealth) [][]string {
 
 func timeText(r *HealthReading) string {
 	if r.Time.IsZero() {
-		return dash
+		return format.Dash
 	}
 	return r.Time.Format("2006-01-02 15:04 UTC")
 }
@@ -165,9 +167,9 @@ func timeText(r *HealthReading) string {
 // apart is the time between the readings: "41 min 12 s apart".
 func apart(before, after *HealthReading) string {
 	if before == nil || after == nil || before.Time.IsZero() || after.Time.IsZero() {
-		return dash
+		return format.Dash
 	}
-	return formatDuration(int64(after.Time.Sub(before.Time))) + " apart"
+	return format.Duration(int64(after.Time.Sub(before.Time))) + " apart"
 }
 
 func tempText(c *int) string {
@@ -181,7 +183,7 @@ func temperatureRange(h DriveHealth) string {
 	c := h.Change
 	switch {
 	case c.TemperatureMinC == nil:
-		return dash
+		return format.Dash
 	case *c.TemperatureMinC == *c.TemperatureMaxC:
 		return "steady at " + tempText(c.TemperatureMinC)
 	}
@@ -196,7 +198,7 @@ func unitsText(units string) string {
 	return groupDigits(units) + " units"
 }
 
-func signedCount(n uint64) string { return "+" + formatCount(float64(n)) }
+func signedCount(n uint64) string { return "+" + format.Count(float64(n)) }
 
 func newWarningsText(h DriveHealth) string {
 	if w := h.Change.NewCriticalWarnings; len(w) > 0 {
@@ -216,7 +218,7 @@ func warningsText(names []string) string {
 // string of any length: "1234567" -> "1,234,567".
 func groupDigits(digits string) string {
 	if digits == "" {
-		return dash
+		return format.Dash
 	}
 	var b strings.Builder
 	for i, d := range digits {
@@ -250,14 +252,14 @@ func healthSentences(h DriveHealth) string {
 func writtenSentence(h DriveHealth) string {
 	c := h.Change
 	counted := fmt.Sprintf("Between the readings the drive counted %s written (%s of 512,000 bytes)",
-		formatBytes(c.BytesWritten), countOf(c.BytesWritten/dataUnitBytes, "data unit", "data units"))
+		format.Bytes(c.BytesWritten), countOf(c.BytesWritten/dataUnitBytes, "data unit", "data units"))
 	switch {
 	case c.BytesWritten == 0 && h.EngineBytesWritten == 0:
 		return "Neither the drive nor drivebench counted any data written between the readings."
 	case c.WrittenRatio == nil:
 		return counted + ", though drivebench wrote nothing to it in that time."
 	}
-	return fmt.Sprintf("%s, %s× the %s drivebench wrote.", counted, formatGrouped(*c.WrittenRatio, 2), formatBytes(h.EngineBytesWritten))
+	return fmt.Sprintf("%s, %s× the %s drivebench wrote.", counted, format.Grouped(*c.WrittenRatio, 2), format.Bytes(h.EngineBytesWritten))
 }
 
 func temperatureSentence(h DriveHealth) string {
@@ -312,7 +314,7 @@ func countOf(n uint64, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return formatCount(float64(n)) + " " + many
+	return format.Count(float64(n)) + " " + many
 }
 
 // listWords joins words as prose: "a, b and c".

@@ -71,8 +71,8 @@ func TestAggregateRows(t *testing.T) {
 		t.Errorf("counts = %+v: every round and aggregate is a step", s.Counts.Steps)
 	}
 	for _, line := range []string{
-		"| **iodepth=1** (avg of 2 rounds, peak) | ok | 1,050 | 4.3 | 952.4 µs | — | — | — |",
-		"| iodepth=8 (aggregate of 3 rounds) | failed | — | — | — | — | — | — |",
+		"| **iodepth=1** (avg of 2 rounds, peak) | ok | 1,050 | 4.3 | 952.4 µs | — | — | — | — | — |",
+		"| iodepth=8 (aggregate of 3 rounds) | failed | — | — | — | — | — | — | — | — |",
 		"Rounds behind the averaged rows; ✓ marks the rounds averaged.",
 		"| Point | Round | Status | IOPS | MB/s | Mean latency | p99 | Averaged |",
 		"| iodepth=1 | 2 | ok | 1,040 | 4.3 | 961.5 µs | — | ✓ |",
@@ -133,9 +133,9 @@ func TestPlanRevisions(t *testing.T) {
 	for _, line := range []string{
 		"- ¹ Results of an earlier revision of the plan, `bbbbbbbb`: 2 steps, kept when the run resumed under the current revision",
 		"- ² Results of an earlier revision of the plan, `aaaaaaaa`: 1 step, kept when the run resumed under the current revision",
-		"| iodepth=1² | ok | 100 | 0.4 | 10.00 ms | — | — | — |",
-		"| iodepth=4¹ | ok | 400 | 1.6 | 2.50 ms | — | — | — |",
-		"| **iodepth=16** (peak) | ok | 900 | 3.7 | 1.11 ms | — | — | — |",
+		"| iodepth=1² | ok | 100 | 0.4 | 10.00 ms | — | — | — | — | — |",
+		"| iodepth=4¹ | ok | 400 | 1.6 | 2.50 ms | — | — | — | — | — |",
+		"| **iodepth=16** (peak) | ok | 900 | 3.7 | 1.11 ms | — | — | — | — | — |",
 		"| fill¹ | d | 1 | ok | — | — | 1 min 00 s |",
 	} {
 		if !strings.Contains(md, line+"\n") {
@@ -180,8 +180,8 @@ func TestSkippedAndInterrupted(t *testing.T) {
 		t.Errorf("skipped = %+v, want %+v", s.Skipped, wantSkip)
 	}
 	for _, line := range []string{
-		"| iodepth=4 | interrupted, partial result | 9,000 | 36.9 | 111.1 µs | — | — | — |",
-		"| iodepth=16 | skipped | — | — | — | — | — | — |",
+		"| iodepth=4 | interrupted, partial result | 9,000 | 36.9 | 111.1 µs | — | — | — | — | — |",
+		"| iodepth=16 | skipped | — | — | — | — | — | — | — | — |",
 		"Measured 1,000 IOPS (4.1 MB/s) at iodepth=1 with 1.00 ms mean latency. " +
 			"The interrupted point's partial result is shown but not ranked or charted. " +
 			"1 point was skipped: p99 latency 4352.0 µs at d / mix / iodepth=4 exceeded the curve's limit of 4000.0 µs.",

@@ -1,6 +1,10 @@
 package reports
 
-import "time"
+import (
+	"time"
+
+	"github.com/drivebench/drivebench/results"
+)
 
 // SchemaVersion identifies the layout of report.json. Fields may be added
 // within a version; renaming, removing or changing the meaning of a field
@@ -178,6 +182,16 @@ type ProfileResult struct {
 	Series []SeriesSample `json:"series"`
 	// Search is set when a hook chose the points one by one.
 	Search *Search `json:"search,omitempty"`
+	// Columns are the table's latency percentiles, in order (100 is the
+	// maximum); each row's figures hold one cell per column in Tail.
+	Columns []float64 `json:"columns"`
+	// TailNote says which percentile columns were left out and which
+	// cells rest on too few I/Os; LatencyNote which latency the figures
+	// hold.
+	TailNote    string `json:"tail_note,omitempty"`
+	LatencyNote string `json:"latency_note,omitempty"`
+	// Warnings are the run's reasons to doubt the figures of some rows.
+	Warnings []TableWarning `json:"warnings,omitempty"`
 }
 
 // LatencyCurve is a latency distribution: the latency below which each
@@ -237,10 +251,17 @@ type Row struct {
 	Averaged int `json:"averaged,omitempty"`
 	// Round is set on the row of a steady-state profile's point: the
 	// round whose figures the row shows, the point's last round that ran.
-	Round int `json:"round,omitempty"`
+	// Once a measurement window has been judged the row shows instead
+	// the mean of the window's rounds, WindowFirst to WindowLast, as PTS
+	// reports each cell.
+	Round       int `json:"round,omitempty"`
+	WindowFirst int `json:"window_first,omitempty"`
+	WindowLast  int `json:"window_last,omitempty"`
 	// Rounds are the rounds behind the row of a repeated point or of a
 	// steady-state profile's point, in order; [] for other rows.
 	Rounds []RoundResult `json:"rounds"`
+	// Host is how busy the machine was while the row's step ran.
+	Host *results.HostLoad `json:"host,omitempty"`
 }
 
 // RoundResult is one round of a repeated point or of a steady-state
@@ -274,6 +295,10 @@ type Figures struct {
 	P50Ns     *uint64  `json:"p50_ns,omitempty"`
 	P99Ns     *uint64  `json:"p99_ns,omitempty"`
 	P999Ns    *uint64  `json:"p99_9_ns,omitempty"`
+	// IOs is the number of I/Os behind the figures; Tail the table's
+	// percentile columns (see ProfileResult.Columns).
+	IOs  uint64           `json:"ios,omitempty"`
+	Tail []PercentileCell `json:"tail,omitempty"`
 }
 
 // PreconditionPass is one pass of a precondition over a drive.
@@ -298,7 +323,13 @@ type CheckVerdict struct {
 	Drive   string `json:"drive"`
 	Status  string `json:"status"`
 	Message string `json:"message"`
+	// Subject is what was judged, stable across runs: the point and
+	// expression of an expectation, the spec figure of an acceptance row;
+	// empty for a check's own verdicts.
+	Subject string `json:"subject,omitempty"`
 	Where   string `json:"where,omitempty"`
+	// DurationNs is the wall time of the step that gave the verdict.
+	DurationNs int64 `json:"duration_ns"`
 }
 
 // SkipGroup counts the steps of one profile on one drive that the run
@@ -322,6 +353,8 @@ type Problem struct {
 	Drive  string `json:"drive"`
 	Status string `json:"status"`
 	Error  string `json:"error"`
+	// DurationNs is the step's wall time until it stopped.
+	DurationNs int64 `json:"duration_ns"`
 	// Output holds the last lines of a failed command's outputs; [] for
 	// other steps.
 	Output []OutputTail `json:"output"`
@@ -586,7 +619,15 @@ type SteadyState struct {
 	Average   float64 `json:"average"`
 	Slope     float64 `json:"slope"`
 	Intercept float64 `json:"intercept"`
-	Reached   bool    `json:"reached"`
+	// RangePct and SlopePct are the window's range (max - min) and the
+	// change of its best-fit line across it, in percent of its average,
+	// and RangeLimitPct and SlopeLimitPct the rule's limits; zero for a
+	// plan's own rule.
+	RangePct      float64 `json:"range_pct"`
+	SlopePct      float64 `json:"slope_pct"`
+	RangeLimitPct float64 `json:"range_limit_pct"`
+	SlopeLimitPct float64 `json:"slope_limit_pct"`
+	Reached       bool    `json:"reached"`
 	// Exhausted is set when the last allowed round ran without reaching
 	// steady state.
 	Exhausted bool   `json:"exhausted"`
@@ -600,8 +641,13 @@ type SteadyState struct {
 	Chart string `json:"chart"`
 }
 
-// SteadyRound is the tracked figure of one round.
+// SteadyRound is the tracked figure of one round and the judgement made
+// after it: the window ending there, its range and slope as shares of
+// its mean, and why the search went on or stopped.
 type SteadyRound struct {
-	Round int     `json:"round"`
-	Value float64 `json:"value"`
+	Round     int     `json:"round"`
+	Value     float64 `json:"value"`
+	RangePct  float64 `json:"range_pct,omitempty"`
+	SlopePct  float64 `json:"slope_pct,omitempty"`
+	Judgement string  `json:"judgement,omitempty"`
 }

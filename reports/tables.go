@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -233,7 +234,7 @@ func paramText(p results.Param) string {
 		return fmt.Sprint(v)
 	}
 	if p.Name == "bs" && n > 0 && n == math.Trunc(n) && n < 1<<62 {
-		return formatBlockSize(int64(n))
+		return format.BlockSize(int64(n))
 	}
 	return strconv.FormatFloat(n, 'f', -1, 64)
 }
@@ -241,7 +242,11 @@ func paramText(p results.Param) string {
 func buildParams(point []results.Param) []Param {
 	out := []Param{}
 	for _, p := range point {
-		out = append(out, Param{Name: p.Name, Value: p.Value})
+		v := p.Value
+		if n, ok := v.(int64); ok {
+			v = float64(n) // the report's numbers are float64 throughout
+		}
+		out = append(out, Param{Name: p.Name, Value: v})
 	}
 	return out
 }

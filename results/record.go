@@ -1,6 +1,7 @@
 package results
 
 import (
+	"bytes"
 	"encoding/json"
 	"time"
 
@@ -35,8 +36,8 @@ type Record struct {
 	// PlanHash is the revision of the plan that produced this record.
 	PlanHash string `json:"plan_hash"`
 	Engine   string `json:"engine,omitempty"`
-	// Workload is the engine's input, as the plan package encodes it.
-	Workload json.RawMessage `json:"workload,omitempty"`
+	// Workload is the engine's input as the step ran it.
+	Workload *Workload       `json:"workload,omitempty"`
 	Status   string          `json:"status"`
 	Error    string          `json:"error,omitempty"`
 	Started  time.Time       `json:"started"`
@@ -60,15 +61,70 @@ type Record struct {
 	// the order they were measured.
 	Parent string   `json:"parent,omitempty"`
 	Points []string `json:"points,omitempty"`
+	// DriveState is the state of the step's drive as the step began.
+	DriveState *StepDriveState `json:"drive_state,omitempty"`
+	// Host is how busy the machine was over the step.
+	Host *HostLoad `json:"host,omitempty"`
+	// Warnings say, a sentence each, why a figure of the step may not
+	// measure what it seems to.
+	Warnings []Warning `json:"warnings,omitempty"`
 }
 
-// Acceptance verdicts: the three of checks, and skip for a spec figure
-// that cannot be compared with a measurement.
+// StepDriveState is what a step found on its drive.
+type StepDriveState struct {
+	// Preconditions names the precondition steps the drive had been
+	// through in this run, in order, since its last purge.
+	Preconditions []string `json:"preconditions"`
+	// UnwrittenPct is the share of the region a read step covers that was
+	// never written (holes of a regular file); nil when not measured (a
+	// block device, a write step).
+	UnwrittenPct *float64 `json:"unwritten_pct,omitempty"`
+	// Rerun says why a precondition complete in an earlier run of the
+	// folder ran again: the drive's state had been lost.
+	Rerun string `json:"rerun,omitempty"`
+}
+
+// HostLoad is the machine's CPU use over a step.
+type HostLoad struct {
+	// CPUs is the number of processors; BusyPct their average utilisation
+	// over the step (100 is every processor busy all the time).
+	CPUs    int     `json:"cpus"`
+	BusyPct float64 `json:"busy_pct"`
+	// BusiestThreadPct is the utilisation of the engine's busiest thread
+	// (100 is one processor all the time), and BusiestThread its name.
+	BusiestThreadPct float64 `json:"busiest_thread_pct"`
+	BusiestThread    string  `json:"busiest_thread,omitempty"`
+	// CachedPct is, for a buffered read step, the share of its region
+	// the page cache held after the step; nil when not measured.
+	CachedPct *float64 `json:"cached_pct,omitempty"`
+}
+
+// Warning kinds.
 const (
-	AcceptPass = "pass"
-	AcceptFail = "fail"
-	AcceptWarn = "warn"
-	AcceptSkip = "skip"
+	WarnDriveState = "drive_state"
+	WarnUnwritten  = "unwritten"
+	WarnHostCPU    = "host_cpu"
+	WarnPageCache  = "page_cache"
+	WarnTail       = "tail"
+)
+
+// Warning is one reason to doubt a step's figures, in words a reader
+// understands.
+type Warning struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Verdict statuses: the outcome of one judgement, the same words in every
+// record, report and hook. A check or expectation says pass, fail or warn,
+// or error when it could not judge at all; an acceptance row says skip for
+// a spec figure that cannot be compared with a measurement.
+const (
+	VerdictPass  = "pass"
+	VerdictFail  = "fail"
+	VerdictWarn  = "warn"
+	VerdictError = "error"
+	VerdictSkip  = "skip"
 )
 
 // AcceptanceRow compares one figure of a spec entry with what was
@@ -90,7 +146,7 @@ type AcceptanceRow struct {
 	// TolerancePct is how far on the wrong side of the claim a measurement
 	// may be and still pass.
 	TolerancePct float64 `json:"tolerance_pct"`
-	// Verdict is AcceptPass, AcceptFail, AcceptWarn or AcceptSkip; Reason
+	// Verdict is VerdictPass, VerdictFail, VerdictWarn or VerdictSkip; Reason
 	// says why in one sentence.
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
@@ -178,12 +234,49 @@ type Param struct {
 	Value any    `json:"value"`
 }
 
+// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
+// number (a queue depth, a size in bytes) as an int64, not a float64, so
+// that hooks and reports given a record read from disk see 4096, as do
+// those given it during the run.
+func (p *Param) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Name  string          `json:"name"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	p.Name = raw.Name
+	dec := json.NewDecoder(bytes.NewReader(raw.Value))
+	dec.UseNumber()
+	var v any
+	if len(raw.Value) > 0 {
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+	}
+	if n, ok := v.(json.Number); ok {
+		if i, err := n.Int64(); err == nil {
+			v = i
+		} else if v, err = n.Float64(); err != nil {
+			return err
+		}
+	}
+	p.Value = v
+	return nil
+}
+
 // Verdict is one judgement of a check.
 type Verdict struct {
 	Check   string `json:"check"`
 	Drive   string `json:"drive,omitempty"`
-	Status  string `json:"status"` // pass, fail, warn or error
+	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
 	Message string `json:"message"`
+	// Subject is what was judged, the same in every run of the plan (the
+	// point and expression, the spec figure), never a measured value: CI
+	// systems key a test's history on it. Empty when the check's name and
+	// drive say it all.
+	Subject string `json:"subject,omitempty"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`
 }
@@ -195,12 +288,22 @@ type SteadyState struct {
 	Rounds   []float64 `json:"rounds"`
 	// WindowFirst and WindowLast are the 1-based rounds of the latest
 	// window judged; 0 when too few rounds have run.
-	WindowFirst int     `json:"window_first"`
-	WindowLast  int     `json:"window_last"`
-	Average     float64 `json:"average"`
-	Slope       float64 `json:"slope"`
-	Intercept   float64 `json:"intercept"`
-	Reached     bool    `json:"reached"`
+	WindowFirst int `json:"window_first"`
+	WindowLast  int `json:"window_last"`
+	// Window is the rule's window in rounds; RangePct and SlopePct are
+	// the latest window's range (max - min) and the change of its
+	// best-fit line, in percent of its mean, against the rule's limits
+	// RangeLimitPct and SlopeLimitPct (SNIA: 20 and 10). A plan's own
+	// rule leaves them zero.
+	Window        int     `json:"window,omitempty"`
+	RangePct      float64 `json:"range_pct,omitempty"`
+	SlopePct      float64 `json:"slope_pct,omitempty"`
+	RangeLimitPct float64 `json:"range_limit_pct,omitempty"`
+	SlopeLimitPct float64 `json:"slope_limit_pct,omitempty"`
+	Average       float64 `json:"average"`
+	Slope         float64 `json:"slope"`
+	Intercept     float64 `json:"intercept"`
+	Reached       bool    `json:"reached"`
 	// Exhausted is true when the last allowed round ran without reaching
 	// steady state.
 	Exhausted bool   `json:"exhausted"`
@@ -233,6 +336,9 @@ type Manifest struct {
 	Checks        []Method       `json:"checks"`
 	Steps         []StepInfo     `json:"steps"`
 	Variables     map[string]any `json:"variables,omitempty"`
+	// Percentiles are the latency columns the plan's report block asks
+	// for (100 is the maximum); empty for the default columns.
+	Percentiles []float64 `json:"report_percentiles,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.
@@ -252,7 +358,11 @@ type Drive struct {
 	Writable bool   `json:"writable"`
 	// Facts are what the engine detected: block sizes, model, rotational.
 	Facts map[string]string `json:"facts,omitempty"`
-	Spec  []SpecEntry       `json:"spec,omitempty"`
+	// Declared is the identity the plan gave the drive (model, serial,
+	// firmware, vendor), for drives that cannot report their own, such as
+	// scratch files standing in for a batch of drives.
+	Declared map[string]string `json:"declared,omitempty"`
+	Spec     []SpecEntry       `json:"spec,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.

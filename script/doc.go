@@ -13,13 +13,18 @@
 //
 //   - A hook sees only the values it is given, converted to frozen Starlark
 //     values (see [Struct] and [Func]), and a few predeclared names: verdict,
-//     struct, math and json. There is no file, network or clock access.
+//     struct, math, json and fixed (fixed decimals, which Starlark's own
+//     formatting lacks). There is no file, network or clock access.
 //   - load() reaches only files inside the plan's folder ([Runtime.Root]);
 //     absolute paths elsewhere, ".." escapes and symbolic links that lead out
 //     are refused, as are load cycles.
 //   - Every call is bounded in Starlark execution steps and in wall-clock
 //     time ([Limits]); a hook that loops forever is stopped with an error that
 //     names the limit.
+//   - Hooks run in a worker process whose address space is limited
+//     ([Limits.Memory]); a hook over it ends the worker, not drivebench, and
+//     its call fails with [ErrMemoryLimit]. What a hook returns and prints is
+//     capped ([MaxVerdicts], [MaxMessageBytes], [MaxPrints]).
 //   - print() output is captured and returned to the caller, never written to
 //     the terminal.
 //   - Every error is an [*Error] positioned in the .star file, relative to the
@@ -57,9 +62,9 @@
 //
 // # Hook files
 //
-// A file's top-level code runs once per [Runtime]; its globals are then
-// frozen and shared by every later call, from any goroutine. A Runtime is
-// safe for concurrent use.
+// A file's top-level code runs once per worker process; its globals are
+// then frozen and shared by the worker's later calls. A Runtime is safe for
+// concurrent use; its calls run one at a time in its worker.
 //
 // The dialect is standard Starlark plus while loops, if/for/while at top
 // level, and the set type; recursion and reassigning a global are not allowed.

@@ -41,15 +41,21 @@ type Error struct {
 
 // Error returns the position and the message.
 func (e *Error) Error() string {
-	switch {
-	case e.File == "":
+	if e.File == "" {
 		return e.Msg
-	case e.Line == 0:
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
-	case e.Col == 0:
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
 	}
-	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+	return e.Place() + ": " + e.Msg
+}
+
+// Place is where the error is: "file:line:col", "file:line" or "file".
+func (e *Error) Place() string {
+	switch {
+	case e.Line == 0:
+		return e.File
+	case e.Col == 0:
+		return fmt.Sprintf("%s:%d", e.File, e.Line)
+	}
+	return fmt.Sprintf("%s:%d:%d", e.File, e.Line, e.Col)
 }
 
 // Unwrap returns the cause.

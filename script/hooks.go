@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
 )
 
@@ -31,6 +32,13 @@ const steadyHelp = `a steady_state hook must return True or False, a tuple (stea
 // SteadyState calls steady_state(rounds), a plan's own rule for deciding
 // that a drive is steady, with the rounds measured so far.
 func (r *Runtime) SteadyState(ctx context.Context, file, function string, rounds any, args map[string]any) (SteadyDecision, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opSteady, File: file, Function: function}, args, rounds)
+		if res == nil {
+			return SteadyDecision{}, nil, err
+		}
+		return res.Steady, res.Prints, err
+	}
 	var d SteadyDecision
 	prints, err := r.invoke(ctx, file, function, []any{rounds}, args, steadyHelp, func(v starlark.Value) (problem string) {
 		d, problem = steadyDecision(v)
@@ -114,6 +122,14 @@ const nextPointHelp = `next_point must return a dict of the next point's paramet
 // measured so far. It returns the next point's parameters (int64, float64
 // or string values by name), or nil when the hook returned None to stop.
 func (r *Runtime) NextPoint(ctx context.Context, file, function string, history any, args map[string]any) (map[string]any, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opNext, File: file, Function: function}, args, history)
+		if res == nil {
+			return nil, nil, err
+		}
+		next, _ := res.Value.decode(nil).(map[string]any)
+		return next, res.Prints, err
+	}
 	var params map[string]any
 	prints, err := r.invoke(ctx, file, function, []any{history}, args, nextPointHelp, func(v starlark.Value) (problem string) {
 		params, problem = nextParams(v)
@@ -167,6 +183,14 @@ var metricName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // Parse calls parse(stdout, stderr, exit_code), which turns an external
 // command's output into named metrics.
 func (r *Runtime) Parse(ctx context.Context, file, function, stdout, stderr string, exitCode int, args map[string]any) (map[string]float64, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opParse, File: file, Function: function,
+			Stdout: stdout, Stderr: stderr, ExitCode: exitCode}, args)
+		if res == nil {
+			return nil, nil, err
+		}
+		return res.Metrics, res.Prints, err
+	}
 	var metrics map[string]float64
 	prints, err := r.invoke(ctx, file, function, []any{stdout, stderr, exitCode}, args, parseHelp, func(v starlark.Value) (problem string) {
 		metrics, problem = parsedMetrics(v)
@@ -208,32 +232,8 @@ func number(v starlark.Value) (float64, bool) {
 	return 0, false
 }
 
-// Section is one section a summary hook adds to the report.
-type Section struct {
-	Title string
-	// Text is Markdown.
-	Text  string
-	Table *Table
-	Chart *Chart
-}
-
-// Table is a table of text cells, one per column in each row.
-type Table struct {
-	Columns []string
-	Rows    [][]string
-}
-
-// Chart is a line chart of series of (x, y) points.
-type Chart struct {
-	Title, XLabel, YLabel string
-	Series                []Series
-}
-
-// Series is one line of a chart.
-type Series struct {
-	Name   string
-	Points [][2]float64
-}
+// A summary hook's sections are results.SummarySection values: the hook
+// returns the format summary.json stores, with nothing to copy between.
 
 const summaryHelp = `a summary hook must return a section {"title": ..., "text": ...}, with an optional ` +
 	`"table" {"columns": [...], "rows": [[...], ...]} and "chart" {"series": [{"name": ..., "points": [[x, y], ...]}]}, ` +
@@ -241,8 +241,15 @@ const summaryHelp = `a summary hook must return a section {"title": ..., "text":
 
 // Summary calls summary(report), which adds sections to the report of a
 // run; report is the run described as plain values.
-func (r *Runtime) Summary(ctx context.Context, file, function string, report any, args map[string]any) ([]Section, []string, error) {
-	var sections []Section
+func (r *Runtime) Summary(ctx context.Context, file, function string, report any, args map[string]any) ([]results.SummarySection, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opSummary, File: file, Function: function}, args, report)
+		if res == nil {
+			return nil, nil, err
+		}
+		return res.Sections, res.Prints, err
+	}
+	var sections []results.SummarySection
 	prints, err := r.invoke(ctx, file, function, []any{report}, args, summaryHelp, func(v starlark.Value) (problem string) {
 		sections, problem = summarySections(v)
 		return problem
@@ -251,7 +258,7 @@ func (r *Runtime) Summary(ctx context.Context, file, function string, report any
 }
 
 // summarySections reads a summary hook's result: one section or a list.
-func summarySections(v starlark.Value) ([]Section, string) {
+func summarySections(v starlark.Value) ([]results.SummarySection, string) {
 	g, err := fromStarlark(v)
 	if err != nil {
 		return nil, err.Error()
@@ -263,7 +270,7 @@ func summarySections(v starlark.Value) ([]Section, string) {
 		}
 		items = []any{g}
 	}
-	sections := make([]Section, 0, len(items))
+	sections := make([]results.SummarySection, 0, len(items))
 	for i, item := range items {
 		s, problem := section(item)
 		if problem != "" {
@@ -306,15 +313,15 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // section reads one section dict.
-func section(v any) (Section, string) {
+func section(v any) (results.SummarySection, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Section{}, fmt.Sprintf("a %s, not a section dict", goTypeName(v))
+		return results.SummarySection{}, fmt.Sprintf("a %s, not a section dict", goTypeName(v))
 	}
 	if p := fields(m, "a section", "title", "text", "table", "chart"); p != "" {
-		return Section{}, p
+		return results.SummarySection{}, p
 	}
-	var s Section
+	var s results.SummarySection
 	var ok1, ok2 bool
 	s.Title, ok1 = m["title"].(string)
 	s.Text, ok2 = m["text"].(string)
@@ -342,7 +349,7 @@ func section(v any) (Section, string) {
 }
 
 // table reads {"columns": [...], "rows": [[...], ...]}.
-func table(v any) (*Table, string) {
+func table(v any) (*results.SummaryTable, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, "a " + goTypeName(v) + ", not a dict"
@@ -354,7 +361,7 @@ func table(v any) (*Table, string) {
 	if !ok || len(cols) == 0 {
 		return nil, "a dict without a list of columns"
 	}
-	t := &Table{}
+	t := &results.SummaryTable{}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, cell(c))
 	}
@@ -387,7 +394,7 @@ func cell(v any) string {
 }
 
 // chart reads {"title", "x_label", "y_label", "series": [...]}.
-func chart(v any) (*Chart, string) {
+func chart(v any) (*results.SummaryChart, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, "a " + goTypeName(v) + ", not a dict"
@@ -395,7 +402,7 @@ func chart(v any) (*Chart, string) {
 	if p := fields(m, "a dict", "title", "x_label", "y_label", "series"); p != "" {
 		return nil, p
 	}
-	c := &Chart{}
+	c := &results.SummaryChart{}
 	c.Title, _ = m["title"].(string)
 	c.XLabel, _ = m["x_label"].(string)
 	c.YLabel, _ = m["y_label"].(string)
@@ -414,15 +421,15 @@ func chart(v any) (*Chart, string) {
 }
 
 // series reads {"name": ..., "points": [[x, y], ...]}.
-func series(v any) (Series, string) {
+func series(v any) (results.SummarySeries, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Series{}, "a " + goTypeName(v) + ", not a dict"
+		return results.SummarySeries{}, "a " + goTypeName(v) + ", not a dict"
 	}
 	if p := fields(m, "a dict", "name", "points"); p != "" {
-		return Series{}, p
+		return results.SummarySeries{}, p
 	}
-	s := Series{}
+	s := results.SummarySeries{}
 	s.Name, _ = m["name"].(string)
 	points, ok := m["points"].([]any)
 	if !ok {

@@ -73,6 +73,21 @@ func FindTests(dir string) ([]string, error) {
 // test when nil). The error is for a file that cannot be loaded: missing,
 // outside the plan folder, or with a syntax error.
 func (r *Runtime) RunTests(ctx context.Context, file string, filter *regexp.Regexp) ([]TestResult, error) {
+	if !r.inWorker {
+		c := &callRequest{Op: opTests, File: file}
+		if filter != nil {
+			c.Filter = filter.String()
+		}
+		res, err := r.remote(ctx, c, nil)
+		if res == nil {
+			return nil, err
+		}
+		tests := make([]TestResult, len(res.Tests))
+		for i, t := range res.Tests {
+			tests[i] = TestResult{File: t.File, Test: t.Test, Err: t.Err.err(), Prints: t.Prints, Duration: t.Duration}
+		}
+		return tests, err
+	}
 	env, err := r.testEnv()
 	if err != nil {
 		return nil, err

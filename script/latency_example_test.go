@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+
+	"github.com/drivebench/drivebench/results"
 )
 
 // The quickstart's check, examples/checks/latency.star, judged against a
@@ -51,10 +53,10 @@ func readStats(samples ...float64) Struct {
 
 func TestLatencyExample(t *testing.T) {
 	want := []Verdict{
-		{StatusPass, "iodepth=1: p99 812.3 µs < 5000 µs"},
-		{StatusFail, "iodepth=16: p99 6123.4 µs >= 5000 µs"},
-		{StatusFail, "iodepth=32: the run failed, so its latency is unknown"},
-		{StatusWarn, "iodepth=64: no reads, so no read latency to judge"},
+		{results.VerdictPass, "iodepth=1: p99 812.3 µs < 5000 µs"},
+		{results.VerdictFail, "iodepth=16: p99 6123.4 µs >= 5000 µs"},
+		{results.VerdictFail, "iodepth=32: the run failed, so its latency is unknown"},
+		{results.VerdictWarn, "iodepth=64: no reads, so no read latency to judge"},
 	}
 	r := New("../examples", Limits{})
 	// The plan may hand the limit over as an int or as a float.

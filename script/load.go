@@ -122,7 +122,14 @@ func (s *session) load(path hookPath) (starlark.StringDict, error) {
 	if path.real == s.main.real {
 		env = s.env
 	}
-	_, prog, err := starlark.SourceProgramOptions(fileOptions, path.name, src, env.Has)
+	f, err := fileOptions.Parse(path.name, src, 0)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	if problems := formatProblems(f); len(problems) > 0 {
+		return nil, s.wrap(problems[0])
+	}
+	prog, err := starlark.FileProgram(f, env.Has)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

@@ -22,6 +22,7 @@ import (
 const (
 	DefaultMaxSteps uint64 = 10_000_000
 	DefaultTimeout         = 5 * time.Second
+	DefaultMemory   int64  = 512 << 20
 )
 
 // Limits bound one call of a hook, including the top-level code of the files
@@ -33,6 +34,9 @@ type Limits struct {
 	// Timeout is the most wall-clock time a call may take. Default
 	// DefaultTimeout.
 	Timeout time.Duration
+	// Memory is the most memory, in bytes, the hooks of a Runtime may hold
+	// at once. Default DefaultMemory.
+	Memory int64
 }
 
 func (l Limits) withDefaults() Limits {
@@ -41,6 +45,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
+	}
+	if l.Memory <= 0 {
+		l.Memory = DefaultMemory
 	}
 	return l
 }
@@ -57,11 +64,49 @@ type Runtime struct {
 
 	mu      sync.Mutex
 	modules map[string]starlark.StringDict // by real path
+	// inWorker is set in the hook worker, which runs the calls itself;
+	// everywhere else calls go to the worker (see worker.go).
+	inWorker bool
+	worker   worker
 }
 
 // New returns a Runtime for the plan folder root.
 func New(root string, limits Limits) *Runtime {
 	return &Runtime{Root: root, Limits: limits}
+}
+
+// Close stops the Runtime's hook worker, which would otherwise stop after
+// a short idle time. A later call starts a new one.
+func (r *Runtime) Close() {
+	r.worker.close()
+}
+
+// remote runs c in the hook worker with args by position and hookArgs as
+// the keyword argument args. The result is nil when the call did not
+// complete; otherwise the error is the call's own.
+func (r *Runtime) remote(ctx context.Context, c *callRequest, hookArgs map[string]any, args ...any) (*callResult, error) {
+	var e encoder
+	for i, a := range args {
+		w, err := e.encode(a, "", 0)
+		if err != nil {
+			return nil, &Error{File: c.File, Msg: fmt.Sprintf("argument %d of %s: %v", i+1, c.Function, err), Err: err}
+		}
+		c.Args = append(c.Args, w)
+	}
+	if hookArgs != nil {
+		w, err := e.encode(hookArgs, "", 0)
+		if err != nil {
+			return nil, &Error{File: c.File, Msg: fmt.Sprintf("argument args of %s: %v", c.Function, err), Err: err}
+		}
+		c.HookArgs = &w
+	}
+	limits := r.Limits.withDefaults()
+	c.Root, c.MaxSteps, c.Timeout = r.Root, limits.MaxSteps, limits.Timeout
+	res, err := r.worker.do(ctx, c, limits.Memory, e.funcs)
+	if err != nil {
+		return nil, err
+	}
+	return res, res.Err.err()
 }
 
 // Call loads file (a path relative to Root, or an absolute path inside it),
@@ -71,6 +116,16 @@ func New(root string, limits Limits) *Runtime {
 // error is an [*Error]; when a limit or ctx stopped the hook, its cause
 // ([errors.Is]) is ErrStepLimit, ErrTimeout or the context's error.
 func (r *Runtime) Call(ctx context.Context, file, function string, args ...any) (result any, prints []string, err error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opCall, File: file, Function: function}, nil, args...)
+		if res == nil {
+			return nil, nil, err
+		}
+		if err != nil {
+			return nil, res.Prints, err
+		}
+		return res.Value.decode(nil), res.Prints, nil
+	}
 	s, err := r.newSession(ctx, file)
 	if err != nil {
 		return nil, nil, err
@@ -93,6 +148,10 @@ func (r *Runtime) Call(ctx context.Context, file, function string, args ...any) 
 // functions the file does define. It runs the file's top-level code (within
 // the limits) if no call has yet.
 func (r *Runtime) HasFunction(file, function string) error {
+	if !r.inWorker {
+		_, err := r.remote(context.Background(), &callRequest{Op: opHas, File: file, Function: function}, nil)
+		return err
+	}
 	s, err := r.newSession(context.Background(), file)
 	if err != nil {
 		return err
@@ -139,7 +198,7 @@ func (r *Runtime) newSession(ctx context.Context, file string) (*session, error)
 	s := &session{rt: r, root: root, main: main, limits: r.Limits.withDefaults(), env: predeclared}
 	s.thread = &starlark.Thread{
 		Name:       main.name,
-		Print:      func(_ *starlark.Thread, msg string) { s.prints = append(s.prints, msg) },
+		Print:      s.print,
 		Load:       s.loadFrom,
 		OnMaxSteps: func(*starlark.Thread) { s.stopFor(ErrStepLimit) },
 	}
@@ -147,6 +206,17 @@ func (r *Runtime) newSession(ctx context.Context, file string) (*session, error)
 	s.stopTimer = time.AfterFunc(s.limits.Timeout, func() { s.stopFor(ErrTimeout) }).Stop
 	s.stopCtx = context.AfterFunc(ctx, func() { s.stopFor(context.Cause(ctx)) })
 	return s, nil
+}
+
+// print keeps a line the hook printed, within MaxPrints lines of
+// MaxMessageBytes each.
+func (s *session) print(_ *starlark.Thread, msg string) {
+	switch {
+	case len(s.prints) < MaxPrints:
+		s.prints = append(s.prints, capText(msg, "a printed line"))
+	case len(s.prints) == MaxPrints:
+		s.prints = append(s.prints, fmt.Sprintf("… [further print() output cut: a hook may print at most %d lines]", MaxPrints))
+	}
 }
 
 // stopFor cancels the thread because of cause; the first cause sticks.
@@ -283,6 +353,7 @@ var predeclared = func() starlark.StringDict {
 		"struct":  starlark.NewBuiltin("struct", starlarkstruct.Make),
 		"math":    math.Module,
 		"json":    json.Module,
+		"fixed":   starlark.NewBuiltin("fixed", fixed),
 	}
 	d.Freeze()
 	return d

@@ -144,10 +144,14 @@ func TestLimits(t *testing.T) {
 }
 
 func TestContextDeadlineStopsRunningHook(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	r := New("testdata", Limits{MaxSteps: 1 << 62, Timeout: time.Hour})
+	defer r.Close()
+	if err := r.HasFunction("errors.star", "slow_but_finite"); err != nil { // the worker is up
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
-	_, _, err := New("testdata", Limits{MaxSteps: 1 << 62, Timeout: time.Hour}).
-		Call(ctx, "errors.star", "slow_but_finite", nil)
+	_, _, err := r.Call(ctx, "errors.star", "slow_but_finite", nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("got %v, want a context.DeadlineExceeded error", err)
 	}

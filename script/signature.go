@@ -17,6 +17,11 @@ import (
 // fit, so that a plan's mistake is found when it is validated rather than
 // after hours of measurement. Functions implemented in Go are not checked.
 func (r *Runtime) CheckFunction(file, function string, params []string, withArgs bool) error {
+	if !r.inWorker {
+		_, err := r.remote(context.Background(), &callRequest{Op: opSignature, File: file, Function: function,
+			Params: params, WithArgs: withArgs}, nil)
+		return err
+	}
 	s, err := r.newSession(context.Background(), file)
 	if err != nil {
 		return err

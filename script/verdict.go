@@ -3,20 +3,15 @@ package script
 import (
 	"context"
 	"fmt"
+	"unicode/utf8"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
-)
-
-// Verdict statuses.
-const (
-	StatusPass = "pass"
-	StatusFail = "fail"
-	StatusWarn = "warn"
 )
 
 // Verdict is one judgement of a check hook.
 type Verdict struct {
-	// Status is StatusPass, StatusFail or StatusWarn.
+	// Status is results.VerdictPass, results.VerdictFail or results.VerdictWarn.
 	Status string
 	// Message says what was judged and why, e.g.
 	// "iodepth=16: p99 812.3 µs < 5000 µs".
@@ -34,6 +29,16 @@ const verdictHelp = `a check must return verdict(status, message), a dict {"stat
 // "status" and "message". Any other return value is an [*Error] positioned at
 // the function's definition.
 func (r *Runtime) Check(ctx context.Context, file, function string, input any) ([]Verdict, []string, error) {
+	if !r.inWorker {
+		res, err := r.remote(ctx, &callRequest{Op: opCheck, File: file, Function: function}, nil, input)
+		if res == nil {
+			return nil, nil, err
+		}
+		if err == nil && res.Verdicts == nil {
+			res.Verdicts = []Verdict{} // a hook that judged nothing, as in-process
+		}
+		return res.Verdicts, res.Prints, err
+	}
 	s, err := r.newSession(ctx, file)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +70,7 @@ func verdictsOf(v starlark.Value) (verdicts []Verdict, problem string) {
 		if problem != "" {
 			return nil, problem
 		}
-		return []Verdict{one}, ""
+		return capVerdicts([]Verdict{one}), ""
 	}
 	verdicts = make([]Verdict, 0, items.Len())
 	for i := range items.Len() {
@@ -75,7 +80,7 @@ func verdictsOf(v starlark.Value) (verdicts []Verdict, problem string) {
 		}
 		verdicts = append(verdicts, one)
 	}
-	return verdicts, ""
+	return capVerdicts(verdicts), ""
 }
 
 // verdictOf reads one verdict value or verdict dict.
@@ -129,7 +134,7 @@ func describe(v starlark.Value) string {
 // checkStatus accepts only the three verdict statuses.
 func checkStatus(status string) error {
 	switch status {
-	case StatusPass, StatusFail, StatusWarn:
+	case results.VerdictPass, results.VerdictFail, results.VerdictWarn:
 		return nil
 	}
 	return fmt.Errorf(`status %q is not "pass", "fail" or "warn"`, status)
@@ -173,4 +178,48 @@ func (v *verdictValue) Attr(name string) (starlark.Value, error) {
 		return starlark.String(v.Message), nil
 	}
 	return nil, nil // the interpreter reports "verdict has no .name field or method"
+}
+
+// Bounds on what a hook hands back, so that a hook cannot fill the
+// terminal, the records and the reports: a longer message or print line is
+// cut, and verdicts past MaxVerdicts are folded into one that says how
+// many were cut and carries the worst status among them.
+const (
+	MaxVerdicts     = 1000
+	MaxMessageBytes = 4096
+	MaxPrints       = 1000
+)
+
+// capVerdicts applies MaxVerdicts and MaxMessageBytes.
+func capVerdicts(verdicts []Verdict) []Verdict {
+	for i := range verdicts {
+		verdicts[i].Message = capText(verdicts[i].Message, "a verdict message")
+	}
+	if len(verdicts) <= MaxVerdicts {
+		return verdicts
+	}
+	cut := verdicts[MaxVerdicts:]
+	count := map[string]int{}
+	for _, v := range cut {
+		count[v.Status]++
+	}
+	status := results.VerdictWarn
+	if count[results.VerdictFail] > 0 {
+		status = results.VerdictFail
+	}
+	return append(verdicts[:MaxVerdicts:MaxVerdicts], Verdict{Status: status, Message: fmt.Sprintf(
+		"%d more verdicts cut (%d fail, %d warn, %d pass): a check may return at most %d; judge in fewer, wider verdicts",
+		len(cut), count[results.VerdictFail], count[results.VerdictWarn], count[results.VerdictPass], MaxVerdicts)})
+}
+
+// capText cuts s to MaxMessageBytes, on a character boundary, saying so.
+func capText(s, what string) string {
+	if len(s) <= MaxMessageBytes {
+		return s
+	}
+	end := MaxMessageBytes
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return fmt.Sprintf("%s… [cut: %d bytes; %s may be at most %d]", s[:end], len(s), what, MaxMessageBytes)
 }

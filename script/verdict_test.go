@@ -4,6 +4,8 @@ import (
 	"context"
 	"reflect"
 	"testing"
+
+	"github.com/drivebench/drivebench/results"
 )
 
 func TestCheck(t *testing.T) {
@@ -12,13 +14,13 @@ func TestCheck(t *testing.T) {
 		input    any
 		want     []Verdict
 	}{
-		{"all_pass", Struct{"name": "iodepth=1"}, []Verdict{{StatusPass, "iodepth=1 is fine"}}},
-		{"over_limit", Struct{"value": 3, "limit": 5}, []Verdict{{StatusPass, "3 <= 5"}}},
-		{"over_limit", Struct{"value": 7, "limit": 5}, []Verdict{{StatusFail, "7 > 5"}}},
-		{"several", nil, []Verdict{{StatusPass, "first"}, {StatusWarn, "second"}, {StatusFail, "third"}}},
-		{"as_tuple", nil, []Verdict{{StatusPass, "only"}}},
+		{"all_pass", Struct{"name": "iodepth=1"}, []Verdict{{results.VerdictPass, "iodepth=1 is fine"}}},
+		{"over_limit", Struct{"value": 3, "limit": 5}, []Verdict{{results.VerdictPass, "3 <= 5"}}},
+		{"over_limit", Struct{"value": 7, "limit": 5}, []Verdict{{results.VerdictFail, "7 > 5"}}},
+		{"several", nil, []Verdict{{results.VerdictPass, "first"}, {results.VerdictWarn, "second"}, {results.VerdictFail, "third"}}},
+		{"as_tuple", nil, []Verdict{{results.VerdictPass, "only"}}},
 		{"nothing_to_judge", nil, []Verdict{}},
-		{"reads_attributes", nil, []Verdict{{StatusWarn, "noisy run"}}},
+		{"reads_attributes", nil, []Verdict{{results.VerdictWarn, "noisy run"}}},
 	}
 	r := New("testdata", Limits{})
 	for _, tt := range tests {

@@ -26,7 +26,7 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	}
 	if len(dirs) != 2 {
 		fmt.Fprintf(io.err, "drivebench compare: expected two results folders, BASE and NEW, got %d arguments\n\n", len(dirs))
-		fs.Usage()
+		fs.printUsage()
 		return exitUsage
 	}
 	pct, err := parseThreshold(*threshold)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -83,7 +82,7 @@ func cmdExport(_ context.Context, args []string, io stdio) int {
 // formatArgs parses flags that may follow the positional arguments and
 // checks that the first positional names the fio format; it returns the
 // rest, or ok = false and the exit code.
-func formatArgs(fs *flag.FlagSet, args []string, what string) (rest []string, code int, ok bool) {
+func formatArgs(fs *flagSet, args []string, what string) (rest []string, code int, ok bool) {
 	var positional []string
 	for {
 		if code, done := parseFlags(fs, args); done {
@@ -103,7 +102,7 @@ func formatArgs(fs *flag.FlagSet, args []string, what string) (rest []string, co
 	default:
 		return positional[1:], exitOK, true
 	}
-	fs.Usage()
+	fs.printUsage()
 	return nil, exitUsage, false
 }
 

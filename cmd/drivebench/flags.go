@@ -4,21 +4,44 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"strconv"
 	"strings"
+
+	"github.com/drivebench/drivebench/plan"
 )
 
-func newFlagSet(name, argsUsage, summary string, io stdio) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+// flagSet is a command's flags with its usage text. Help that was asked
+// for goes to stdout (so `drivebench run -h | less` works); usage shown
+// because of a mistake goes to stderr.
+type flagSet struct {
+	*flag.FlagSet
+	argsUsage, summary string
+	io                 stdio
+}
+
+func newFlagSet(name, argsUsage, summary string, io stdio) *flagSet {
+	fs := &flagSet{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError), argsUsage: argsUsage, summary: summary, io: io}
 	fs.SetOutput(io.err)
-	fs.Usage = func() {
-		fmt.Fprintf(io.err, "Usage: drivebench %s [flags] %s\n\n%s\n", name, argsUsage, summary)
-		if hasFlags(fs) {
-			fmt.Fprintln(io.err, "\nFlags:")
-			fs.PrintDefaults()
-		}
-	}
+	// The flag package calls Usage itself on -h and on bad flags; the
+	// text is printed by parseFlags instead, to the right stream.
+	fs.FlagSet.Usage = func() {}
 	return fs
 }
+
+// help writes the command's usage, summary and flags to w.
+func (fs *flagSet) help(w io.Writer) {
+	fmt.Fprintf(w, "Usage: drivebench %s [flags] %s\n\n%s\n", fs.Name(), fs.argsUsage, fs.summary)
+	if hasFlags(fs.FlagSet) {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(fs.io.err)
+	}
+}
+
+// printUsage shows the usage after a mistake, on stderr.
+func (fs *flagSet) printUsage() { fs.help(fs.io.err) }
 
 func hasFlags(fs *flag.FlagSet) bool {
 	n := 0
@@ -28,12 +51,18 @@ func hasFlags(fs *flag.FlagSet) bool {
 
 // parseFlags parses args; done is true when the command must stop at once
 // with code (help was asked for, or the flags were wrong).
-func parseFlags(fs *flag.FlagSet, args []string) (code int, done bool) {
+func parseFlags(fs *flagSet, args []string) (code int, done bool) {
 	err := fs.Parse(args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
+		if fs.io.describe != nil {
+			fs.io.describe(fs)
+		}
+		fs.help(fs.io.out)
 		return exitOK, true
 	case err != nil:
+		fmt.Fprintln(fs.io.err)
+		fs.printUsage()
 		return exitUsage, true
 	}
 	return exitOK, false
@@ -54,10 +83,10 @@ func (v varFlags) Set(s string) error {
 }
 
 // onePositional returns the single positional argument, or prints usage.
-func onePositional(fs *flag.FlagSet, what string) (string, bool) {
+func onePositional(fs *flagSet, what string) (string, bool) {
 	if fs.NArg() != 1 {
 		fmt.Fprintf(fs.Output(), "drivebench %s: expected one %s, got %d arguments\n\n", fs.Name(), what, fs.NArg())
-		fs.Usage()
+		fs.printUsage()
 		return "", false
 	}
 	return fs.Arg(0), true
@@ -66,7 +95,7 @@ func onePositional(fs *flag.FlagSet, what string) (string, bool) {
 // parseInterspersed parses flags wherever they stand among the positional
 // arguments, so "compare BASE NEW -threshold 5%" works as well as
 // "compare -threshold 5% BASE NEW". A "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, code int, done bool) {
+func parseInterspersed(fs *flagSet, args []string) (positional []string, code int, done bool) {
 	for {
 		if code, done := parseFlags(fs, args); done {
 			return nil, code, true
@@ -81,4 +110,24 @@ func parseInterspersed(fs *flag.FlagSet, args []string) (positional []string, co
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagT is one flag, as completion and the man page list it.
+type flagT = flag.Flag
+
+// sizeFlag is a flag holding a size such as "1GiB"; 0 when not given.
+type sizeFlag int64
+
+func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
+
+func (s *sizeFlag) Set(v string) error {
+	n, err := plan.ParseSize(v)
+	if err != nil {
+		return err
+	}
+	if n <= 0 {
+		return errors.New("must be more than 0")
+	}
+	*s = sizeFlag(n)
+	return nil
 }

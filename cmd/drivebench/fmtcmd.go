@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
@@ -31,6 +31,7 @@ func cmdFmt(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("fmt", "[PATH ...]",
 		"Rewrite plan files in the canonical layout (indentation, aligned =), listing each file changed.\n"+
 			"Folders are searched recursively for *.hcl files; without a path, the current folder.\n"+
+			"With -, the plan is read from stdin and written formatted to stdout (for editors).\n"+
 			"Exit codes: 0 done, 1 with -check when a file is not formatted, 2 a file cannot be read or parsed.", io)
 	check := fs.Bool("check", false, "write nothing; exit 1 if any file is not formatted")
 	diff := fs.Bool("diff", false, "print each change as a unified diff")
@@ -38,6 +39,10 @@ func cmdFmt(_ context.Context, args []string, io stdio) int {
 		return code
 	}
 	paths := fs.Args()
+	f := formatter{io: io, check: *check, diff: *diff}
+	if len(paths) == 1 && paths[0] == "-" {
+		return f.stdin()
+	}
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
@@ -46,7 +51,6 @@ func cmdFmt(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench fmt:", err)
 		return exitUsage
 	}
-	f := formatter{io: io, check: *check, diff: *diff}
 	for _, path := range files {
 		f.file(path)
 	}
@@ -98,6 +102,48 @@ type formatter struct {
 	failed      bool
 }
 
+// stdin formats a plan read from stdin: the result on stdout, or with
+// -check only the exit code, or with -diff the change.
+func (f *formatter) stdin() int {
+	if f.io.in == nil {
+		fmt.Fprintln(f.io.err, "drivebench fmt: no standard input")
+		return exitUsage
+	}
+	src, err := io.ReadAll(f.io.in)
+	if err != nil {
+		fmt.Fprintln(f.io.err, "drivebench fmt: stdin:", err)
+		return exitUsage
+	}
+	const name = "<stdin>"
+	out, ok := f.format(name, src)
+	switch {
+	case !ok:
+		return exitUsage
+	case f.diff:
+		if !bytes.Equal(src, out) {
+			fmt.Fprint(f.io.out, unifiedDiff(name, string(src), string(out)))
+		}
+	case !f.check:
+		f.io.out.Write(out)
+	}
+	if f.check && !bytes.Equal(src, out) {
+		return exitUnformatted
+	}
+	return exitOK
+}
+
+// format parses src and returns it in the canonical layout; ok is false
+// (and the diagnostics are printed) when it does not parse.
+func (f *formatter) format(name string, src []byte) ([]byte, bool) {
+	parsed, diags := plan.ParseConfig(src, name)
+	if diags.HasErrors() {
+		sources := &plan.Sources{Files: map[string]*hcl.File{name: parsed}}
+		_ = sources.WriteDiagnostics(f.io.err, diags, 100, false)
+		return nil, false
+	}
+	return hclwrite.Format(src), true
+}
+
 // file formats one file: a file that does not parse is reported and left
 // alone, since its layout cannot be trusted.
 func (f *formatter) file(path string) {
@@ -107,14 +153,11 @@ func (f *formatter) file(path string) {
 		f.failed = true
 		return
 	}
-	parsed, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	if diags.HasErrors() {
-		sources := &plan.Sources{Files: map[string]*hcl.File{path: parsed}}
-		_ = sources.WriteDiagnostics(f.io.err, diags, 100, false)
+	out, ok := f.format(path, src)
+	if !ok {
 		f.failed = true
 		return
 	}
-	out := hclwrite.Format(src)
 	if bytes.Equal(src, out) {
 		return
 	}

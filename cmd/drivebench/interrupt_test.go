@@ -36,32 +36,76 @@ func startRun(t *testing.T, dir string) (*exec.Cmd, *lockedBuffer) {
 	return cmd, &out
 }
 
-// TestInterruptKeepsResults: SIGINT stops the running step, keeps its
-// partial record marked interrupted, writes the report and exits 130.
+// TestInterruptKeepsResults: SIGINT, SIGTERM and SIGHUP (an ssh session
+// dropping) each stop the running step, keep its partial record marked
+// interrupted with the signal as its reason, write the report and exit 130.
 func TestInterruptKeepsResults(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "out")
-	cmd, out := startRun(t, dir)
-	sent := time.Now()
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
+	for _, tc := range []struct {
+		sig    syscall.Signal
+		reason string
+	}{
+		{syscall.SIGINT, "interrupt signal received"},
+		{syscall.SIGTERM, "terminated signal received"},
+		{syscall.SIGHUP, "hangup signal received"},
+	} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			cmd, out := startRun(t, dir)
+			cmd.Process.Signal(tc.sig)
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+				t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
+			}
+			folder, err := results.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := folder.Records()
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("%d records (%v), want the quick step's and the interrupted one's", len(recs), err)
+			}
+			if recs[0].Status != results.StatusOK || recs[1].Status != results.StatusInterrupted || recs[1].Result == nil {
+				t.Errorf("statuses %s, %s; partial result %v", recs[0].Status, recs[1].Status, recs[1].Result != nil)
+			}
+			if recs[1].Error != tc.reason {
+				t.Errorf("interrupted step's reason %q, want %q", recs[1].Error, tc.reason)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
+				t.Errorf("no report after the interruption: %v", err)
+			}
+		})
 	}
-	t.Logf("stopped %v after SIGINT", time.Since(sent).Round(time.Millisecond))
+}
+
+// TestClosedStdoutRunCompletes: drivebench run PLAN | head closes the
+// pipe early; the run goes on, writes its reports and exits 0.
+func TestClosedStdoutRunCompletes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	cmd := exec.Command(os.Args[0], "run", "-out", dir, "testdata/pipe.hcl")
+	cmd.Env = append(os.Environ(), "DRIVEBENCH_TEST_AS_COMMAND=1")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close() // the reader is gone before the first line
+	cmd.Stdout, cmd.Stderr = w, w
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("run with a closed stdout and stderr: %v", err)
+	}
+	w.Close()
 	folder, err := results.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := folder.Records()
-	if err != nil || len(recs) != 2 {
-		t.Fatalf("%d records (%v), want the quick step's and the interrupted one's", len(recs), err)
+	recs, _ := folder.Records()
+	if len(recs) != 3 {
+		t.Errorf("%d records, want all 3 steps", len(recs))
 	}
-	if recs[0].Status != results.StatusOK || recs[1].Status != results.StatusInterrupted || recs[1].Result == nil {
-		t.Errorf("statuses %s, %s; partial result %v", recs[0].Status, recs[1].Status, recs[1].Result != nil)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
-		t.Errorf("no report after the interruption: %v", err)
+	for _, f := range []string{"report.md", "report.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("no %s: %v", f, err)
+		}
 	}
 }
 

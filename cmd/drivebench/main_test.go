@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -28,6 +31,7 @@ func TestUsageAndVersion(t *testing.T) {
 		{nil, exitUsage, "Commands:"},
 		{[]string{"help"}, exitOK, "Exit codes"},
 		{[]string{"frobnicate"}, exitUsage, `unknown command "frobnicate"`},
+		{[]string{"rnu"}, exitUsage, `did you mean "run"?`},
 		{[]string{"version"}, exitOK, "drivebench"},
 		{[]string{"run", "-h"}, exitOK, "-var"},
 		{[]string{"plan", "-h"}, exitOK, "-dot"},
@@ -39,6 +43,88 @@ func TestUsageAndVersion(t *testing.T) {
 		if code != tc.code || !strings.Contains(out+errOut, tc.contains) {
 			t.Errorf("drivebench %v: exit %d, output %q; want exit %d containing %q", tc.args, code, out+errOut, tc.code, tc.contains)
 		}
+	}
+}
+
+// TestHelpOnStdout: help that was asked for is on stdout with nothing on
+// stderr, whichever way it is asked for; usage after a mistake is on
+// stderr.
+func TestHelpOnStdout(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"help"}, {"--version"}, {"-version"}, {"version"},
+		{"run", "-h"}, {"help", "run"}, {"nvme", "-h"}, {"help", "nvme", "info"}, {"completion", "-h"}, {"export", "-h"}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitOK || out == "" || errOut != "" {
+			t.Errorf("drivebench %v: exit %d, stdout %d bytes, stderr %q", args, code, len(out), errOut)
+		}
+	}
+	if code, out, errOut := runCLI(t, "run", "-nope"); code != exitUsage || out != "" || !strings.Contains(errOut, "Usage: drivebench run") {
+		t.Errorf("bad flag: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestHelpCommandIsDashH: "help CMD" prints exactly what "CMD -h" prints.
+func TestHelpCommandIsDashH(t *testing.T) {
+	for _, c := range commands {
+		if c.name == "help" {
+			continue
+		}
+		_, viaHelp, _ := runCLI(t, "help", c.name)
+		_, viaFlag, _ := runCLI(t, c.name, "-h")
+		if viaHelp != viaFlag || viaHelp == "" {
+			t.Errorf("help %s and %s -h differ:\n%s\n---\n%s", c.name, c.name, viaHelp, viaFlag)
+		}
+	}
+	_, a, _ := runCLI(t, "help", "nvme", "decode")
+	_, b, _ := runCLI(t, "nvme", "decode", "-h")
+	if a != b || !strings.Contains(a, "Usage: drivebench nvme decode") {
+		t.Errorf("help nvme decode:\n%s\n---\n%s", a, b)
+	}
+}
+
+func TestDescribeBuild(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: "2026-11-30T11:18:49Z"}, {Key: "vcs.modified", Value: modified}}
+	}
+	cases := []struct {
+		explicit, module string
+		settings         []debug.BuildSetting
+		want             string
+	}{
+		{"", "v1.4.0", nil, "v1.4.0"},
+		{"", "(devel)", nil, "devel"},
+		{"v2.0.0-rc1", "(devel)", nil, "v2.0.0-rc1"},
+		{"", "v0.0.0-20261130111849-0a65b316936d", vcs("0a65b316936dc4494d39464e5bc370a39de388cc", "false"),
+			"v0.0.0-20261130111849-0a65b316936d (commit 0a65b316936d, 2026-11-30T11:18:49Z)"},
+		{"", "v0.0.0-20261130111849-0a65b316936d+dirty", vcs("0a65b316936dc4494d39464e5bc370a39de388cc", "true"),
+			"v0.0.0-20261130111849-0a65b316936d+dirty (commit 0a65b316936d, modified, 2026-11-30T11:18:49Z)"},
+	}
+	for _, tc := range cases {
+		bi := &debug.BuildInfo{Main: debug.Module{Version: tc.module}, Settings: tc.settings}
+		if got := describeBuild(tc.explicit, bi); got != tc.want {
+			t.Errorf("describeBuild(%q, %q) = %q, want %q", tc.explicit, tc.module, got, tc.want)
+		}
+	}
+}
+
+func TestFmtStdin(t *testing.T) {
+	src := "drive \"d\" {\nsize = \"8MiB\"\n  writable=true\n}\n"
+	want := "drive \"d\" {\n  size     = \"8MiB\"\n  writable = true\n}\n"
+	run := func(in string, args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := dispatch(context.Background(), args, stdio{out: &out, err: &errb, in: strings.NewReader(in), getenv: func(string) string { return "" }})
+		return code, out.String(), errb.String()
+	}
+	if code, out, errOut := run(src, "fmt", "-"); code != exitOK || out != want {
+		t.Errorf("fmt -: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := run(src, "fmt", "-check", "-"); code != exitUnformatted || out != "" {
+		t.Errorf("fmt -check - of an unformatted plan: exit %d, stdout %q", code, out)
+	}
+	if code, _, _ := run(want, "fmt", "-check", "-"); code != exitOK {
+		t.Errorf("fmt -check - of a formatted plan: exit %d", code)
+	}
+	if code, _, errOut := run("drive \"d\" {\n", "fmt", "-"); code != exitUsage || !strings.Contains(errOut, "<stdin>:") {
+		t.Errorf("fmt - of a broken plan: exit %d, stderr %q", code, errOut)
 	}
 }
 
@@ -144,6 +230,41 @@ func TestHookErrorKeepsResults(t *testing.T) {
 	}
 }
 
+type junitDoc struct {
+	Tests    int    `xml:"tests,attr"`
+	Failures int    `xml:"failures,attr"`
+	Errors   int    `xml:"errors,attr"`
+	Time     string `xml:"time,attr"`
+	Suites   []struct {
+		Tests int `xml:"tests,attr"`
+		Cases []struct {
+			Name      string `xml:"name,attr"`
+			ClassName string `xml:"classname,attr"`
+			Time      string `xml:"time,attr"`
+			Failure   *struct {
+				Message string `xml:"message,attr"`
+			} `xml:"failure"`
+			Error *struct {
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"error"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func readJUnit(t *testing.T, path string) (junitDoc, []byte) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc junitDoc
+	if err := xml.Unmarshal(data, &doc); err != nil || len(doc.Suites) != 1 {
+		t.Fatalf("%v\n%s", err, data)
+	}
+	return doc, data
+}
+
 func TestRunWritesJUnit(t *testing.T) {
 	dir := t.TempDir()
 	junit := filepath.Join(dir, "verdicts.xml")
@@ -151,27 +272,76 @@ func TestRunWritesJUnit(t *testing.T) {
 	if code != exitStepFailed {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	data, err := os.ReadFile(junit)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var suites struct {
-		Suites []struct {
-			Tests  int `xml:"tests,attr"`
-			Errors int `xml:"errors,attr"`
-			Cases  []struct {
-				Error *struct {
-					Text string `xml:",chardata"`
-				} `xml:"error"`
-			} `xml:"testcase"`
-		} `xml:"testsuite"`
-	}
-	if err := xml.Unmarshal(data, &suites); err != nil {
-		t.Fatalf("%v\n%s", err, data)
-	}
-	s := suites.Suites[0]
-	if s.Errors < 1 || s.Tests < 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Text, "hook-error.star:3") {
+	doc, data := readJUnit(t, junit)
+	s := doc.Suites[0]
+	if doc.Errors != 1 || doc.Tests != 1 || s.Cases[0].Error == nil || !strings.Contains(s.Cases[0].Error.Text, "hook-error.star:3") {
 		t.Errorf("junit: %s", data)
+	}
+}
+
+// TestJUnitNamesAreStable: two runs of the same plan give the same test
+// case names, none holding a measured value; the value is in the message,
+// each case has its time, the root its totals; report -junit rewrites the
+// same file from the results folder.
+func TestJUnitNamesAreStable(t *testing.T) {
+	dir := t.TempDir()
+	var names [2][]string
+	var files [2][]byte
+	for i := range 2 {
+		junit := filepath.Join(dir, fmt.Sprintf("run%d.xml", i))
+		out := filepath.Join(dir, fmt.Sprintf("out%d", i))
+		code, stdout, errOut := runCLI(t, "run", "-junit", junit, "-out", out, "testdata/junit.hcl")
+		if code != exitCheckFailed {
+			t.Fatalf("run %d: exit %d\n%s%s", i, code, stdout, errOut)
+		}
+		doc, data := readJUnit(t, junit)
+		files[i] = data
+		if doc.Tests != 4 || doc.Failures != 2 || doc.Errors != 0 || doc.Time == "" {
+			t.Errorf("run %d: totals tests %d failures %d errors %d time %q", i, doc.Tests, doc.Failures, doc.Errors, doc.Time)
+		}
+		for _, c := range doc.Suites[0].Cases {
+			names[i] = append(names[i], c.ClassName+" :: "+c.Name)
+			if c.Time == "" || c.Time == "0.000" {
+				t.Errorf("case %q has time %q", c.Name, c.Time)
+			}
+			if c.Failure != nil && !regexp.MustCompile(`result\.read\.iops = \d`).MatchString(c.Failure.Message) {
+				t.Errorf("failure message %q lacks the measured value", c.Failure.Message)
+			}
+		}
+		again := filepath.Join(dir, fmt.Sprintf("again%d.xml", i))
+		if code, _, errOut := runCLI(t, "report", "-junit", again, out); code != exitOK {
+			t.Fatalf("report -junit: exit %d: %s", code, errOut)
+		}
+		if rewritten, _ := os.ReadFile(again); !bytes.Equal(rewritten, data) {
+			t.Errorf("report -junit differs from the run's file:\n%s\n---\n%s", rewritten, data)
+		}
+	}
+	want := []string{
+		"junit.expect read :: scratch / read / iodepth=1: result.read.iops > 0",
+		"junit.expect read :: scratch / read / iodepth=1: result.read.iops > 1000000000",
+		"junit.expect read :: scratch / read / iodepth=2: result.read.iops > 0",
+		"junit.expect read :: scratch / read / iodepth=2: result.read.iops > 1000000000",
+	}
+	for i := range 2 {
+		if strings.Join(names[i], "\n") != strings.Join(want, "\n") {
+			t.Errorf("run %d case names:\n%s\nwant:\n%s", i, strings.Join(names[i], "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
+
+// TestJUnitOnPlanError: a plan that does not load still leaves a JUnit
+// file, with one error case saying why.
+func TestJUnitOnPlanError(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "j.xml")
+	code, _, _ := runCLI(t, "run", "-junit", junit, "testdata/three-mistakes.hcl")
+	if code != exitUsage {
+		t.Fatalf("exit %d", code)
+	}
+	doc, data := readJUnit(t, junit)
+	c := doc.Suites[0].Cases
+	if doc.Tests != 1 || doc.Errors != 1 || c[0].Name != "plan loads" || !strings.Contains(c[0].Error.Message, "3 errors") ||
+		!strings.Contains(c[0].Error.Text, "three-mistakes.hcl:10:14") {
+		t.Errorf("junit:\n%s", data)
 	}
 }
 
@@ -201,5 +371,27 @@ func TestRunReportsComparables(t *testing.T) {
 	}
 	if len(rep.Comparables) != 1 || rep.Comparables[0].Name != "first-run" {
 		t.Errorf("comparables %+v, want the first run", rep.Comparables)
+	}
+}
+
+// TestMemoryBombFailsItsStep: a check that asks for gigabytes in one step
+// fails its own step with an error naming hook, function and limit; the
+// other steps run and the report is written, and -resume runs into the
+// same error instead of dying on it.
+func TestMemoryBombFailsItsStep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	const want = "memory-bomb.star:1:5: hook stopped: bomb used more than the memory limit of 128 MiB"
+	for _, args := range [][]string{{"run", "-out", dir, "testdata/memory-bomb.hcl"}, {"run", "-resume", dir}} {
+		code, out, errOut := runCLI(t, args...)
+		if code != exitStepFailed {
+			t.Fatalf("%v: exit %d, want %d\n%s\n%s", args, code, exitStepFailed, out, errOut)
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "pass  fine on scratch") {
+			t.Errorf("%v: output lacks the memory error or the other check:\n%s", args, out)
+		}
+		md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+		if err != nil || !strings.Contains(string(md), "used more than the memory limit of 128 MiB") {
+			t.Errorf("%v: report lacks the memory error (err %v)", args, err)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/big"
@@ -14,23 +13,28 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/nvme"
 )
 
 // nvmeCommands are the subcommands of drivebench nvme.
 var nvmeCommands = []command{
-	{"decode", "decode a page saved with nvme-cli's -b: " + strings.Join(pageKindNames(), ", "), cmdNVMeDecode},
-	{"info", "show the identity, namespace and SMART/health log of a live NVMe device", cmdNVMeInfo},
-	{"purge", "erase every block of an NVMe namespace with sanitize or format", cmdNVMePurge},
+	{name: "decode", summary: "decode a page saved with nvme-cli's -b: " + strings.Join(pageKindNames(), ", "), run: cmdNVMeDecode},
+	{name: "info", summary: "show the identity, namespace and SMART/health log of a live NVMe device", run: cmdNVMeInfo},
+	{name: "purge", summary: "erase every block of an NVMe namespace with sanitize or format", run: cmdNVMePurge},
 }
 
 // cmdNVMe dispatches drivebench nvme SUBCOMMAND.
 func cmdNVMe(ctx context.Context, args []string, io stdio) int {
-	if len(args) == 0 || slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
+	if len(args) == 0 {
 		nvmeUsage(io.err)
-		if len(args) == 0 {
-			return exitUsage
+		return exitUsage
+	}
+	if slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
+		if args[0] == "help" && len(args) > 1 {
+			return cmdNVMe(ctx, append(args[1:], "-h"), io)
 		}
+		nvmeUsage(io.out)
 		return exitOK
 	}
 	for _, c := range nvmeCommands {
@@ -53,12 +57,12 @@ func nvmeUsage(w io.Writer) {
 
 // wantPositionals checks the number of positional arguments, printing
 // usage when it is wrong.
-func wantPositionals(fs *flag.FlagSet, got []string, what ...string) bool {
+func wantPositionals(fs *flagSet, got []string, what ...string) bool {
 	if len(got) == len(what) {
 		return true
 	}
 	fmt.Fprintf(fs.Output(), "drivebench %s: expected %s, got %d arguments\n\n", fs.Name(), strings.Join(what, " and "), len(got))
-	fs.Usage()
+	fs.printUsage()
 	return false
 }
 
@@ -357,8 +361,8 @@ func smartRows(t *table, s *nvme.SmartLog) {
 	t.row("Temperature", "%v%s", s.Temperature, sensorsText(s.TempSensors))
 	t.row("Available spare", "%d%% (warning below %d%%)", s.AvailSpare, s.SpareThresh)
 	t.row("Life used", "%d%%", s.PercentUsed)
-	t.row("Data read", "%v data units (%s)", s.DataUnitsRead, siBytes(s.BytesRead()))
-	t.row("Data written", "%v data units (%s)", s.DataUnitsWritten, siBytes(s.BytesWritten()))
+	t.row("Data read", "%v data units (%s)", s.DataUnitsRead, bigBytes(s.BytesRead()))
+	t.row("Data written", "%v data units (%s)", s.DataUnitsWritten, bigBytes(s.BytesWritten()))
 	t.row("Host read commands", "%v", s.HostReadCommands)
 	t.row("Host write commands", "%v", s.HostWriteCommands)
 	t.row("Controller busy", "%v min", s.ControllerBusyTime)
@@ -419,7 +423,7 @@ func capacityText(u nvme.Uint128) string {
 		return "not reported"
 	}
 	if v, ok := u.Uint64(); ok {
-		return fmt.Sprintf("%s (%d bytes)", iecSize(v), v)
+		return fmt.Sprintf("%s (%d bytes)", format.BinaryBytes(v), v)
 	}
 	return u.String() + " bytes"
 }
@@ -427,41 +431,13 @@ func capacityText(u nvme.Uint128) string {
 // blocksText gives a namespace size, e.g. "1 GiB (1073741824 bytes,
 // 2097152 blocks)".
 func blocksText(bytes, blocks uint64) string {
-	return fmt.Sprintf("%s (%d bytes, %d blocks)", iecSize(bytes), bytes, blocks)
-}
-
-// iecSize gives a size with a binary prefix, e.g. "1.5 GiB".
-func iecSize(n uint64) string {
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
-	v, unit := float64(n), "bytes"
-	for i := 0; v >= 1024 && i < len(units); i++ {
-		v, unit = v/1024, units[i]
-	}
-	return trimFloat(v) + " " + unit
-}
-
-// siBytes gives a byte count with a decimal prefix, e.g. "512 kB", as
-// SMART counts data in decimal units.
-func siBytes(n *big.Int) string {
-	v, _ := new(big.Float).SetInt(n).Float64()
-	units := []string{"kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"}
-	unit := "bytes"
-	for i := 0; v >= 1000 && i < len(units); i++ {
-		v, unit = v/1000, units[i]
-	}
-	return trimFloat(v) + " " + unit
-}
-
-// trimFloat prints v with up to two decimals and no trailing zeros.
-func trimFloat(v float64) string {
-	s := strings.TrimRight(fmt.Sprintf("%.2f", v), "0")
-	return strings.TrimSuffix(s, ".")
+	return fmt.Sprintf("%s (%d bytes, %d blocks)", format.BinaryBytes(bytes), bytes, blocks)
 }
 
 func powerStates(states []nvme.PowerState) string {
 	parts := make([]string, len(states))
 	for i, ps := range states {
-		parts[i] = fmt.Sprintf("%d: %s W", i, trimFloat(ps.MaxPowerWatts()))
+		parts[i] = fmt.Sprintf("%d: %s W", i, format.Plain(ps.MaxPowerWatts()))
 		if ps.NonOperational() {
 			parts[i] += " (non-operational)"
 		}
@@ -520,4 +496,11 @@ func sensorsText(sensors [8]nvme.Kelvin) string {
 		return ""
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// bigBytes writes a 128-bit SMART byte count in decimal units, as SMART
+// counts data in decimal units.
+func bigBytes(n *big.Int) string {
+	v, _ := new(big.Float).SetInt(n).Float64()
+	return format.BytesOf(v)
 }

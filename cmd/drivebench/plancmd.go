@@ -3,8 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -20,47 +20,61 @@ type planFlags struct {
 	varFiles listFlag
 }
 
-func (pf *planFlags) register(fs *flag.FlagSet) {
+func (pf *planFlags) register(fs *flagSet) {
 	pf.vars = varFlags{}
 	fs.Var(pf.vars, "var", "set a plan variable: -var name=value (repeatable)")
 	fs.Var(&pf.varFiles, "var-file", "read plan variables from an HCL or .json file (repeatable); DRIVEBENCH_VAR_<name> in the environment works too")
 }
 
+// checked is a plan loaded and checked, with everything found.
+type checked struct {
+	path  string
+	plan  *plan.Plan
+	graph *plan.Graph
+	src   *plan.Sources
+	diags hcl.Diagnostics
+}
+
+// checkPlan loads, validates and expands a plan. With unset, variables
+// without a value are unknown instead of an error (validate, plan): what
+// needs their values is not checked, and the plan cannot be run.
+func checkPlan(path string, pf *planFlags, io stdio, unset bool) checked {
+	p, src, diags := plan.Load(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv, Unset: unset})
+	c := checked{path: path, src: src, diags: diags}
+	if diags.HasErrors() {
+		return c
+	}
+	c.plan = p
+	c.graph = plan.Expand(p)
+	c.diags = append(c.diags, engine.ValidateHooks(p, script.Limits{})...)
+	if len(p.Unset) == 0 {
+		// Engine checks look at the drives' paths and sizes, which unset
+		// variables usually give.
+		c.diags = append(c.diags, engine.ValidateEngines(p, c.graph)...)
+	}
+	return c
+}
+
 // loadPlan loads, validates and expands a plan, printing every diagnostic.
 // ok is false when the plan has errors.
 func loadPlan(path string, pf *planFlags, io stdio) (*plan.Plan, *plan.Graph, bool) {
-	p, src, diags := plan.Load(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv})
-	var g *plan.Graph
-	if !diags.HasErrors() {
-		g = plan.Expand(p)
-		diags = append(diags, engine.ValidateHooks(p, script.Limits{})...)
-		diags = append(diags, engine.ValidateEngines(p, g)...)
-	}
-	if len(diags) > 0 {
-		src.WriteDiagnostics(io.err, diags, 100, false)
-	}
-	if diags.HasErrors() {
-		fmt.Fprintf(io.err, "%s: %s\n", path, countErrors(diags))
+	c := checkPlan(path, pf, io, false)
+	if !c.report(io) {
 		return nil, nil, false
 	}
-	return p, g, true
+	return c.plan, c.graph, true
 }
 
-// planArg parses a command's flags and its one plan argument, and loads
-// the plan; done is true when the command must stop with code.
-func planArg(fs *flag.FlagSet, pf *planFlags, args []string, io stdio) (*plan.Plan, *plan.Graph, int, bool) {
-	if code, done := parseFlags(fs, args); done {
-		return nil, nil, code, true
+// report prints the diagnostics; false when there are errors.
+func (c checked) report(io stdio) bool {
+	if len(c.diags) > 0 {
+		c.src.WriteDiagnostics(io.err, c.diags, 100, false)
 	}
-	path, ok := onePositional(fs, "plan file")
-	if !ok {
-		return nil, nil, exitUsage, true
+	if c.diags.HasErrors() {
+		fmt.Fprintf(io.err, "%s: %s\n", c.path, countErrors(c.diags))
+		return false
 	}
-	p, g, ok := loadPlan(path, pf, io)
-	if !ok {
-		return nil, nil, exitUsage, true
-	}
-	return p, g, exitOK, false
+	return true
 }
 
 func countErrors(diags hcl.Diagnostics) string {
@@ -71,28 +85,29 @@ func countErrors(diags hcl.Diagnostics) string {
 	return fmt.Sprintf("%d errors; nothing was run", n)
 }
 
-func cmdValidate(_ context.Context, args []string, io stdio) int {
-	fs := newFlagSet("validate", "PLAN", "Check a plan: syntax, types, units, references and hooks. Every problem is reported at once.", io)
-	var pf planFlags
-	pf.register(fs)
-	p, g, code, done := planArg(fs, &pf, args, io)
-	if done {
-		return code
-	}
-	fmt.Fprintf(io.out, "%s is valid: %d drives, %d steps.\n", p.File, len(p.Drives), len(g.Nodes))
-	return exitOK
-}
-
 func cmdPlan(_ context.Context, args []string, io stdio) int {
-	fs := newFlagSet("plan", "PLAN", "List the steps a plan expands to, in order, with estimated durations.", io)
+	fs := newFlagSet("plan", "PLAN", "List the steps a plan expands to, in order, with estimated durations.\n"+
+		"Variables without a value are unknown: the steps are listed, and what depends on them is not final.", io)
 	var pf planFlags
 	pf.register(fs)
-	asJSON := fs.Bool("json", false, "print the graph as JSON")
+	asJSON := fs.Bool("json", false, "print the graph as JSON; with errors, the diagnostics as JSON (as validate -json)")
 	asDOT := fs.Bool("dot", false, "print the graph in Graphviz DOT")
-	_, g, code, done := planArg(fs, &pf, args, io)
-	if done {
+	if code, done := parseFlags(fs, args); done {
 		return code
 	}
+	path, ok := onePositional(fs, "plan file")
+	if !ok {
+		return exitUsage
+	}
+	c := checkPlan(path, &pf, io, true)
+	if *asJSON && c.diags.HasErrors() {
+		writeValidationJSON(io, []checked{c})
+		return exitUsage
+	}
+	if !c.report(io) {
+		return exitUsage
+	}
+	g := c.graph
 	switch {
 	case *asJSON:
 		enc := json.NewEncoder(io.out)
@@ -105,6 +120,9 @@ func cmdPlan(_ context.Context, args []string, io stdio) int {
 		fmt.Fprint(io.out, g.DOT())
 	default:
 		printSteps(io, g)
+		if len(c.plan.Unset) > 0 {
+			fmt.Fprintf(io.out, "Not known until set with -var: %s; what depends on them (targets, sizes, estimates) is not final.\n", strings.Join(c.plan.Unset, ", "))
+		}
 	}
 	return exitOK
 }

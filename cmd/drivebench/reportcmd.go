@@ -65,6 +65,7 @@ func cmdReport(_ context.Context, args []string, io stdio) int {
 	formats := fs.String("format", strings.Join(defaultFormats, ","), "comma-separated report formats: "+strings.Join(reports.Formats, ", "))
 	var compare listFlag
 	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one (repeatable)")
+	junit := fs.String("junit", "", "also write the verdicts and failed steps as JUnit XML to this file, as run -junit does")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -79,6 +80,10 @@ func cmdReport(_ context.Context, args []string, io stdio) int {
 	}
 	for _, f := range reportFiles(list) {
 		fmt.Fprintln(io.out, filepath.Join(dir, f))
+	}
+	if *junit != "" {
+		writeJUnit(io, *junit, dir)
+		fmt.Fprintln(io.out, *junit)
 	}
 	return exitOK
 }

@@ -1,15 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/reports"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
 )
@@ -20,50 +23,86 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	pf.register(fs)
 	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
 	resume := fs.String("resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
-	junit := fs.String("junit", "", "also write every verdict and failed step as JUnit XML to this file, for CI")
+	junit := fs.String("junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
+	var hookMemory sizeFlag
+	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
+	asJSON := fs.Bool("json", false, "print the run as JSON events, one per line (docs/run-events.md, version "+eventsVersion+"); progress and the summary go to stderr")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	path, dir, ok := runTarget(fs, &pf, *out, *resume)
-	if !ok {
-		return exitUsage
+	var events *eventStream
+	if *asJSON {
+		events = newEventStream(io.out)
+		// Everything for people goes to stderr; stdout is the stream.
+		io.out, io.tty = io.err, false
 	}
-	p, g, ok := loadPlan(path, &pf, io)
-	if !ok {
-		return exitUsage
+	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
+}
+
+// runPlan runs the plan the flags name; events, when not nil, receives
+// the run as JSON events.
+func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit string, limits script.Limits, events *eventStream, io stdio) int {
+	finish := func(code int, dir string) int {
+		if events != nil {
+			events.runFinished(code, dir)
+		}
+		return code
 	}
+	path, dir, ok := runTarget(fs, pf, out, resume)
+	if !ok {
+		return finish(exitUsage, "")
+	}
+	c := checkPlan(path, pf, io, false)
+	if !c.report(io) {
+		if events != nil {
+			events.diagnostics(c)
+		}
+		writePlanErrorJUnit(io, junit, c)
+		return finish(exitUsage, "")
+	}
+	p, g := c.plan, c.graph
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
-	prog := newProgress(io, g)
-	started := time.Now()
+	prog := newProgress(io, g, cmp.Or(io.heartbeat, heartbeatEvery))
+	observe := prog.observe
+	if events != nil {
+		events.planLoaded(p, g)
+		observe = func(e engine.Event) {
+			prog.observe(e)
+			events.observe(e)
+		}
+	}
 	outcome, err := engine.Run(ctx, p, g, engine.Options{
 		Dir:        dir,
-		Version:    version,
+		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
-		Observe:    prog.observe,
-		HookLimits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout},
+		Observe:    observe,
+		HookLimits: limits,
 		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
 	})
 	prog.finish()
-	if *junit != "" && outcome != nil {
-		if jerr := writeJUnit(*junit, p.Name, outcome, time.Since(started)); jerr != nil {
-			fmt.Fprintln(io.err, "drivebench: junit:", jerr)
-		}
+	switch {
+	case junit == "":
+	case outcome != nil:
+		writeJUnit(io, junit, dir)
+	case err != nil && !errors.Is(err, context.Canceled):
+		// Refused before the first step (a device not marked writable, say).
+		writeJUnitFile(io, junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
 	}
 	if err != nil {
-		return runError(io, dir, err, outcome, p.Report.Formats)
+		return finish(runError(io, dir, err, outcome, p.Report.Formats), dir)
 	}
-	return summarize(io, dir, p, outcome)
+	return finish(summarize(io, dir, p, outcome), dir)
 }
 
 // runTarget decides which plan to load and where the results go: the
 // plan argument and -out, or, with -resume, the plan and -var values the
 // results folder recorded.
-func runTarget(fs *flag.FlagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
+func runTarget(fs *flagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
 	if resume == "" {
 		planPath, ok = onePositional(fs, "plan file")
 		return planPath, out, ok
@@ -96,6 +135,7 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}
+	keptScratch(io, dir, outcome)
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(io.err, "drivebench: interrupted; the results measured so far are in %s\n", dir)
 		return exitInterrupted
@@ -106,6 +146,17 @@ func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats 
 	}
 	fmt.Fprintf(io.err, "drivebench: the results measured so far are in %s\n", dir)
 	return exitStepFailed
+}
+
+// keptScratch says which scratch files an unfinished run left for
+// -resume.
+func keptScratch(io stdio, dir string, o *engine.Outcome) {
+	if o == nil {
+		return
+	}
+	for _, path := range o.Kept {
+		fmt.Fprintf(io.err, "drivebench: the scratch file %s is kept with the state the steps left it in, for drivebench run -resume %s; delete it if you will not resume\n", path, dir)
+	}
 }
 
 // summarize prints where the reports are and each check's verdicts, and
@@ -125,7 +176,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			where = " (" + v.Where + ")"
 		}
 		fmt.Fprintf(io.out, "  %-5s %s on %s: %s%s\n", v.Status, v.Check, v.Drive, v.Message, where)
-		if v.Status == "fail" {
+		if v.Status == results.VerdictFail {
 			failedChecks++
 		}
 	}
@@ -138,6 +189,7 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			fmt.Fprintf(io.out, "  step %s: %s: %s\n", r.Status, r.Name, r.Error)
 		}
 	}
+	keptScratch(io, dir, o)
 	if skipped > 0 {
 		fmt.Fprintf(io.out, "\n%d step(s) skipped: a rate curve reached its stop condition or a search reached steady state; the report says which.\n", skipped)
 	}
@@ -152,12 +204,40 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 	return exitOK
 }
 
-func writeJUnit(path, planName string, o *engine.Outcome, elapsed time.Duration) error {
-	data, err := junitReport(planName, o, elapsed)
-	if err != nil {
-		return err
+// writeJUnit writes the JUnit XML of a results folder, rendered from its
+// records like the other reports.
+func writeJUnit(io stdio, path, dir string) {
+	writeJUnitFile(io, path, func() ([]byte, error) {
+		s, err := reports.Load(dir)
+		if err != nil {
+			return nil, err
+		}
+		return reports.JUnit(s)
+	})
+}
+
+// writePlanErrorJUnit writes, when -junit was given, a JUnit file whose
+// one case says the plan did not load, so CI shows why nothing ran.
+func writePlanErrorJUnit(io stdio, path string, c checked) {
+	if path == "" {
+		return
 	}
-	return results.WriteFileAtomic(path, data)
+	var text bytes.Buffer
+	c.src.WriteDiagnostics(&text, c.diags, 0, false)
+	name := strings.TrimSuffix(filepath.Base(c.path), filepath.Ext(c.path))
+	writeJUnitFile(io, path, func() ([]byte, error) {
+		return reports.JUnitPlanError(name, c.path+": "+countErrors(c.diags), text.String())
+	})
+}
+
+func writeJUnitFile(io stdio, path string, render func() ([]byte, error)) {
+	data, err := render()
+	if err == nil {
+		err = results.WriteFileAtomic(path, data)
+	}
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench: junit:", err)
+	}
 }
 
 // absPaths makes paths absolute so a resumed run finds them from any

@@ -24,6 +24,8 @@ func cmdTestHooks(ctx context.Context, args []string, io stdio) int {
 	verbose := fs.Bool("v", false, "list every test, and what failing tests print()ed")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each test (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each test (default 5s)")
+	var hookMemory sizeFlag
+	fs.Var(&hookMemory, "hook-memory", "memory limit of the hooks under test, such as 1GiB (default 512MiB)")
 	paths, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -39,7 +41,7 @@ func cmdTestHooks(ctx context.Context, args []string, io stdio) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	t := &hookTester{io: io, verbose: *verbose, filter: filter, limits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout}}
+	t := &hookTester{io: io, verbose: *verbose, filter: filter, limits: script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}}
 	for _, path := range paths {
 		if !t.testPath(ctx, path) {
 			return exitUsage
@@ -66,6 +68,7 @@ func (t *hookTester) testPath(ctx context.Context, path string) bool {
 		return false
 	}
 	rt := script.New(root, t.limits)
+	defer rt.Close()
 	for _, file := range files {
 		results, err := rt.RunTests(ctx, file, t.filter)
 		if err != nil {

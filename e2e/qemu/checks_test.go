@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
 )
 
@@ -155,14 +158,16 @@ func checkPurge(t *testing.T, steps map[string]*guestStep) {
 
 // record is what the tier reads of a step record.
 type record struct {
-	Kind   string `json:"kind"`
-	Name   string `json:"name"`
-	Status string `json:"status"`
-	Error  string `json:"error"`
+	Kind   string   `json:"kind"`
+	Name   string   `json:"name"`
+	Status string   `json:"status"`
+	Error  string   `json:"error"`
+	Log    []string `json:"log"`
 	Result *struct {
 		Write *struct {
 			Bytes uint64 `json:"bytes"`
 		} `json:"write"`
+		Thermal []metrics.ThermalSample `json:"thermal"`
 	} `json:"result"`
 }
 
@@ -245,4 +250,62 @@ func snapshot(t *testing.T, steps map[string]*guestStep, name string) *nvme.Heal
 		t.Fatalf("%s: %v", name, err)
 	}
 	return &s
+}
+
+// cacheValue reads the current value nvme-cli's get-feature printed:
+// "get-feature:0x06 (Volatile Write Cache), Current value:00000001", in
+// hexadecimal, with or without 0x.
+func cacheValue(t *testing.T, s *guestStep) string {
+	t.Helper()
+	m := regexp.MustCompile(`(?i)current value:\s*(?:0x)?([0-9a-f]+)`).FindStringSubmatch(s.stdout)
+	if s.rc != 0 || m == nil {
+		t.Fatalf("%s exited %d with no current value:\n%s%s", s.name, s.rc, s.stdout, s.stderr)
+	}
+	v, err := strconv.ParseUint(m[1], 16, 32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[bool]string{true: "on", false: "off"}[v&1 == 1]
+}
+
+// checkWriteCache: the emulated controller's write cache is on before the
+// run, nvme-cli sees it off while the run holds it off, and it is on
+// again after the run, which says so in its health document.
+func checkWriteCache(t *testing.T, steps map[string]*guestStep) {
+	run := step(t, steps, "cache-run")
+	t.Logf("drivebench run cache.hcl exited %d:\n%s%s", run.rc, run.stdout, run.stderr)
+	before, during, after := cacheValue(t, step(t, steps, "cache-before")), cacheValue(t, step(t, steps, "cache-during")), cacheValue(t, step(t, steps, "cache-after"))
+	t.Logf("volatile write cache: %s before the run, %s during it (nvme-cli, from an exec step of the run), %s after it", before, during, after)
+	if before != "on" || during != "off" || after != "on" {
+		t.Errorf("volatile write cache %s / %s / %s before / during / after the run; want on / off / on", before, during, after)
+	}
+	health := stepJSON(t, step(t, steps, "cache-health"))
+	wc, _ := health["volatile_write_cache"].(map[string]any)
+	if wc["found_enabled"] != true || wc["set_enabled"] != false || wc["restored"] != true {
+		t.Errorf("health document: volatile_write_cache = %v, want found on, set off, restored", wc)
+	}
+}
+
+// checkThermal: the 12-second write has the drive's temperature read at
+// its start, every 5 s and at its end, and names no throttling (QEMU's
+// controller reports a constant 50 degrees C and no throttle counts).
+func checkThermal(t *testing.T, steps map[string]*guestStep) {
+	for _, r := range readRecords(t, step(t, steps, "cache-records")) {
+		if r.Kind != "profile" {
+			continue
+		}
+		if r.Result == nil || len(r.Result.Thermal) < 3 {
+			t.Fatalf("%s: %+v; want at least 3 temperature readings over 12 s", r.Name, r.Result)
+		}
+		th := r.Result.Thermal
+		t.Logf("%s: %d readings from t=%.1fs to t=%.1fs, first %+v; log %q", r.Name, len(th), th[0].T, th[len(th)-1].T, th[0], r.Log)
+		if th[0].TempC != 50 {
+			t.Errorf("composite temperature %d °C, want QEMU's 50 °C", th[0].TempC)
+		}
+		if !strings.Contains(strings.Join(r.Log, "\n"), "drive temperature 50 °C") {
+			t.Errorf("the step's log names no temperature: %q", r.Log)
+		}
+		return
+	}
+	t.Error("the write-cache run has no profile record")
 }

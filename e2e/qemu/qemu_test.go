@@ -51,6 +51,8 @@ func TestQEMUNVMe(t *testing.T) {
 	t.Run("smart", func(t *testing.T) { checkSmart(t, steps) })
 	t.Run("purge", func(t *testing.T) { checkPurge(t, steps) })
 	t.Run("plan", func(t *testing.T) { checkPlanRun(t, steps) })
+	t.Run("write-cache", func(t *testing.T) { checkWriteCache(t, steps) })
+	t.Run("thermal", func(t *testing.T) { checkThermal(t, steps) })
 	t.Logf("tier took %s", time.Since(start).Round(time.Second))
 }
 
@@ -201,7 +203,7 @@ func buildInitramfs(t *testing.T, dir, drivebench string) string {
 	}
 	addFile(t, c, drivebench, "bin/drivebench", 0o755)
 	addFile(t, c, "testdata/init", "init", 0o755)
-	for _, plan := range []string{"purge.hcl", "run.hcl"} {
+	for _, plan := range []string{"purge.hcl", "run.hcl", "cache.hcl"} {
 		addFile(t, c, filepath.Join("testdata", plan), "plans/"+plan, 0o644)
 	}
 	if err := c.close(); err != nil {

@@ -137,6 +137,7 @@ func (im imported) point(g jobGroup) []results.Param {
 func (im imported) record(g jobGroup) *results.Record {
 	res := Merge(g.jobs)
 	res.Hosts = hostBreakdown(g.jobs)
+	res.Latency = im.out.LatencyDefinition()
 	rec := &results.Record{
 		StepID: im.stepID(g), Kind: "profile", Name: im.stepName(g), Drive: g.drive(), Source: g.name,
 		Point: im.point(g), Engine: "fio", Status: results.StatusOK,

@@ -264,6 +264,15 @@ func reportTime(r reportJSON) time.Time {
 	return time.Unix(r.Timestamp, 0).UTC()
 }
 
+// LatencyDefinition names the measure of the output's latency figures as
+// a result records it.
+func (o *Output) LatencyDefinition() string {
+	if o.Latency == "clat" {
+		return metrics.LatencyFioClat
+	}
+	return metrics.LatencyFioLat
+}
+
 // latencyMeasure picks lat when fio recorded its distribution (percentiles
 // or bins) for every direction that did I/O, clat otherwise.
 func latencyMeasure(entries []jobJSON) string {

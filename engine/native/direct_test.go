@@ -3,10 +3,11 @@ package native
 import (
 	"context"
 	"errors"
-	"github.com/drivebench/drivebench/engine/driver"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/engine/driver"
 
 	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"

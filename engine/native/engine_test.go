@@ -5,11 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/drivebench/drivebench/engine/driver"
 	"math"
 	"reflect"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/engine/driver"
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"

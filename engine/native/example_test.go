@@ -3,8 +3,9 @@ package native_test
 import (
 	"context"
 	"fmt"
-	"github.com/drivebench/drivebench/engine/driver"
 	"os"
+
+	"github.com/drivebench/drivebench/engine/driver"
 
 	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/plan"

@@ -105,12 +105,13 @@ func TestRateTargetIsMet(t *testing.T) {
 			if target == 0 {
 				target = tt.bw / 8192
 			}
-			// An open-loop schedule never runs ahead of its target; a
-			// loaded host may fall behind it, so the lower bound only
-			// catches a schedule that is wrong. The bench script measures
+			// The pacer never runs ahead of the schedule, so the rate stays
+			// within 5 % above the target however the machine is loaded; a
+			// loaded machine can make the engine fall behind it, so below
+			// the target only half is asserted. The bench script measures
 			// the 1 % figure.
-			if got := res.Read.IOPS; got > target*1.05 || got < target/2 {
-				t.Errorf("%.0f IOPS, target %.0f (at most 5 %% over, at least half)", got, target)
+			if got := res.Read.IOPS; got > 1.05*target || got < 0.5*target {
+				t.Errorf("%.0f IOPS, target %.0f (at most 5 %% above, at least half)", got, target)
 			}
 		})
 	}
@@ -119,17 +120,21 @@ func TestRateTargetIsMet(t *testing.T) {
 // TestStallShowsAsLatencyOfTheIOsBehindIt stalls one read for 300 ms under a
 // rate of 1000 IOPS: the I/Os scheduled during the stall must count the
 // time they waited behind it, so about 300 of them exceed 0 ms and about 150
-// exceed 150 ms; more on a loaded host, whose catching up after the stall
-// is slow, but not more than the 300 scheduled during it. Without a rate
-// target only the stalled read is slow.
+// exceed 150 ms. Without a rate target only the stalled read is slow.
 func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
+	// A 300 ms stall at the 100th of 800 reads. Open loop at 1000 IOPS, the
+	// reads due in its first 150 ms wait over 150 ms: about 150 of them,
+	// and a loaded machine can only add to that. Closed loop, only the
+	// stalled read is late; the bound of fewer than 120 would take 120
+	// further reads of over 150 ms each, some 18 s of a run that reads 3
+	// MiB from the page cache, so it holds however loaded the machine is.
 	const stall = 300 * time.Millisecond
 	tests := []struct {
-		rate          float64
-		wantOver150ms [2]uint64 // inclusive range
+		rate                   float64
+		minOver150, maxOver150 uint64
 	}{
-		{rate: 1000, wantOver150ms: [2]uint64{120, 300}},
-		{rate: 0, wantOver150ms: [2]uint64{1, 1}},
+		{rate: 1000, minOver150: 120, maxOver150: 800},
+		{rate: 0, minOver150: 1, maxOver150: 119},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("rate=%g", tt.rate), func(t *testing.T) {
@@ -150,8 +155,11 @@ func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
 					over += c
 				}
 			})
-			if over < tt.wantOver150ms[0] || over > tt.wantOver150ms[1] {
-				t.Errorf("%d I/Os took over 150 ms, want %d to %d", over, tt.wantOver150ms[0], tt.wantOver150ms[1])
+			if over < tt.minOver150 || over > tt.maxOver150 {
+				t.Errorf("%d I/Os took over 150 ms, want %d to %d", over, tt.minOver150, tt.maxOver150)
+			}
+			if res.Read.Lat.Max < uint64(stall) {
+				t.Errorf("the slowest I/O took %d ns, less than the %v stall", res.Read.Lat.Max, stall)
 			}
 		})
 	}

@@ -1,8 +1,9 @@
 package native
 
 import (
-	"github.com/drivebench/drivebench/engine/driver"
 	"testing"
+
+	"github.com/drivebench/drivebench/engine/driver"
 
 	"github.com/drivebench/drivebench/plan"
 )

@@ -1,0 +1,388 @@
+package catalog
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/results"
+)
+
+// What Add did with a results folder.
+const (
+	Added     = "added"
+	Unchanged = "unchanged"
+	Replaced  = "replaced"
+)
+
+// AddResult describes one results folder added to the catalog.
+type AddResult struct {
+	Dir    string
+	RunID  string
+	Plan   string
+	Status string // Added, Unchanged or Replaced
+	Steps  int
+}
+
+// Add reads the results folder dir and puts its run in the catalog in one
+// transaction. A folder that does not parse is refused whole, before the
+// database is touched. The same run added again is kept once: unchanged
+// when its records are the same, replaced when they have changed (a
+// resumed run that finished more steps).
+func (c *Catalog) Add(ctx context.Context, dir string) (AddResult, error) {
+	run, err := readRun(dir)
+	if err != nil {
+		return AddResult{Dir: dir}, err
+	}
+	status, err := c.store(ctx, run)
+	if err != nil {
+		return AddResult{Dir: dir}, fmt.Errorf("add %s to catalog %s: %w", dir, c.Where, err)
+	}
+	return AddResult{Dir: dir, RunID: run.id, Plan: run.manifest.Plan, Status: status, Steps: len(run.records)}, nil
+}
+
+// run is a results folder read whole, before anything is stored.
+type run struct {
+	dir         string
+	id, content string
+	manifest    *results.Manifest
+	records     []*results.Record
+	health      map[string]json.RawMessage
+}
+
+func readRun(dir string) (*run, error) {
+	f, err := results.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	recs, err := f.Records()
+	if err != nil {
+		return nil, err
+	}
+	health, err := f.Health()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	r := &run{dir: abs, manifest: f.Manifest, records: recs, health: health}
+	r.id = runID(f.Manifest, recs)
+	if r.content, err = contentHash(f.Manifest, recs, health); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return r, nil
+}
+
+// runID names a run by what stays the same when it is resumed or its
+// folder is copied: the plan, the testbed's host and the start of its
+// first step (the manifest's creation time when no step has run). The
+// manifest's own time is rewritten by each resume.
+func runID(m *results.Manifest, recs []*results.Record) string {
+	start := m.Created
+	for _, r := range recs {
+		if !r.Started.IsZero() && r.Started.Before(start) {
+			start = r.Started
+		}
+	}
+	return shortHash(m.Plan, m.Testbed.Name, m.Testbed.Detected["hostname"], start.UTC().Format(time.RFC3339Nano))
+}
+
+// contentHash tells whether a run already in the catalog has changed.
+func contentHash(m *results.Manifest, recs []*results.Record, health map[string]json.RawMessage) (string, error) {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	for _, v := range []any{m, recs, health} {
+		if err := enc.Encode(v); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func shortHash(parts ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(sum[:8])
+}
+
+// store writes the run's rows in one transaction.
+func (c *Catalog) store(ctx context.Context, r *run) (string, error) {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return "", err
+	}
+	defer tx.Rollback()
+	status := Added
+	var content string
+	switch err := tx.QueryRowContext(ctx, `SELECT content_hash FROM runs WHERE run_id = $1`, r.id).Scan(&content); {
+	case err == sql.ErrNoRows:
+	case err != nil:
+		return "", err
+	case content == r.content:
+		return Unchanged, nil
+	default:
+		if _, err := tx.ExecContext(ctx, `DELETE FROM runs WHERE run_id = $1`, r.id); err != nil {
+			return "", err
+		}
+		status = Replaced
+	}
+	inserted, err := c.insertRun(ctx, tx, r)
+	if err != nil {
+		return "", err
+	}
+	if !inserted {
+		// Another process added the same run between our look and our
+		// insert; its copy is the one kept.
+		return Unchanged, nil
+	}
+	if err := insertDrives(ctx, tx, r); err != nil {
+		return "", err
+	}
+	for _, b := range stepRows(r) {
+		if err := b.exec(ctx, tx); err != nil {
+			return "", err
+		}
+	}
+	return status, tx.Commit()
+}
+
+func (c *Catalog) insertRun(ctx context.Context, tx *sql.Tx, r *run) (bool, error) {
+	m := r.manifest
+	testbed, err := json.Marshal(m.Testbed)
+	if err != nil {
+		return false, err
+	}
+	res, err := tx.ExecContext(ctx, `INSERT INTO runs (run_id, content_hash, plan, plan_file, plan_hash, created,
+		drivebench_version, testbed, host, testbed_json, source_dir, added)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) ON CONFLICT (run_id) DO NOTHING`,
+		r.id, r.content, m.Plan, m.PlanFile, m.PlanHash, timeText(m.Created), m.Version, m.Testbed.Name,
+		m.Testbed.Detected["hostname"], string(testbed), r.dir, timeText(time.Now()))
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// timeText is the stored form of a time: RFC 3339 in UTC, which sorts as
+// text and compares with dates written as 2026-03-01.
+func timeText(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// identity is a drive as the catalog keys it.
+type identity struct {
+	id, model, serial, firmware, vendor, source string
+	capacity                                    int64
+}
+
+// driveIdentity takes what the drive reported (NVMe identify, sysfs)
+// first, and what the plan declared for what it did not report. A drive
+// with no serial either way is a drive of its own in each run.
+func driveIdentity(runID string, d results.Drive) identity {
+	pick := func(key string) (string, bool) {
+		if v := strings.TrimSpace(d.Facts[key]); v != "" {
+			return v, true
+		}
+		return strings.TrimSpace(d.Declared[key]), false
+	}
+	id := identity{capacity: d.Size, source: "none"}
+	var detected, declared bool
+	for key, dst := range map[string]*string{"model": &id.model, "serial": &id.serial, "firmware": &id.firmware, "vendor": &id.vendor} {
+		v, fromFacts := pick(key)
+		*dst = v
+		if v != "" && fromFacts {
+			detected = true
+		} else if v != "" {
+			declared = true
+		}
+	}
+	switch {
+	case detected && declared:
+		id.source = "detected+declared"
+	case detected:
+		id.source = "detected"
+	case declared:
+		id.source = "declared"
+	}
+	if id.serial == "" {
+		id.id = shortHash("unidentified", runID, d.Name)
+	} else {
+		id.id = shortHash(id.model, id.serial)
+	}
+	return id
+}
+
+func insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
+	rd := newBatch("run_drives", "run_id", "drive", "drive_id", "firmware", "identity", "path", "size_bytes", "facts_json")
+	for _, d := range r.manifest.Drives {
+		id := driveIdentity(r.id, d)
+		// The latest run's view of a drive's model and capacity wins.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO drives (drive_id, model, serial, vendor, capacity_bytes) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (drive_id) DO UPDATE SET model = excluded.model, vendor = excluded.vendor, capacity_bytes = excluded.capacity_bytes`,
+			id.id, id.model, id.serial, id.vendor, id.capacity); err != nil {
+			return err
+		}
+		facts, err := json.Marshal(d.Facts)
+		if err != nil {
+			return err
+		}
+		rd.add(r.id, d.Name, id.id, id.firmware, id.source, d.Path, d.Size, string(facts))
+	}
+	if err := rd.exec(ctx, tx); err != nil {
+		return err
+	}
+	h := newBatch("health", "run_id", "drive", "document")
+	for _, name := range slices.Sorted(mapKeys(r.health)) {
+		h.add(r.id, name, string(r.health[name]))
+	}
+	return h.exec(ctx, tx)
+}
+
+func mapKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// catalogPercentiles are the percentile columns of step_latency.
+var catalogPercentiles = []float64{50, 90, 99, 99.9, 99.99}
+
+// stepRows turns the records into the rows of steps, step_latency,
+// step_metrics and verdicts, in that order (the order of their foreign
+// keys).
+func stepRows(r *run) []*batch {
+	steps := newBatch("steps", "run_id", "step_id", "drive", "kind", "name", "source", "pass", "point", "engine",
+		"workload_json", "status", "error", "started", "finished", "runtime_ns", "iops", "bw_bytes")
+	lat := newBatch("step_latency", "run_id", "step_id", "direction", "ios", "bytes", "iops", "bw_bytes",
+		"lat_min_ns", "lat_max_ns", "lat_mean_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "histogram")
+	mets := newBatch("step_metrics", "run_id", "step_id", "name", "value")
+	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "status", "message", "claimed", "measured", "location")
+	for _, rec := range r.records {
+		var runtime int64
+		var iops, bw any
+		if res := rec.Result; res != nil {
+			runtime = res.RuntimeNs
+			if res.Read != nil || res.Write != nil {
+				iops, bw = sumDirs(res, func(d *metrics.DirStats) float64 { return d.IOPS }), sumDirs(res, func(d *metrics.DirStats) float64 { return d.BW })
+			}
+			for dir, d := range map[string]*metrics.DirStats{"read": res.Read, "write": res.Write} {
+				if d != nil {
+					lat.add(latencyRow(r.id, rec.StepID, dir, d)...)
+				}
+			}
+			for _, name := range slices.Sorted(mapKeys(res.Metrics)) {
+				mets.add(r.id, rec.StepID, name, res.Metrics[name])
+			}
+		}
+		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, PointText(rec.Point), rec.Engine,
+			workloadJSON(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
+		for i, v := range verdictRows(rec) {
+			verdicts.add(append([]any{r.id, rec.StepID, i}, v...)...)
+		}
+	}
+	return []*batch{steps, lat, mets, verdicts}
+}
+
+// workloadJSON is a record's workload as the JSON text the catalog
+// stores; "" for a step that ran none.
+func workloadJSON(w *results.Workload) string {
+	if w == nil {
+		return ""
+	}
+	data, err := json.Marshal(w)
+	if err != nil {
+		return ""
+	}
+	return string(data)
+}
+
+func sumDirs(res *metrics.Result, f func(*metrics.DirStats) float64) float64 {
+	var s float64
+	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
+		if d != nil {
+			s += f(d)
+		}
+	}
+	return s
+}
+
+// latencyRow is one direction of a step. The percentiles are read from
+// the histogram when the record has one, else taken from the record's
+// summary, else left NULL: never made up.
+func latencyRow(runID, stepID, dir string, d *metrics.DirStats) []any {
+	pcts := make([]any, len(catalogPercentiles))
+	var hist any
+	if d.Hist != nil {
+		for i, v := range d.Hist.Percentiles(catalogPercentiles) {
+			pcts[i] = int64(v)
+		}
+		hist, _ = d.Hist.MarshalBinary()
+	} else {
+		for i, p := range catalogPercentiles {
+			for _, s := range d.Lat.Percentiles {
+				if s.P == p {
+					pcts[i] = int64(s.Ns)
+				}
+			}
+		}
+	}
+	row := []any{runID, stepID, dir, int64(d.IOs), int64(d.Bytes), d.IOPS, d.BW,
+		int64(d.Lat.Min), int64(d.Lat.Max), d.Lat.Mean, d.Lat.Stddev}
+	return append(append(row, pcts...), hist)
+}
+
+// verdictRows are a record's judgements: one row per acceptance line
+// (skipped lines too, with their reason), and one per check or expect
+// verdict. Each row holds drive, kind, name, metric, status, message,
+// claimed, measured and location.
+func verdictRows(rec *results.Record) [][]any {
+	var rows [][]any
+	for _, a := range rec.Acceptance {
+		var measured any
+		if a.Measured != nil {
+			measured = *a.Measured
+		}
+		rows = append(rows, []any{rec.Drive, "acceptance", a.Spec, a.Metric, a.Verdict, a.Reason, a.Claimed, measured, ""})
+	}
+	if len(rec.Acceptance) > 0 {
+		// The record's verdicts repeat its acceptance lines.
+		return rows
+	}
+	for _, v := range rec.Verdicts {
+		kind, name := "check", v.Check
+		if n, ok := strings.CutPrefix(v.Check, "expect "); ok {
+			kind, name = "expect", n
+		}
+		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Status, v.Message, nil, nil, v.Where})
+	}
+	return rows
+}
+
+// PointText is the stored form of a sweep point: name=value pairs in the
+// plan's order, joined by commas ("iodepth=32,numjobs=4"); "" for a step
+// that is not a point of a sweep.
+func PointText(point []results.Param) string {
+	parts := make([]string, len(point))
+	for i, p := range point {
+		parts[i] = p.Name + "=" + fmt.Sprint(p.Value)
+	}
+	return strings.Join(parts, ",")
+}

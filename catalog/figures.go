@@ -1,0 +1,172 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/drivebench/drivebench/metrics"
+)
+
+// Figures a fleet, trend or export can be about, with their columns in
+// step_latency and units. Latency percentiles are read from histograms
+// when groups are merged.
+var figures = []struct {
+	name, column, unit string
+	percentile         float64 // 0 for a figure that is not a percentile
+}{
+	{"iops", "l.iops", "IOPS", 0},
+	{"bw", "l.bw_bytes", "B/s", 0},
+	{"mean", "l.lat_mean_ns", "ns", 0},
+	{"p50", "l.p50_ns", "ns", 50},
+	{"p90", "l.p90_ns", "ns", 90},
+	{"p99", "l.p99_ns", "ns", 99},
+	{"p99.9", "l.p999_ns", "ns", 99.9},
+	{"p99.99", "l.p9999_ns", "ns", 99.99},
+}
+
+// FigureNames lists the figures, for usage messages.
+func FigureNames() []string {
+	var out []string
+	for _, f := range figures {
+		out = append(out, f.name)
+	}
+	return out
+}
+
+func figureIndex(name string) (int, error) {
+	for i, f := range figures {
+		if f.name == name {
+			return i, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown figure %q: use one of %s", name, strings.Join(FigureNames(), ", "))
+}
+
+// Point names one point of one profile on one direction of I/O.
+type Point struct {
+	Profile string
+	// Point is the sweep point as name=value pairs ("iodepth=32,numjobs=4",
+	// in any order, commas or spaces between); "" for a profile without
+	// a sweep.
+	Point string
+	// Direction is "read" or "write".
+	Direction string
+}
+
+// sample is one drive's measurement of a point in one run.
+type sample struct {
+	driveID, model, serial, firmware, runID, created string
+	value                                            float64
+	valid                                            bool
+	hist                                             *metrics.Histogram
+}
+
+// resolvePoint finds the stored form of p.Point among the points the
+// profile was measured at, whatever the order of its pairs.
+func (c *Catalog) resolvePoint(ctx context.Context, p Point) (string, error) {
+	rows, err := c.db.QueryContext(ctx, `SELECT DISTINCT point FROM steps WHERE source = $1 ORDER BY point`, p.Profile)
+	if err != nil {
+		return "", c.queryError(err)
+	}
+	defer rows.Close()
+	var points []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return "", err
+		}
+		points = append(points, s)
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	if len(points) == 0 {
+		return "", fmt.Errorf("no profile named %q is in catalog %s: give the name of a profile block as the plan writes it", p.Profile, c.Where)
+	}
+	want := pointSet(p.Point)
+	for _, s := range points {
+		if slices.Equal(pointSet(s), want) {
+			return s, nil
+		}
+	}
+	if p.Point == "" {
+		return "", fmt.Errorf("profile %q was measured at %d points: choose one with -point, one of %s", p.Profile, len(points), quoteAll(points))
+	}
+	return "", fmt.Errorf("profile %q was never measured at %q: its points are %s", p.Profile, p.Point, quoteAll(points))
+}
+
+func pointSet(s string) []string {
+	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	slices.Sort(parts)
+	return parts
+}
+
+func quoteAll(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+// samples loads every successful measurement of the point by runs that
+// match f, newest run first for each drive; with hist, the histograms too.
+func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist bool) ([]sample, error) {
+	point, err := c.resolvePoint(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if p.Direction != "read" && p.Direction != "write" {
+		return nil, fmt.Errorf("direction %q: use read or write", p.Direction)
+	}
+	cond, args := f.where(4)
+	histCol := "NULL"
+	if hist {
+		histCol = "l.histogram"
+	}
+	q := `SELECT d.drive_id, d.model, d.serial, rd.firmware, r.run_id, r.created, ` + figures[figure].column + `, ` + histCol + `
+		FROM ` + runDrives + `
+		JOIN steps s ON s.run_id = r.run_id AND s.drive = rd.drive
+		JOIN step_latency l ON l.run_id = s.run_id AND l.step_id = s.step_id
+		WHERE s.source = $1 AND s.point = $2 AND l.direction = $3 AND s.status = 'ok' AND ` + cond + `
+		ORDER BY d.drive_id, r.created DESC, r.run_id`
+	rows, err := c.db.QueryContext(ctx, q, append([]any{p.Profile, point, p.Direction}, args...)...)
+	if err != nil {
+		return nil, c.queryError(err)
+	}
+	defer rows.Close()
+	var out []sample
+	for rows.Next() {
+		var s sample
+		var v *float64
+		var blob []byte
+		if err := rows.Scan(&s.driveID, &s.model, &s.serial, &s.firmware, &s.runID, &s.created, &v, &blob); err != nil {
+			return nil, err
+		}
+		if v != nil {
+			s.value, s.valid = *v, true
+		}
+		if len(blob) > 0 {
+			s.hist = new(metrics.Histogram)
+			if err := s.hist.UnmarshalBinary(blob); err != nil {
+				return nil, fmt.Errorf("catalog %s: histogram of run %s, drive %s: %w", c.Where, s.runID, s.serial, err)
+			}
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// latestPerDrive keeps each drive's newest sample (samples come sorted by
+// drive, newest first).
+func latestPerDrive(all []sample) []sample {
+	var out []sample
+	for i, s := range all {
+		if i == 0 || all[i-1].driveID != s.driveID {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+)
+
+// migrations[i] takes a catalog from schema version i to i+1. Each runs in
+// one transaction with the version bump, so a migration is applied wholly
+// or not at all. The SQL is the same on SQLite and PostgreSQL except for
+// the {blob} type, which is BLOB on one and BYTEA on the other. Append to
+// this list; never edit an entry that has been released.
+var migrations = []string{
+	// 1: runs, drives, the drives of each run, steps with their figures,
+	// latency per direction with the histogram, other metrics, verdicts and
+	// health documents.
+	`CREATE TABLE runs (
+		run_id             TEXT PRIMARY KEY,
+		content_hash       TEXT NOT NULL,
+		plan               TEXT NOT NULL,
+		plan_file          TEXT NOT NULL,
+		plan_hash          TEXT NOT NULL,
+		created            TEXT NOT NULL,
+		drivebench_version TEXT NOT NULL,
+		testbed            TEXT NOT NULL,
+		host               TEXT NOT NULL,
+		testbed_json       TEXT NOT NULL,
+		source_dir         TEXT NOT NULL,
+		added              TEXT NOT NULL
+	);
+	CREATE INDEX runs_created ON runs (created);
+	CREATE INDEX runs_plan ON runs (plan);
+	CREATE TABLE drives (
+		drive_id       TEXT PRIMARY KEY,
+		model          TEXT NOT NULL,
+		serial         TEXT NOT NULL,
+		vendor         TEXT NOT NULL,
+		capacity_bytes BIGINT NOT NULL
+	);
+	CREATE INDEX drives_model ON drives (model);
+	CREATE TABLE run_drives (
+		run_id     TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+		drive      TEXT NOT NULL,
+		drive_id   TEXT NOT NULL REFERENCES drives (drive_id),
+		firmware   TEXT NOT NULL,
+		identity   TEXT NOT NULL,
+		path       TEXT NOT NULL,
+		size_bytes BIGINT NOT NULL,
+		facts_json TEXT NOT NULL,
+		PRIMARY KEY (run_id, drive)
+	);
+	CREATE INDEX run_drives_drive_id ON run_drives (drive_id);
+	CREATE TABLE steps (
+		run_id        TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+		step_id       TEXT NOT NULL,
+		drive         TEXT NOT NULL,
+		kind          TEXT NOT NULL,
+		name          TEXT NOT NULL,
+		source        TEXT NOT NULL,
+		pass          INTEGER NOT NULL,
+		point         TEXT NOT NULL,
+		engine        TEXT NOT NULL,
+		workload_json TEXT NOT NULL,
+		status        TEXT NOT NULL,
+		error         TEXT NOT NULL,
+		started       TEXT NOT NULL,
+		finished      TEXT NOT NULL,
+		runtime_ns    BIGINT NOT NULL,
+		iops          DOUBLE PRECISION,
+		bw_bytes      DOUBLE PRECISION,
+		PRIMARY KEY (run_id, step_id)
+	);
+	CREATE INDEX steps_source_point ON steps (source, point);
+	CREATE TABLE step_latency (
+		run_id        TEXT NOT NULL,
+		step_id       TEXT NOT NULL,
+		direction     TEXT NOT NULL,
+		ios           BIGINT NOT NULL,
+		bytes         BIGINT NOT NULL,
+		iops          DOUBLE PRECISION NOT NULL,
+		bw_bytes      DOUBLE PRECISION NOT NULL,
+		lat_min_ns    BIGINT NOT NULL,
+		lat_max_ns    BIGINT NOT NULL,
+		lat_mean_ns   DOUBLE PRECISION NOT NULL,
+		lat_stddev_ns DOUBLE PRECISION NOT NULL,
+		p50_ns        BIGINT,
+		p90_ns        BIGINT,
+		p99_ns        BIGINT,
+		p999_ns       BIGINT,
+		p9999_ns      BIGINT,
+		histogram     {blob},
+		PRIMARY KEY (run_id, step_id, direction),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE step_metrics (
+		run_id  TEXT NOT NULL,
+		step_id TEXT NOT NULL,
+		name    TEXT NOT NULL,
+		value   DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (run_id, step_id, name),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE verdicts (
+		run_id   TEXT NOT NULL,
+		step_id  TEXT NOT NULL,
+		seq      INTEGER NOT NULL,
+		drive    TEXT NOT NULL,
+		kind     TEXT NOT NULL,
+		name     TEXT NOT NULL,
+		metric   TEXT NOT NULL,
+		status   TEXT NOT NULL,
+		message  TEXT NOT NULL,
+		claimed  DOUBLE PRECISION,
+		measured DOUBLE PRECISION,
+		location TEXT NOT NULL,
+		PRIMARY KEY (run_id, step_id, seq),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE INDEX verdicts_name ON verdicts (kind, name);
+	CREATE TABLE health (
+		run_id   TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+		drive    TEXT NOT NULL,
+		document TEXT NOT NULL,
+		PRIMARY KEY (run_id, drive)
+	)`,
+}
+
+// SchemaVersion is the version of the schema this drivebench writes.
+var SchemaVersion = len(migrations)
+
+// NewerSchemaError is returned for a catalog written by a newer
+// drivebench.
+type NewerSchemaError struct {
+	Where         string
+	Version, Know int
+}
+
+func (e *NewerSchemaError) Error() string {
+	return fmt.Sprintf("catalog %s has schema version %d, but this drivebench knows versions up to %d: "+
+		"it was written by a newer drivebench; upgrade drivebench to use it (the catalog is left unchanged)", e.Where, e.Version, e.Know)
+}
+
+// migrate brings the schema to SchemaVersion, or refuses a newer one.
+func (c *Catalog) migrate(ctx context.Context) error {
+	for {
+		done, err := c.migrateOne(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// migrateOne applies the next migration, if any; done is true when the
+// schema is current. Concurrent openers are serialised: SQLite's
+// transactions here take the write lock at BEGIN, and on PostgreSQL an
+// advisory lock held to the end of the transaction does the same.
+func (c *Catalog) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := c.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, c.openError(err)
+	}
+	defer tx.Rollback()
+	if c.postgres {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7417001)`); err != nil {
+			return false, c.openError(err)
+		}
+	}
+	for _, stmt := range []string{
+		`CREATE TABLE IF NOT EXISTS catalog_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
+		`INSERT INTO catalog_schema (id, version) VALUES (1, 0) ON CONFLICT (id) DO NOTHING`,
+	} {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return false, c.openError(err)
+		}
+	}
+	var v int
+	if err := tx.QueryRowContext(ctx, `SELECT version FROM catalog_schema WHERE id = 1`).Scan(&v); err != nil {
+		return false, c.openError(err)
+	}
+	switch {
+	case v > SchemaVersion:
+		return false, &NewerSchemaError{Where: c.Where, Version: v, Know: SchemaVersion}
+	case v == SchemaVersion:
+		return true, nil
+	}
+	for _, stmt := range c.statements(migrations[v]) {
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return false, fmt.Errorf("catalog %s: migrating the schema to version %d: %w", c.Where, v+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE catalog_schema SET version = $1 WHERE id = 1`, v+1); err != nil {
+		return false, c.openError(err)
+	}
+	return false, tx.Commit()
+}
+
+// statements splits a migration into statements and puts in the
+// database's type names.
+func (c *Catalog) statements(migration string) []string {
+	blob := "BLOB"
+	if c.postgres {
+		blob = "BYTEA"
+	}
+	var out []string
+	for _, s := range strings.Split(migration, ";") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, strings.ReplaceAll(s, "{blob}", blob))
+		}
+	}
+	return out
+}
+
+func (c *Catalog) openError(err error) error {
+	return fmt.Errorf("catalog %s: %w", c.Where, err)
+}
+
+// Version reads the catalog's schema version.
+func (c *Catalog) Version(ctx context.Context) (int, error) {
+	var v int
+	err := c.db.QueryRowContext(ctx, `SELECT version FROM catalog_schema WHERE id = 1`).Scan(&v)
+	if err == sql.ErrNoRows {
+		return 0, nil
+	}
+	return v, err
+}

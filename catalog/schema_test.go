@@ -1,0 +1,182 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestNewerSchemaIsRefused(t *testing.T) {
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			c, err := Open(ctx, b.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.db.Exec(`UPDATE catalog_schema SET version = $1`, SchemaVersion+1); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			_, err = Open(ctx, b.target)
+			var newer *NewerSchemaError
+			if !errors.As(err, &newer) || newer.Version != SchemaVersion+1 {
+				t.Fatalf("a catalog of a newer version opened: %v", err)
+			}
+			if !strings.Contains(err.Error(), "upgrade drivebench") {
+				t.Errorf("the error does not say what to do: %v", err)
+			}
+		})
+	}
+}
+
+// TestOlderSchemaMigrates opens a catalog at version 0 (its version table
+// only, as a drivebench before the first migration would leave it) and
+// one at the current version holding a run: the first is migrated, the
+// second opened as it is.
+func TestOlderSchemaMigrates(t *testing.T) {
+	dir := writeRun(t, t.TempDir(), drive{"ACME X1", "S001", "1.0"}, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC), nil, nil)
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			old, err := connect(b.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range []string{
+				`CREATE TABLE catalog_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
+				`INSERT INTO catalog_schema (id, version) VALUES (1, 0)`,
+			} {
+				if _, err := old.db.Exec(s); err != nil {
+					t.Fatal(err)
+				}
+			}
+			old.Close()
+			c, err := Open(ctx, b.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if v, err := c.Version(ctx); err != nil || v != SchemaVersion {
+				t.Fatalf("version %d after migration (%v), want %d", v, err, SchemaVersion)
+			}
+			if _, err := c.Add(ctx, dir); err != nil {
+				t.Fatal(err)
+			}
+			c.Close()
+			again, err := Open(ctx, b.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer again.Close()
+			if n := count(t, again, "runs"); n != 1 {
+				t.Errorf("%d runs after reopening, want 1", n)
+			}
+		})
+	}
+}
+
+func TestNotACatalog(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte(strings.Repeat("not a database\n", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Open(context.Background(), path)
+	if err == nil || !strings.Contains(err.Error(), path) {
+		t.Fatalf("a text file opened as a catalog, or the error does not name it: %v", err)
+	}
+	t.Log(err)
+}
+
+func TestQueryIsReadOnly(t *testing.T) {
+	dirs, _ := fleetCatalog(t)
+	forEachBackend(t, func(t *testing.T, c *Catalog) {
+		ctx := context.Background()
+		addAll(t, c, dirs[:2])
+		tab, err := c.Query(ctx, `SELECT d.model, COUNT(*) AS runs FROM run_drives rd JOIN drives d ON d.drive_id = rd.drive_id GROUP BY d.model`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tab.Rows) != 1 || tab.Columns[1] != "runs" || fmt.Sprint(tab.Rows[0][1]) != "2" {
+			t.Errorf("query: %+v", tab)
+		}
+		for _, q := range []string{
+			`DELETE FROM runs`,
+			`INSERT INTO drives (drive_id, model, serial, vendor, capacity_bytes) VALUES ('x', 'x', 'x', 'x', 0)`,
+			`DROP TABLE verdicts`,
+			`UPDATE catalog_schema SET version = 99`,
+		} {
+			if _, err := c.Query(ctx, q); err == nil {
+				t.Errorf("%s: not refused", q)
+			} else {
+				t.Logf("%s: %v", q, err)
+			}
+		}
+		if n := count(t, c, "runs"); n != 2 {
+			t.Errorf("%d runs after the refused writes, want 2", n)
+		}
+		if _, err := c.Query(ctx, `SELECT nonsense FROM nowhere`); err == nil {
+			t.Error("a bad query gave no error")
+		}
+	})
+}
+
+// TestConcurrentAdds adds runs from several catalog handles at once, as
+// several local runs (SQLite) or several hosts (PostgreSQL) do, the same
+// run from more than one of them: every run is kept once.
+func TestConcurrentAdds(t *testing.T) {
+	dirs, _ := fleetCatalog(t)
+	for _, b := range backends(t) {
+		t.Run(b.name, func(t *testing.T) {
+			ctx := context.Background()
+			const writers = 4
+			var wg sync.WaitGroup
+			errs := make(chan error, writers*len(dirs))
+			for w := range writers {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					c, err := Open(ctx, b.target)
+					if err != nil {
+						errs <- err
+						return
+					}
+					defer c.Close()
+					// Writers 0 and 2 add the even runs, 1 and 3 the odd
+					// ones, each from its own starting point: each run is
+					// added by two writers.
+					for k := range dirs {
+						j := (k + 5*w) % len(dirs)
+						if j%2 != w%2 {
+							continue
+						}
+						if _, err := c.Add(ctx, dirs[j]); err != nil {
+							errs <- err
+						}
+					}
+				}()
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			c, err := Open(ctx, b.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if n := count(t, c, "runs"); n != len(dirs) {
+				t.Errorf("%d runs, want %d", n, len(dirs))
+			}
+			if n := count(t, c, "steps"); n != 24*len(dirs) {
+				t.Errorf("%d steps, want %d", n, 24*len(dirs))
+			}
+		})
+	}
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// complete runs the bash completion function on a command line (the last
+// word is the one being completed) and returns its candidates.
+func bashComplete(t *testing.T, script string, words ...string) []string {
+	t.Helper()
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = "'" + w + "'"
+	}
+	prog := script + "\nCOMP_WORDS=(" + strings.Join(quoted, " ") + ")\nCOMP_CWORD=" + itoa(len(words)-1) + "\n_drivebench\nprintf '%s\\n' \"${COMPREPLY[@]}\"\n"
+	out, err := exec.Command("bash", "-c", prog).CombinedOutput()
+	if err != nil {
+		t.Fatalf("bash: %v\n%s", err, out)
+	}
+	return strings.Fields(string(out))
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestBashCompletion(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash is not installed")
+	}
+	code, script, errOut := runCLI(t, "completion", "bash")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	cases := []struct {
+		words []string
+		want  []string
+	}{
+		{[]string{"drivebench", "r"}, []string{"run", "report"}},
+		{[]string{"drivebench", "run", "-re"}, []string{"-resume"}},
+		{[]string{"drivebench", "nvme", "i"}, []string{"info"}},
+		{[]string{"drivebench", "nvme", "info", "-j"}, []string{"-json"}},
+		{[]string{"drivebench", "completion", "f"}, []string{"fish"}},
+		{[]string{"drivebench", "export", "f"}, []string{"fio"}},
+	}
+	for _, tc := range cases {
+		got := bashComplete(t, script, tc.words...)
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("completing %q: %q, want %q", tc.words, got, tc.want)
+		}
+	}
+}
+
+// TestZshAndFishCompletionParse: the scripts are valid in their shells
+// (syntax only; the shells are installed by test.sh).
+func TestZshAndFishCompletionParse(t *testing.T) {
+	for _, sh := range []struct{ shell, check string }{{"zsh", "-n"}, {"fish", "--no-execute"}} {
+		t.Run(sh.shell, func(t *testing.T) {
+			code, script, _ := runCLI(t, "completion", sh.shell)
+			if code != exitOK || !strings.Contains(script, "validate") || !strings.Contains(script, "resume") {
+				t.Fatalf("exit %d, script:\n%s", code, script)
+			}
+			if _, err := exec.LookPath(sh.shell); err != nil {
+				t.Skipf("%s is not installed; test.sh installs it", sh.shell)
+			}
+			path := filepath.Join(t.TempDir(), "drivebench."+sh.shell)
+			os.WriteFile(path, []byte(script), 0o644)
+			if out, err := exec.Command(sh.shell, sh.check, path).CombinedOutput(); err != nil {
+				t.Errorf("%s %s: %v\n%s", sh.shell, sh.check, err, out)
+			}
+		})
+	}
+	if code, _, errOut := runCLI(t, "completion", "tcsh"); code != exitUsage || !strings.Contains(errOut, "bash, zsh, fish") {
+		t.Errorf("unknown shell: exit %d, %q", code, errOut)
+	}
+}
+
+// TestManPageFromHelp: every line of every command's -h is in the man
+// page, and groff reads it without a warning.
+func TestManPageFromHelp(t *testing.T) {
+	code, page, _ := runCLI(t, "man")
+	if code != exitOK || !strings.HasPrefix(page, ".TH DRIVEBENCH 1") {
+		t.Fatalf("exit %d: %.200s", code, page)
+	}
+	for _, c := range commands {
+		if c.name == "help" {
+			continue
+		}
+		for _, line := range strings.Split(helpText(c.name), "\n") {
+			if !strings.Contains(page, roffEscape(line)) {
+				t.Errorf("man page lacks %s's help line %q", c.name, line)
+			}
+		}
+	}
+	if _, err := exec.LookPath("groff"); err != nil {
+		t.Skip("groff is not installed")
+	}
+	cmd := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z")
+	cmd.Stdin = strings.NewReader(page)
+	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("groff: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,170 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/nvme"
+)
+
+// thermalInterval is how often a step on an NVMe drive reads the drive's
+// SMART / health log: often enough to see a drive heat up and throttle
+// during a long write, rarely enough (one small admin command) not to
+// disturb the I/O.
+const thermalInterval = 5 * time.Second
+
+// thermalReading is one SMART read and when it was taken.
+type thermalReading struct {
+	at  time.Time
+	log *nvme.SmartLog
+}
+
+// thermalSampler reads a drive's SMART log at the start of a step, every
+// interval while it runs and at its end.
+type thermalSampler struct {
+	mu       sync.Mutex
+	readings []thermalReading
+	err      error
+	stop     chan struct{}
+	done     chan struct{}
+}
+
+// startThermal starts sampling a drive: read is its SMART read, every
+// the interval.
+func startThermal(every time.Duration, read func() (*nvme.SmartLog, error)) *thermalSampler {
+	s := &thermalSampler{stop: make(chan struct{}), done: make(chan struct{})}
+	s.take(read)
+	go func() {
+		defer close(s.done)
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-t.C:
+				s.take(read)
+			case <-s.stop:
+				s.take(read)
+				return
+			}
+		}
+	}()
+	return s
+}
+
+// take reads the log once; the first failure is kept and ends sampling.
+func (s *thermalSampler) take(read func() (*nvme.SmartLog, error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.err != nil {
+		return
+	}
+	log, err := read()
+	if err != nil {
+		s.err = err
+		return
+	}
+	s.readings = append(s.readings, thermalReading{at: time.Now(), log: log})
+}
+
+// finish stops sampling and returns the readings as samples timed from
+// the measured phase's start.
+func (s *thermalSampler) finish(start time.Time) ([]metrics.ThermalSample, error) {
+	close(s.stop)
+	<-s.done
+	out := make([]metrics.ThermalSample, len(s.readings))
+	for i, r := range s.readings {
+		l := r.log
+		out[i] = metrics.ThermalSample{
+			T: r.at.Sub(start).Seconds(), TempC: l.Temperature.Celsius(),
+			Throttle1: l.ThermalMgmtTemp1TransCount, Throttle2: l.ThermalMgmtTemp2TransCount,
+			Throttle1Sec: l.ThermalMgmtTemp1TotalTime, Throttle2Sec: l.ThermalMgmtTemp2TotalTime,
+			WarningMin: l.WarningTempTime, CriticalMin: l.CriticalCompTime,
+		}
+	}
+	return out, s.err
+}
+
+// thermalSummary says in one line how hot the drive ran during a step and
+// whether it throttled: the growth of its throttle counters from the first
+// reading to the last.
+func thermalSummary(samples []metrics.ThermalSample) string {
+	if len(samples) == 0 {
+		return ""
+	}
+	lo, hi := samples[0].TempC, samples[0].TempC
+	for _, s := range samples {
+		lo, hi = min(lo, s.TempC), max(hi, s.TempC)
+	}
+	first, last := samples[0], samples[len(samples)-1]
+	line := fmt.Sprintf("drive temperature %d to %d °C over %d readings", lo, hi, len(samples))
+	if lo == hi {
+		line = fmt.Sprintf("drive temperature %d °C over %d readings", lo, len(samples))
+	}
+	var events []string
+	if n := last.Throttle1 - first.Throttle1; n > 0 {
+		events = append(events, fmt.Sprintf("light thermal throttling %s (%d s)", times(n), last.Throttle1Sec-first.Throttle1Sec))
+	}
+	if n := last.Throttle2 - first.Throttle2; n > 0 {
+		events = append(events, fmt.Sprintf("heavy thermal throttling %s (%d s)", times(n), last.Throttle2Sec-first.Throttle2Sec))
+	}
+	if n := last.WarningMin - first.WarningMin; n > 0 {
+		events = append(events, fmt.Sprintf("%d min above the warning temperature", n))
+	}
+	if n := last.CriticalMin - first.CriticalMin; n > 0 {
+		events = append(events, fmt.Sprintf("%d min above the critical temperature", n))
+	}
+	if len(events) == 0 {
+		return line + "; no thermal throttling"
+	}
+	line += "; THROTTLED: "
+	for i, e := range events {
+		if i > 0 {
+			line += ", "
+		}
+		line += e
+	}
+	return line
+}
+
+// watchThermal starts sampling the drive behind path when it is NVMe and
+// returns the function that ends it, which adds the samples to res and a
+// summary line to log; for other drives both do nothing.
+func watchThermal(path string) func(res *metrics.Result, log *[]string) {
+	if !nvme.IsNVMe(path) {
+		return func(*metrics.Result, *[]string) {}
+	}
+	d, err := nvme.Open(path)
+	if err != nil {
+		return func(_ *metrics.Result, log *[]string) {
+			*log = append(*log, "no drive temperature readings: "+err.Error())
+		}
+	}
+	s := startThermal(thermalInterval, d.SmartLog)
+	return func(res *metrics.Result, log *[]string) {
+		defer d.Close()
+		start := time.Now()
+		if res != nil {
+			start = res.Start
+		}
+		samples, err := s.finish(start)
+		if res != nil {
+			res.Thermal = samples
+			if line := thermalSummary(samples); line != "" {
+				*log = append(*log, line)
+			}
+		}
+		if err != nil {
+			*log = append(*log, "drive temperature readings stopped: "+err.Error())
+		}
+	}
+}
+
+// times says how often something happened.
+func times(n uint32) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
+}

@@ -1,0 +1,69 @@
+package engine
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/nvme"
+)
+
+// TestThermalSamplerReadsAtStartAndEnd: however short the step, the
+// sampler has the reading before it and the one after it; a failed read
+// ends sampling and is reported.
+func TestThermalSamplerReadsAtStartAndEnd(t *testing.T) {
+	temps := []nvme.Kelvin{323, 330, 345}
+	reads := 0
+	read := func() (*nvme.SmartLog, error) {
+		k := temps[min(reads, len(temps)-1)]
+		reads++
+		return &nvme.SmartLog{Temperature: k, ThermalMgmtTemp1TransCount: uint32(reads), ThermalMgmtTemp1TotalTime: uint32(10 * reads)}, nil
+	}
+	start := time.Now()
+	s := startThermal(time.Hour, read)
+	samples, err := s.finish(start)
+	if err != nil || len(samples) != 2 {
+		t.Fatalf("%d samples, %v; want the first and the last reading", len(samples), err)
+	}
+	if samples[0].TempC != 50 || samples[1].TempC != 57 || samples[0].T > samples[1].T {
+		t.Errorf("samples %+v", samples)
+	}
+	fails := func() (*nvme.SmartLog, error) { return nil, errors.New("no controller") }
+	if _, err := startThermal(time.Hour, fails).finish(start); err == nil {
+		t.Error("a failed SMART read was not reported")
+	}
+}
+
+func TestThermalSummary(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples []metrics.ThermalSample
+		want    string
+	}{
+		{"none", nil, ""},
+		{"steady", []metrics.ThermalSample{{TempC: 50}, {TempC: 50}}, "drive temperature 50 °C over 2 readings; no thermal throttling"},
+		{"throttled", []metrics.ThermalSample{
+			{TempC: 60, Throttle1: 4, Throttle1Sec: 100, WarningMin: 7},
+			{TempC: 78},
+			{TempC: 83, Throttle1: 6, Throttle1Sec: 130, Throttle2: 1, Throttle2Sec: 5, WarningMin: 9},
+		}, "drive temperature 60 to 83 °C over 3 readings; THROTTLED: light thermal throttling 2 times (30 s), heavy thermal throttling once (5 s), 2 min above the warning temperature"},
+	}
+	for _, tt := range tests {
+		if got := thermalSummary(tt.samples); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestThermalOnAFileDoesNothing: a step on a file gets no readings and no
+// log line.
+func TestThermalOnAFileDoesNothing(t *testing.T) {
+	var log []string
+	res := &metrics.Result{}
+	watchThermal(t.TempDir())(res, &log)
+	if len(res.Thermal) != 0 || len(log) != 0 || strings.Join(log, "") != "" {
+		t.Errorf("thermal %v, log %v", res.Thermal, log)
+	}
+}

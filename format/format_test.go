@@ -1,0 +1,200 @@
+package format
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+func TestFormatGrouped(t *testing.T) {
+	tests := []struct {
+		v        float64
+		decimals int
+		want     string
+	}{
+		{0, 0, "0"},
+		{999, 0, "999"},
+		{1000, 0, "1,000"},
+		{41230.4, 0, "41,230"},
+		{41230.5, 0, "41,231"},
+		{1973412, 0, "1,973,412"},
+		{8668.14, 1, "8,668.1"},
+		{100000, 1, "100,000.0"},
+		{-1234.5, 1, "-1,234.5"},
+		{-0.04, 1, "0.0"},
+		{math.NaN(), 1, "—"},
+		{math.Inf(1), 0, "—"},
+	}
+	for _, tt := range tests {
+		if got := Grouped(tt.v, tt.decimals); got != tt.want {
+			t.Errorf("Grouped(%v, %d) = %q, want %q", tt.v, tt.decimals, got, tt.want)
+		}
+	}
+}
+
+func TestFormatPlain(t *testing.T) {
+	tests := []struct {
+		v    float64
+		want string
+	}{
+		{1e6, "1,000,000"},
+		{2.5, "2.5"},
+		{2350, "2,350"},
+		{0.125, "0.13"},
+		{95, "95"},
+	}
+	for _, tt := range tests {
+		if got := Plain(tt.v); got != tt.want {
+			t.Errorf("Plain(%v) = %q, want %q", tt.v, got, tt.want)
+		}
+	}
+}
+
+func TestFormatBandwidth(t *testing.T) {
+	tests := []struct {
+		bytesPerSec float64
+		want        string
+	}{
+		{0, "0.0 MB/s"},
+		{168_900_000, "168.9 MB/s"},
+		{8_668_140_000, "8,668.1 MB/s"},
+		{4096 * 47218.35, "193.4 MB/s"},
+		{400_000, "0.4 MB/s"},
+	}
+	for _, tt := range tests {
+		if got := Bandwidth(tt.bytesPerSec); got != tt.want {
+			t.Errorf("Bandwidth(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
+		}
+	}
+}
+
+func TestFormatLatency(t *testing.T) {
+	tests := []struct {
+		ns   float64
+		want string
+	}{
+		{0, "0 ns"},
+		{850, "850 ns"},
+		{999.4, "999 ns"},
+		{999.5, "1.0 µs"},
+		{8_200, "8.2 µs"},
+		{388_200, "388.2 µs"},
+		{999_940, "999.9 µs"},
+		{999_960, "1.00 ms"},
+		{1_420_000, "1.42 ms"},
+		{999_994_000, "999.99 ms"},
+		{999_996_000, "1.00 s"},
+		{2_310_000_000, "2.31 s"},
+		{4_000_000_000_000, "4,000.00 s"},
+		{-1, "—"},
+		{math.NaN(), "—"},
+	}
+	for _, tt := range tests {
+		if got := Latency(tt.ns); got != tt.want {
+			t.Errorf("Latency(%v) = %q, want %q", tt.ns, got, tt.want)
+		}
+	}
+}
+
+func TestFormatBlockSize(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{512, "512B"},
+		{520, "520B"},
+		{4096, "4KiB"},
+		{6144, "6KiB"},
+		{131072, "128KiB"},
+		{1 << 20, "1MiB"},
+		{3 << 29, "1536MiB"},
+		{1 << 30, "1GiB"},
+		{0, "0B"},
+	}
+	for _, tt := range tests {
+		if got := BlockSize(tt.n); got != tt.want {
+			t.Errorf("BlockSize(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestFormatBytes(t *testing.T) {
+	tests := []struct {
+		n    uint64
+		want string
+	}{
+		{0, "0 B"},
+		{999, "999 B"},
+		{1000, "1.00 kB"},
+		{999_994, "999.99 kB"},
+		{999_995, "1.00 MB"},
+		{960_197_124_096, "960.20 GB"},
+		{1_920_383_410_176, "1.92 TB"},
+		{15_360_000_000_000, "15.36 TB"},
+		{math.MaxUint64, "18.45 EB"},
+	}
+	for _, tt := range tests {
+		if got := Bytes(tt.n); got != tt.want {
+			t.Errorf("Bytes(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "—"},
+		{-time.Second, "—"},
+		{120 * time.Millisecond, "0.1 s"},
+		{42300 * time.Millisecond, "42.3 s"},
+		{59940 * time.Millisecond, "59.9 s"},
+		{59960 * time.Millisecond, "1 min 00 s"},
+		{834 * time.Second, "13 min 54 s"},
+		{time.Hour - time.Second, "59 min 59 s"},
+		{time.Hour - 400*time.Millisecond, "1 h 00 min"},
+		{2*time.Hour + 5*time.Minute + 20*time.Second, "2 h 05 min"},
+		{30 * time.Hour, "30 h 00 min"},
+	}
+	for _, tt := range tests {
+		if got := Duration(int64(tt.d)); got != tt.want {
+			t.Errorf("Duration(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func TestBinaryBytesAndBeyond64Bits(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{BinaryBytes(512), "512 B"},
+		{BinaryBytes(1 << 30), "1.00 GiB"},
+		{BinaryBytes(1536 << 20), "1.50 GiB"},
+		{BinaryBytes(1<<20 - 1), "1.00 MiB"},
+		{BytesOf(512_000), "512.00 kB"},
+		{BytesOf(0), "0 B"},
+		{BytesOf(3.4e26), "340.00 YB"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}
+
+func TestShortForms(t *testing.T) {
+	tests := []struct{ got, want string }{
+		{ShortCount(1_250_000), "1.25M"},
+		{ShortCount(0), "0"},
+		{ShortLatency(1500), "1.5 µs"},
+		{ShortBandwidth(13.4e9), "13.4 GB/s"},
+		{ShortBytes(2e12), "2 TB"},
+		{Significant(1_973_400, CountUnits), "1.97M"},
+		{Significant(13_293.7e6, BandwidthUnits), "13.3 GB/s"},
+		{Significant(999.6, CountUnits), "1000"},
+	}
+	for _, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("got %q, want %q", tt.got, tt.want)
+		}
+	}
+}

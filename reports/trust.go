@@ -1,0 +1,254 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/results"
+)
+
+// What a table says about how far its figures can be trusted: which
+// latency each holds, the tail columns and whether enough I/Os stand
+// behind them, and the warnings the run recorded on its steps (space
+// never written, a drive whose state was lost, a busy host, the page
+// cache).
+
+// defaultTail are the latency columns of a table when the plan's report
+// block does not choose them; 100 is the maximum. optionalTail is left
+// out of a table in which no point has the I/Os it needs.
+var defaultTail = []float64{50, 99, 99.9, 99.99, 99.999, 100}
+
+const optionalTail = 99.999
+
+// beyondNeeded is how many I/Os must lie beyond a percentile for it to
+// stand for a rate rather than for the slowest few I/Os.
+const beyondNeeded = 10
+
+// PercentileCell is one latency column of a row. P is 100 for the
+// maximum; Ns is nil when the step did not record the figure. Few is set
+// when fewer than 10 I/Os lie beyond the percentile.
+type PercentileCell struct {
+	P   float64 `json:"p"`
+	Ns  *uint64 `json:"ns,omitempty"`
+	Few bool    `json:"few,omitempty"`
+}
+
+// TableWarning is a warning the run recorded on the step behind a row.
+type TableWarning struct {
+	Point   string `json:"point"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// annotateResults adds the tail columns, latency definitions and warnings
+// to every table.
+func annotateResults(tables []ProfileResult, steps []step, asked []float64) {
+	recs := map[string]*results.Record{}
+	for _, s := range steps {
+		if s.rec != nil {
+			recs[s.info.ID] = s.rec
+		}
+	}
+	for i := range tables {
+		annotateTable(&tables[i], recs, asked)
+	}
+}
+
+func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []float64) {
+	cols := asked
+	if len(cols) == 0 {
+		cols = defaultTail
+	}
+	latencies := map[string][]string{}
+	curve := shapeOf(t) == shapeRateCurve
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		rec := recs[row.StepID]
+		if rec == nil || rec.Result == nil {
+			continue
+		}
+		res := rec.Result
+		setTail(row.Total, res.Read, res.Write, cols)
+		setTail(row.Read, res.Read, nil, cols)
+		setTail(row.Write, res.Write, nil, cols)
+		if measured(res.Read) || measured(res.Write) {
+			def := res.LatencyOf()
+			if def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec) {
+				def += " paced"
+			}
+			latencies[def] = append(latencies[def], pointText(*row, curve))
+		}
+		for _, w := range rec.Warnings {
+			t.Warnings = append(t.Warnings, TableWarning{Point: pointText(*row, curve), Kind: w.Kind, Message: w.Message})
+		}
+		if rec.Host != nil {
+			row.Host = rec.Host
+		}
+	}
+	t.Columns = cols
+	if len(asked) == 0 && !tailMeasured(t, optionalTail) {
+		t.Columns = slices.DeleteFunc(slices.Clone(cols), func(p float64) bool { return p == optionalTail })
+		dropColumn(t, optionalTail)
+		if slices.ContainsFunc(t.Rows, func(r Row) bool { return len(rowFigures(r)) > 0 }) {
+			t.TailNote = fmt.Sprintf("%s is not shown: no point had the %s I/Os it needs for %d of them to lie beyond it.",
+				tailTitle(optionalTail), format.Count(ioNeeded(optionalTail)), beyondNeeded)
+		}
+	}
+	if tailFew(t) {
+		t.TailNote = joinSentences(t.TailNote, fmt.Sprintf(
+			"† fewer than %d I/Os of the point lie beyond this percentile, so it shows one of the slowest few I/Os rather than a rate.", beyondNeeded))
+	}
+	t.LatencyNote = latencySentence(latencies, len(t.Rows))
+}
+
+// rateLimited reports whether the step ran under a rate limit.
+func rateLimited(rec *results.Record) bool {
+	w := step{rec: rec}.workload()
+	return w != nil && (w.RateIOPS > 0 || w.RateBW > 0 || w.RatePct > 0)
+}
+
+// ioNeeded is the number of I/Os a percentile needs for beyondNeeded of
+// them to lie beyond it.
+func ioNeeded(p float64) float64 {
+	return beyondNeeded / (1 - p/100)
+}
+
+// setTail fills f's percentile columns from the direction's histogram,
+// or its recorded percentiles when it kept no histogram. A mixed total
+// (both directions) has none: percentiles of a mix are not those of
+// either direction.
+func setTail(f *Figures, d, other *metrics.DirStats, cols []float64) {
+	if f == nil || measured(d) && measured(other) {
+		return
+	}
+	if !measured(d) {
+		d = other
+	}
+	if !measured(d) {
+		return
+	}
+	f.IOs = d.IOs
+	f.Tail = make([]PercentileCell, 0, len(cols))
+	for _, p := range cols {
+		c := PercentileCell{P: p}
+		switch {
+		case p == 100 && d.Lat.Max > 0:
+			v := d.Lat.Max
+			c.Ns = &v
+		case d.Hist != nil && d.Hist.Count() > 0:
+			v := d.Quantile(p)
+			c.Ns = &v
+		default:
+			c.Ns = percentile(d.Lat.Percentiles, p)
+		}
+		c.Few = p < 100 && d.IOs > 0 && float64(d.IOs) < ioNeeded(p)
+		f.Tail = append(f.Tail, c)
+	}
+}
+
+// rowFigures are a row's figures that carry percentile columns.
+func rowFigures(r Row) []*Figures {
+	return slices.DeleteFunc([]*Figures{r.Total, r.Read, r.Write}, func(f *Figures) bool { return f == nil || f.Tail == nil })
+}
+
+// tailMeasured reports whether some row has enough I/Os for p.
+func tailMeasured(t *ProfileResult, p float64) bool {
+	for _, r := range t.Rows {
+		for _, f := range rowFigures(r) {
+			for _, c := range f.Tail {
+				if c.P == p && c.Ns != nil && !c.Few {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// tailFew reports whether some shown cell rests on too few I/Os.
+func tailFew(t *ProfileResult) bool {
+	for _, r := range t.Rows {
+		for _, f := range rowFigures(r) {
+			if slices.ContainsFunc(f.Tail, func(c PercentileCell) bool { return c.Few && c.Ns != nil }) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dropColumn removes percentile p from every row.
+func dropColumn(t *ProfileResult, p float64) {
+	for _, r := range t.Rows {
+		for _, f := range rowFigures(r) {
+			f.Tail = slices.DeleteFunc(f.Tail, func(c PercentileCell) bool { return c.P == p })
+		}
+	}
+}
+
+// latencyDefinitions say in words what each latency definition measures.
+var latencyDefinitions = map[string]string{
+	metrics.LatencyEngine:            "drivebench's own, from each I/O's submission to its completion",
+	metrics.LatencyEngine + " paced": "drivebench's own under a rate limit, from the moment each I/O was due to its completion, so time spent queued behind slow I/Os counts",
+	metrics.LatencyFioLat:            "fio's total latency (lat), from each I/O's submission to its completion: the span drivebench measures",
+	metrics.LatencyFioClat:           "fio's completion latency (clat), from the moment the kernel accepted each I/O to its completion; it leaves out the submission time (slat), so it reads lower than drivebench's latency or fio's lat",
+}
+
+// latencySentence says which latency a table's figures hold: one
+// definition for the whole table, or which points hold which.
+func latencySentence(byDef map[string][]string, rows int) string {
+	if len(byDef) == 0 {
+		return ""
+	}
+	defs := make([]string, 0, len(byDef))
+	for def := range byDef {
+		defs = append(defs, def)
+	}
+	slices.Sort(defs)
+	words := func(def string) string {
+		if w, ok := latencyDefinitions[def]; ok {
+			return w
+		}
+		return def
+	}
+	if len(defs) == 1 && len(byDef[defs[0]]) == rows {
+		return "Latency is " + words(defs[0]) + "."
+	}
+	var parts []string
+	for _, def := range defs {
+		parts = append(parts, fmt.Sprintf("at %s, %s", strings.Join(byDef[def], ", "), words(def)))
+	}
+	return "Latency is, " + strings.Join(parts, "; ") + "."
+}
+
+// tailTitle is a percentile column's title.
+func tailTitle(p float64) string {
+	if p == 100 {
+		return "max"
+	}
+	return "p" + strconv.FormatFloat(p, 'f', -1, 64)
+}
+
+// tailText is a cell of a percentile column.
+func tailText(f *Figures, p float64) string {
+	if f == nil {
+		return format.Dash
+	}
+	for _, c := range f.Tail {
+		if c.P == p {
+			if c.Ns == nil {
+				return format.Dash
+			}
+			text := nsText(c.Ns)
+			if c.Few {
+				text += " †"
+			}
+			return text
+		}
+	}
+	return format.Dash
+}

@@ -1,0 +1,136 @@
+package results
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// DriveStateDir holds one drives/<drive>.json per drive of the run;
+// DriveStateSchema is its schema.
+const (
+	DriveStateDir    = "drives"
+	DriveStateSchema = "drivebench/drive-state/v1"
+)
+
+// DriveState is what the run knows about a drive's contents: which drive
+// it is, which preconditions it has been through in this run, and
+// whether a step that writes to it is under way. A resumed run compares
+// it with the drive it finds, so that it never measures a drive whose
+// state differs from the one the plan set up without saying so.
+type DriveState struct {
+	Schema   string        `json:"schema"`
+	Drive    string        `json:"drive"`
+	Identity DriveIdentity `json:"identity"`
+	// Preconditions lists the IDs of the precondition steps (fills,
+	// purges) the drive has been through in this run, in order.
+	Preconditions []string `json:"preconditions,omitempty"`
+	// Writing is the ID of a step that writes to the drive and has not
+	// finished; a run that stops there leaves the drive in an unknown
+	// state.
+	Writing string    `json:"writing,omitempty"`
+	Updated time.Time `json:"updated"`
+}
+
+// DriveIdentity tells one drive from another, and a drive from itself
+// after something else wrote to it. For a regular file it is its device,
+// inode, birth time and size, with its modification time as the mark of
+// the last write; for a block device its serial, world-wide ID and
+// capacity, with the kernel's count of sectors written since boot.
+type DriveIdentity struct {
+	Kind string `json:"kind"` // "file" or "block"
+	Path string `json:"path"`
+	Size int64  `json:"size"`
+
+	Device     uint64 `json:"device,omitempty"`
+	Inode      uint64 `json:"inode,omitempty"`
+	BornNs     int64  `json:"born_ns,omitempty"`
+	ModifiedNs int64  `json:"modified_ns,omitempty"`
+
+	Serial         string `json:"serial,omitempty"`
+	WWID           string `json:"wwid,omitempty"`
+	BootID         string `json:"boot_id,omitempty"`
+	SectorsWritten uint64 `json:"sectors_written,omitempty"`
+}
+
+// SameDrive says why other is not the drive id describes, or "" when it
+// is. The marks of a write (modification time, sectors written) are not
+// compared: see WrittenSince.
+func (id DriveIdentity) SameDrive(other DriveIdentity) string {
+	var diffs []string
+	if id.Kind != other.Kind {
+		return fmt.Sprintf("it was a %s and is now a %s", id.Kind, other.Kind)
+	}
+	if id.Size != other.Size {
+		diffs = append(diffs, fmt.Sprintf("its size was %d bytes and is %d", id.Size, other.Size))
+	}
+	switch id.Kind {
+	case "file":
+		if id.Device != other.Device || id.Inode != other.Inode || id.BornNs != other.BornNs {
+			diffs = append(diffs, "it is another file (device, inode or creation time differ)")
+		}
+	case "block":
+		if id.Serial != other.Serial || id.WWID != other.WWID {
+			diffs = append(diffs, fmt.Sprintf("its serial or world-wide ID differs (was %q %q, is %q %q)", id.Serial, id.WWID, other.Serial, other.WWID))
+		}
+	}
+	return strings.Join(diffs, "; ")
+}
+
+// WrittenSince says why the drive now described by other may have been
+// written since id was taken, or "" when it cannot have been.
+func (id DriveIdentity) WrittenSince(other DriveIdentity) string {
+	switch id.Kind {
+	case "file":
+		if id.ModifiedNs != other.ModifiedNs {
+			return "the file was modified after the last step of the run"
+		}
+	case "block":
+		switch {
+		case id.BootID != other.BootID:
+			return "the machine has restarted since, so writes to the device since then cannot be ruled out"
+		case id.SectorsWritten != other.SectorsWritten:
+			return fmt.Sprintf("%d sectors were written to the device after the last step of the run", other.SectorsWritten-id.SectorsWritten)
+		}
+	}
+	return ""
+}
+
+// WriteDriveState stores s atomically as drives/<drive>.json.
+func (f *Folder) WriteDriveState(s *DriveState) error {
+	dir := filepath.Join(f.Dir, DriveStateDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	s.Schema = DriveStateSchema
+	if err := WriteJSONAtomic(filepath.Join(dir, s.Drive+".json"), s); err != nil {
+		return fmt.Errorf("save the state of drive %s: %w", s.Drive, err)
+	}
+	return nil
+}
+
+// DriveState reads the stored state of a drive; nil without error when
+// the folder has none (a new run, or one written before drive states).
+func (f *Folder) DriveState(drive string) (*DriveState, error) {
+	path := filepath.Join(f.Dir, DriveStateDir, drive+".json")
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var s DriveState
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkSchema(s.Schema, DriveStateSchema); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &s, nil
+}
