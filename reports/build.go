@@ -96,6 +96,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Notes:           []string{},
 	}
 	annotateResults(s.Results, steps, m.Percentiles)
+	s.Grids = buildGrids(s.Results)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}

@@ -23,6 +23,7 @@ const (
 	chartPercentiles   = "percentiles"
 	chartSteadyState   = "steady_state"
 	chartSummaryHook   = "summary_chart"
+	chartGrid          = "grid"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -63,6 +64,14 @@ func planCharts(s *Summary) []plannedChart {
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
 			},
 			draw: func() *plot.Chart { return steadyStateChart(ss) },
+		})
+	}
+	for i := range s.Grids {
+		g := &s.Grids[i]
+		out = append(out, plannedChart{
+			place: func(s *Summary, ref ChartRef) { s.Grids[i].Chart = ref.File },
+			ref:   ChartRef{Kind: chartGrid, Title: "Read and write on " + g.Drive, File: chartFile(used, "read-write", chartGrid, g.Drive)},
+			draw:  func() *plot.Chart { return gridChart(g) },
 		})
 	}
 	return append(out, hookCharts(s, used)...)

@@ -21,7 +21,7 @@ func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
+		docResults, docGrids, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
 		docProblems, docSummaryHook,
 	} {
 		section(d, s)
@@ -550,11 +550,25 @@ func rowNotes(r Row) []string {
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:
-		return []string{"avg of " + plural(r.Averaged, "round")}
+		return []string{chosenRounds(r)}
 	case rounds > 0:
 		return []string{"aggregate of " + plural(rounds, "round")}
 	}
 	return nil
+}
+
+// chosenRounds says which rounds a repeated point's figures stand for,
+// in the plan's words: "best of 5 rounds" for the best one round of five,
+// "mean of last 3 of 5 rounds"; "avg of 3 rounds" when the record does
+// not say.
+func chosenRounds(r Row) string {
+	if strings.HasPrefix(r.Aggregate, "mean of best 1 of ") {
+		return "best of " + strings.TrimPrefix(r.Aggregate, "mean of best 1 of ")
+	}
+	if r.Aggregate != "" {
+		return r.Aggregate
+	}
+	return "avg of " + plural(r.Averaged, "round")
 }
 
 // pointParts are a row's name and the notes on what it stands for: a
