@@ -110,9 +110,9 @@ func cmpOrProfile(name, profile string) string {
 }
 
 // gridChart draws a grid as CrystalDiskMark's bars: read and write of each
-// test in MB/s.
-func gridChart(g *Grid) *plot.Chart {
-	bars := &plot.Bars{Metric: "MB/s", Value: format.MBps}
+// test in the report's unit.
+func gridChart(g *Grid, u bwUnit) *plot.Chart {
+	bars := &plot.Bars{Metric: u.column(), Value: u.number}
 	read := plot.BarSeries{Name: "Read", Color: plot.SeriesColor(0)}
 	write := plot.BarSeries{Name: "Write", Color: plot.SeriesColor(1)}
 	for _, r := range g.Rows {
@@ -140,20 +140,21 @@ func docGrids(d *document, s *Summary) {
 		if g.Chart != "" {
 			d.figure(ChartRef{Kind: chartGrid, File: g.Chart, Title: "Read and write on " + g.Drive})
 		}
-		cols := []column{{title: "Test"}, {"Read MB/s", true}, {"Write MB/s", true}, {"Read IOPS", true}, {"Write IOPS", true}, {title: "Figures"}}
+		u := s.unit()
+		cols := []column{{title: "Test"}, {"Read " + u.column(), true}, {"Write " + u.column(), true}, {"Read IOPS", true}, {"Write IOPS", true}, {title: "Figures"}}
 		var rows [][]string
 		for _, r := range g.Rows {
-			rows = append(rows, []string{r.Test, gridMBps(r.Read), gridMBps(r.Write), gridIOPS(r.Read), gridIOPS(r.Write), r.At})
+			rows = append(rows, []string{r.Test, gridBandwidth(r.Read, u), gridBandwidth(r.Write, u), gridIOPS(r.Read), gridIOPS(r.Write), r.At})
 		}
 		d.table(cols, rows)
 	}
 }
 
-func gridMBps(f *Figures) string {
+func gridBandwidth(f *Figures, u bwUnit) string {
 	if f == nil {
 		return format.Dash
 	}
-	return format.MBps(f.BWBytes)
+	return u.number(f.BWBytes)
 }
 
 func gridIOPS(f *Figures) string {

@@ -25,7 +25,7 @@ func TestGrids(t *testing.T) {
 	if r[0].Test != "SEQ1M Q8T1" || r[1].Test != "RND4K Q1T1" || r[1].Write != nil || r[0].Read.BWBytes != 3500e6 {
 		t.Errorf("rows %+v", r)
 	}
-	svg := string(gridChart(&grids[0]).SVG())
+	svg := string(gridChart(&grids[0], unitMBps).SVG())
 	for _, want := range []string{"SEQ1M Q8T1", "3,500.0", "3,000.0", "Read", "Write"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("the bar chart lacks %q", want)

@@ -49,6 +49,8 @@ type Summary struct {
 	Preconditioning []PreconditionPass `json:"preconditioning"`
 	// SteadyState lists the steady-state searches of the run.
 	SteadyState []SteadyState `json:"steady_state"`
+	// Units is the unit of bandwidth in the report: "MB/s" or "MiB/s".
+	Units string `json:"units"`
 	// Grids pair the read and the write of each test of a drive, as
 	// CrystalDiskMark shows them.
 	Grids []Grid `json:"grids"`
@@ -165,6 +167,8 @@ type SweepDim struct {
 
 // ProfileResult is the table of one profile on one drive.
 type ProfileResult struct {
+	// units is the report's bandwidth unit, for the highlight.
+	units   bwUnit `json:"-"`
 	Profile string `json:"profile"`
 	Drive   string `json:"drive"`
 	// Mixed is true when some point both read and wrote; rows then carry
