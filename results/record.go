@@ -36,8 +36,8 @@ type Record struct {
 	// PlanHash is the revision of the plan that produced this record.
 	PlanHash string `json:"plan_hash"`
 	Engine   string `json:"engine,omitempty"`
-	// Workload is the engine's input, as the plan package encodes it.
-	Workload json.RawMessage `json:"workload,omitempty"`
+	// Workload is the engine's input as the step ran it.
+	Workload *Workload       `json:"workload,omitempty"`
 	Status   string          `json:"status"`
 	Error    string          `json:"error,omitempty"`
 	Started  time.Time       `json:"started"`

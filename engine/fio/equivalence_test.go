@@ -14,34 +14,34 @@ import (
 )
 
 // TestEquivalenceWithNative runs the same workload on the same file with
-// the built-in engine and with fio and expects IOPS within 15 % and
-// latency distributions of the same shape (p50 within a factor of 2, p99
-// within 4). The workload is O_DIRECT random reads at depth 1, so the
-// device, not the engines' overheads, sets the pace. The two engines run
-// at the same time, twice, so that whatever else loads the shared
-// machine's disk loads both alike; a comparison spoiled anyway is
-// repeated, up to three times. It runs alone: the other tests that run
-// fio run in parallel, after it.
+// the built-in engine and with fio at the same time, twice, and expects
+// them to measure the same thing: fio's total latency (lat, submission to
+// completion, the span the native engine measures), and distributions
+// that overlap, each engine's median within the other's p1 to p99. Both
+// share whatever loads the machine, so that holds however loaded it is;
+// how close the engines' IOPS are is a performance figure, which bench/
+// measures and no test asserts.
 func TestEquivalenceWithNative(t *testing.T) {
 	needFio(t)
 	target := dataFile(t, 64<<20)
 	w := randRead(time.Second)
 	w.Direct = true
-	var problems []string
-	for attempt := 1; attempt <= 3; attempt++ {
-		c := compareEngines(t, target, w)
-		t.Logf("attempt %d: %s", attempt, c)
-		if problems = c.problems(); len(problems) == 0 {
-			return
-		}
+	c := compareEngines(t, target, w)
+	t.Logf("%s", c)
+	if c.latency != metrics.LatencyFioLat {
+		t.Errorf("fio's figures are %q, want %q, the native engine's span", c.latency, metrics.LatencyFioLat)
 	}
-	t.Errorf("the engines differ: %v", problems)
+	for _, p := range c.problems() {
+		t.Error(p)
+	}
 }
 
 // comparison is what each engine measured over its runs.
 type comparison struct {
 	iops map[string]float64
 	hist map[string]*metrics.Histogram
+	// latency is the definition of the fio engine's figures.
+	latency string
 }
 
 func compareEngines(t *testing.T, target driver.Target, w plan.Workload) comparison {
@@ -55,6 +55,9 @@ func compareEngines(t *testing.T, target driver.Target, w plan.Workload) compari
 				c.hist[name] = new(metrics.Histogram)
 			}
 			c.hist[name].Merge(res.Read.Hist)
+			if name == "fio" {
+				c.latency = res.Latency
+			}
 			ios[name] += float64(res.Read.IOs)
 			secs[name] += float64(res.RuntimeNs) / 1e9
 		}
@@ -97,13 +100,11 @@ func (c comparison) String() string {
 
 func (c comparison) problems() []string {
 	var out []string
-	if r := c.iops["fio"] / c.iops["native"]; r < 0.85 || r > 1/0.85 {
-		out = append(out, fmt.Sprintf("fio runs at %.2f times the native engine's IOPS", r))
-	}
-	for _, l := range []struct{ p, factor float64 }{{50, 2}, {99, 4}} {
-		r := float64(c.hist["fio"].Percentile(l.p)) / float64(c.hist["native"].Percentile(l.p))
-		if r < 1/l.factor || r > l.factor {
-			out = append(out, fmt.Sprintf("p%g of fio is %.2f times the native engine's", l.p, r))
+	for _, pair := range [][2]string{{"fio", "native"}, {"native", "fio"}} {
+		a, b := c.hist[pair[0]], c.hist[pair[1]]
+		if m := a.Percentile(50); m < b.Percentile(1) || m > b.Percentile(99) {
+			out = append(out, fmt.Sprintf("the %s engine's median %.1f us lies outside the %s engine's p1 to p99, %.1f to %.1f us",
+				pair[0], us(m), pair[1], us(b.Percentile(1)), us(b.Percentile(99))))
 		}
 	}
 	return out
