@@ -557,3 +557,39 @@ func (l *loader) checkUnknownExact(attr *hcl.Attribute, what string, want ...cty
 func (l *loader) unknownTypeError(attr *hcl.Attribute, what string, v cty.Value) {
 	l.errorAt(attrSite(attr), "Incorrect Value Type", fmt.Sprintf("%s must be %s; its value is not known until its variables are set, but it will be %s. Change the variable's type or the expression.", attr.Name, what, v.Type().FriendlyName()))
 }
+
+// content is body.Content(schema) with the attributes set to null taken
+// out: in HCL null means "not set", as in runtime = var.quick ? "5s" :
+// null, so such an attribute is treated as absent everywhere (a default
+// applies, a required one is missing) rather than slipping past the
+// checks. A required attribute set to null is reported at its place.
+func (l *loader) content(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	content, diags := body.Content(schema)
+	if content == nil {
+		return content, diags
+	}
+	for _, as := range schema.Attributes {
+		attr, ok := content.Attributes[as.Name]
+		if !ok || !l.isNull(attr) {
+			continue
+		}
+		delete(content.Attributes, as.Name)
+		if as.Required {
+			rng := attr.Expr.Range()
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("The argument %q is required, but it is null here, which in HCL means not set. Give it a value.", as.Name),
+				Subject:  &rng,
+			})
+		}
+	}
+	return content, diags
+}
+
+// isNull reports whether attr's value is a known null; an expression that
+// does not evaluate is left to the attribute's own decoding to report.
+func (l *loader) isNull(attr *hcl.Attribute) bool {
+	v, diags := attr.Expr.Value(l.sc.ctx)
+	return !diags.HasErrors() && v.IsKnown() && v.IsNull()
+}

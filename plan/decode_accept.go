@@ -24,7 +24,7 @@ const defaultTolerancePct = 5
 
 // decodeAcceptBlock decodes one accept block.
 func (l *loader) decodeAcceptBlock(block *hcl.Block) *Accept {
-	content, diags := block.Body.Content(acceptBlockSchema)
+	content, diags := l.content(block.Body, acceptBlockSchema)
 	l.diags = append(l.diags, diags...)
 	name := block.Labels[0]
 	l.define(block, name)

@@ -24,7 +24,7 @@ var mixBlockSchema = &hcl.BodySchema{
 // decodeMixBlock decodes one mix block and makes it available to
 // profiles by name.
 func (l *loader) decodeMixBlock(block *hcl.Block, preset bool) {
-	content, diags := block.Body.Content(mixBlockSchema)
+	content, diags := l.content(block.Body, mixBlockSchema)
 	l.diags = append(l.diags, diags...)
 	name := block.Labels[0]
 	if old := l.mixes[name]; old != nil && old.Preset && !preset {

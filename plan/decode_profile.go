@@ -78,7 +78,7 @@ func (l *loader) decodeProfileBlock(block *hcl.Block) []*Profile {
 
 // decodeProfile decodes one profile.
 func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Profile {
-	content, diags := body.Content(profileBlockSchema)
+	content, diags := l.content(body, profileBlockSchema)
 	l.diags = append(l.diags, diags...)
 	p := &Profile{
 		Name:  name,

@@ -40,7 +40,7 @@ func (l *loader) decodeSweepBlocks(p *Profile, blocks hcl.Blocks) hcl.Attributes
 		l.blockError(extra, "Duplicate Sweep Block", fmt.Sprintf(
 			"Profile %q already has a sweep block. Put all swept parameters in the first one and remove this one.", p.Name))
 	}
-	content, diags := blocks[0].Body.Content(sweepBlockSchema)
+	content, diags := l.content(blocks[0].Body, sweepBlockSchema)
 	l.diags = append(l.diags, diags...)
 	swept := hcl.Attributes{}
 	points := [][]Param{nil}

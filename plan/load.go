@@ -202,7 +202,7 @@ func (l *loader) cannotRead(path string, err error, from *site) {
 // file order with a module's blocks in the module block's place, so that
 // references can be checked as they are met.
 func (l *loader) decodePlan(file *hcl.File) *Plan {
-	content, diags := file.Body.Content(planFileSchema)
+	content, diags := l.content(file.Body, planFileSchema)
 	l.diags = append(l.diags, diags...)
 	byType := blocksByType(content.Blocks)
 	root := l.sc
