@@ -31,7 +31,7 @@ func (l *loader) decodeAcceptBlock(block *hcl.Block) *Accept {
 	attrs := content.Attributes
 	a := &Accept{Name: name, TolerancePct: defaultTolerancePct, Range: block.DefRange}
 	if v, ok := l.value(attrs["tolerance_pct"]); ok {
-		if f, ok := l.numberValue(v, attrSite(attrs["tolerance_pct"])); ok {
+		if f, ok := l.percentValue(v, attrSite(attrs["tolerance_pct"])); ok {
 			pct, _ := f.Float64()
 			if pct < 0 || pct >= 100 {
 				l.errorAt(attrSite(attrs["tolerance_pct"]), "Value Out Of Range", "tolerance_pct is a percentage from 0 to below 100, such as 5.")

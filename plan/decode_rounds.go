@@ -159,7 +159,7 @@ func (l *loader) decodeRateCurve(block *hcl.Block, profileAttrs hcl.Attributes) 
 		l.errorAt(attrSite(attr), "Empty Rate Curve", "percents = [] gives a curve of no points. List percentages of the maximum, such as range_pct(10, 100, 10).")
 	}
 	for i, v := range vals {
-		f, ok := l.numberValue(v, sites[i])
+		f, ok := l.percentValue(v, sites[i])
 		if !ok {
 			return c
 		}
@@ -306,7 +306,7 @@ func (l *loader) pctFloatAttr(attr *hcl.Attribute, dst *float64) {
 	if !ok {
 		return
 	}
-	if f, ok := l.numberValue(v, attrSite(attr)); ok {
+	if f, ok := l.percentValue(v, attrSite(attr)); ok {
 		pct, _ := f.Float64()
 		if pct <= 0 || pct > 100 {
 			l.errorAt(attrSite(attr), "Value Out Of Range", fmt.Sprintf("%s is a percentage: more than 0 and at most 100.", attr.Name))

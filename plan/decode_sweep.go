@@ -328,7 +328,7 @@ func (l *loader) sweepValue(param string, v cty.Value, s site) (any, bool) {
 	case "numjobs":
 		return l.intValue(v, s, 1, maxNumJobs)
 	case "read_pct":
-		return l.intValue(v, s, 0, 100)
+		return l.percentInt(v, s, 0, 100)
 	case "bs":
 		return l.positiveSizeValue(v, s)
 	}
