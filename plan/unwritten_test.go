@@ -37,7 +37,6 @@ func TestUnwrittenBytes(t *testing.T) {
 	}
 }
 
-
 func TestLintReads(t *testing.T) {
 	dir := t.TempDir()
 	truncated := filepath.Join(dir, "sparse.img")
