@@ -293,12 +293,25 @@ func stepRows(r *run) []*batch {
 			}
 		}
 		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, PointText(rec.Point), rec.Engine,
-			string(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
+			workloadJSON(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
 		for i, v := range verdictRows(rec) {
 			verdicts.add(append([]any{r.id, rec.StepID, i}, v...)...)
 		}
 	}
 	return []*batch{steps, lat, mets, verdicts}
+}
+
+// workloadJSON is a record's workload as the JSON text the catalog
+// stores; "" for a step that ran none.
+func workloadJSON(w *results.Workload) string {
+	if w == nil {
+		return ""
+	}
+	data, err := json.Marshal(w)
+	if err != nil {
+		return ""
+	}
+	return string(data)
 }
 
 func sumDirs(res *metrics.Result, f func(*metrics.DirStats) float64) float64 {

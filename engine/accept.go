@@ -2,7 +2,6 @@ package engine
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -26,7 +25,7 @@ import (
 // candidate is a measured point acceptance may compare with.
 type candidate struct {
 	rec *results.Record
-	w   plan.Workload
+	w   results.Workload
 	// state is "steady" for the final round of a steady-state search that
 	// reached steady state, "unsteady" for one that did not, "" otherwise.
 	state string
@@ -145,34 +144,28 @@ func (r *runner) pointsOf(g *plan.Node, rec *results.Record, final map[string]fi
 	switch {
 	case g.Kind == plan.KindAggregate:
 		if first := r.record(g.DependsOn[0]); first != nil {
-			return r.candidateOf(rec, workloadOf(first), "")
+			return r.candidateOf(rec, first.Workload, "")
 		}
 	case g.Kind == plan.KindAdaptive:
 		var out []candidate
 		for _, id := range rec.Points {
 			if p := r.record(id); p != nil && p.Status == results.StatusOK {
-				out = append(out, r.candidateOf(p, workloadOf(p), "")...)
+				out = append(out, r.candidateOf(p, p.Workload, "")...)
 			}
 		}
 		return out
-	case g.Kind != plan.KindProfile || g.Workload == nil || isRateLimited(g.Workload):
+	case g.Kind != plan.KindProfile || rec.Workload == nil || rec.Workload.RateLimited():
 	case g.SteadyState != nil:
 		if f := final[g.Group]; f.round == g.Round {
-			return r.candidateOf(rec, workloadOf(rec), f.state)
+			return r.candidateOf(rec, rec.Workload, f.state)
 		}
 	case g.Group == "" || g.Round == 0:
-		return r.candidateOf(rec, workloadOf(rec), "")
+		return r.candidateOf(rec, rec.Workload, "")
 	}
 	return nil
 }
 
-// isRateLimited reports a point whose rate is capped: it does not show
-// what the drive can do.
-func isRateLimited(w *plan.Workload) bool {
-	return w.RatePct > 0 || w.RateIOPS > 0 || w.RateBW > 0
-}
-
-func (r *runner) candidateOf(rec *results.Record, w *plan.Workload, state string) []candidate {
+func (r *runner) candidateOf(rec *results.Record, w *results.Workload, state string) []candidate {
 	if w == nil || rec.Result == nil {
 		return nil
 	}
@@ -181,18 +174,6 @@ func (r *runner) candidateOf(rec *results.Record, w *plan.Workload, state string
 		return nil
 	}
 	return []candidate{{rec: rec, w: *w, state: state, total: total}}
-}
-
-// workloadOf reads the workload a step ran, with its run-time values.
-func workloadOf(rec *results.Record) *plan.Workload {
-	if len(rec.Workload) == 0 {
-		return nil
-	}
-	var w plan.Workload
-	if json.Unmarshal(rec.Workload, &w) != nil {
-		return nil
-	}
-	return &w
 }
 
 // finalRound is the last round a steady-state search ran and whether it
@@ -418,7 +399,7 @@ func linkCondition(a *plan.Accept, e *plan.SpecEntry) condition {
 }
 
 // sizeText names a workload's transfer size.
-func sizeText(w plan.Workload) string {
+func sizeText(w results.Workload) string {
 	if len(w.BSSplit) > 0 {
 		return "a mix of transfer sizes"
 	}

@@ -15,7 +15,7 @@ func point(bs int64, qd, jobs int, iops float64) candidate {
 	name := "p " + depthText(qd, jobs)
 	return candidate{
 		rec:   &results.Record{StepID: name, Name: name},
-		w:     plan.Workload{RW: "randread", BS: bs, IODepth: qd, NumJobs: jobs},
+		w:     results.Workload{RW: "randread", BS: bs, IODepth: qd, NumJobs: jobs},
 		total: &metrics.DirStats{IOPS: iops},
 	}
 }

@@ -21,21 +21,21 @@ func defaultDrivers(p *plan.Plan) map[string]driver.Driver {
 	return map[string]driver.Driver{"native": native.Engine{}, "fio": fio.Driver{Hosts: hosts}}
 }
 
-// stepDriver returns the driver of a step's engine. A fio step keeps its
-// job file beside its record (steps/<id>.fio), so anyone can run it again
-// by hand.
+// stepDriver returns the driver of a step's engine, told which step it
+// runs when it wants to know (driver.StepDriver).
 func (r *runner) stepDriver(n *plan.Node, engine string) (driver.Driver, bool) {
 	d, ok := r.opt.Drivers[engine]
-	if f, isFio := d.(fio.Driver); isFio {
-		f.Name, f.KeepDir = n.ID, filepath.Join(r.opt.Dir, results.StepsDir)
-		d = f
+	if sd, wants := d.(driver.StepDriver); wants {
+		d = sd.ForStep(driver.Step{ID: n.ID, Dir: filepath.Join(r.opt.Dir, results.StepsDir)})
 	}
 	return d, ok
 }
 
-// ValidateEngines reports, before anything runs, every step that names
-// fio but uses a feature fio cannot express, at the block that defines it.
+// ValidateEngines reports, before anything runs, every step whose engine
+// cannot express its workload (driver.Checker), at the block that defines
+// it.
 func ValidateEngines(p *plan.Plan, g *plan.Graph) hcl.Diagnostics {
+	drivers := defaultDrivers(p)
 	ranges := map[string]hcl.Range{}
 	for _, pc := range p.Preconditions {
 		ranges[pc.Name] = pc.Range
@@ -46,15 +46,19 @@ func ValidateEngines(p *plan.Plan, g *plan.Graph) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	reported := map[string]bool{}
 	for _, n := range g.Nodes {
-		if n.Workload == nil || n.Workload.Engine != "fio" || reported[n.Source] {
+		if n.Workload == nil || reported[n.Source] {
 			continue
 		}
-		if err := fio.Translatable(*n.Workload); err != nil {
+		c, checks := drivers[engineName(n.Workload)].(driver.Checker)
+		if !checks {
+			continue
+		}
+		if err := c.Check(*n.Workload); err != nil {
 			reported[n.Source] = true
 			rng := ranges[n.Source]
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
-				Summary:  "Not Expressible In fio",
+				Summary:  "Not Expressible In " + engineName(n.Workload),
 				Detail:   err.Error() + "\nUse engine = \"native\" for this step, or drop the feature.",
 				Subject:  &rng,
 			})

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -472,7 +471,7 @@ func (r *runner) newRecord(n *plan.Node) *results.Record {
 	}
 	if n.Workload != nil {
 		rec.Engine = engineName(n.Workload)
-		rec.Workload, _ = json.Marshal(n.Workload)
+		rec.Workload = recordedWorkload(n.Workload)
 	}
 	return rec
 }
@@ -498,7 +497,7 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
 		return
 	}
-	rec.Workload, _ = json.Marshal(w)
+	rec.Workload = recordedWorkload(&w)
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
-	"github.com/drivebench/drivebench/script"
 )
 
 // summarize calls the plan's summary hook with the run as plain values
@@ -31,9 +30,7 @@ func (r *runner) summarize(ctx context.Context) error {
 	if err != nil {
 		r.summaryFailed(s, err)
 	}
-	for _, sec := range sections {
-		s.Sections = append(s.Sections, summarySection(sec))
-	}
+	s.Sections = sections
 	if err := results.WriteJSONAtomic(path, s); err != nil {
 		return r.saveError(err)
 	}
@@ -51,21 +48,6 @@ func (r *runner) summaryFailed(s *results.Summary, err error) {
 	r.out.Records = append(r.out.Records, rec)
 	r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
 	r.out.Failed++
-}
-
-func summarySection(s script.Section) results.SummarySection {
-	out := results.SummarySection{Title: s.Title, Text: s.Text}
-	if t := s.Table; t != nil {
-		out.Table = &results.SummaryTable{Columns: t.Columns, Rows: t.Rows}
-	}
-	if c := s.Chart; c != nil {
-		chart := &results.SummaryChart{Title: c.Title, XLabel: c.XLabel, YLabel: c.YLabel}
-		for _, sr := range c.Series {
-			chart.Series = append(chart.Series, results.SummarySeries{Name: sr.Name, Points: sr.Points})
-		}
-		out.Chart = chart
-	}
-	return out
 }
 
 // reportModel is the run as a summary hook sees it: the plan's name and

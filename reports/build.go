@@ -2,7 +2,6 @@ package reports
 
 import (
 	"cmp"
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -51,31 +50,13 @@ func (s step) source() string {
 
 func (s step) is(kind string) bool { return s.info.Kind == kind }
 
-// workload holds the fields of a record's workload (the engine input, as
-// the plan package encodes it) that reports read.
-type workload struct {
-	BS      int64             `json:"bs"`
-	BSSplit []json.RawMessage `json:"bs_split"`
-	Offset  int64             `json:"offset"`
-	Size    int64             `json:"size"`
-	SizePct float64           `json:"size_pct"`
-	RatePct float64           `json:"rate_pct"`
-	// RateIOPS and RateBW are set on steps run under a rate limit.
-	RateIOPS float64 `json:"rate_iops"`
-	RateBW   float64 `json:"rate_bw"`
-}
-
 // workload is the engine input the step's record holds, nil when it has
-// none or one this version cannot read.
-func (s step) workload() *workload {
-	if s.rec == nil || len(s.rec.Workload) == 0 {
+// none.
+func (s step) workload() *results.Workload {
+	if s.rec == nil {
 		return nil
 	}
-	var w workload
-	if json.Unmarshal(s.rec.Workload, &w) != nil {
-		return nil
-	}
-	return &w
+	return s.rec.Workload
 }
 
 // Build reduces a run's manifest and step records to a Summary. Records are
@@ -137,7 +118,7 @@ func setRegions(methods []Method, steps []step, kind string) {
 
 // regionText describes the part of the drive a workload covers: "whole
 // drive", "first 25% of capacity", "64GiB from offset 1GiB".
-func regionText(w *workload) string {
+func regionText(w *results.Workload) string {
 	from := ""
 	if w.Offset > 0 {
 		from = " from offset " + format.BlockSize(w.Offset)

@@ -33,7 +33,8 @@ func TestRecordRoundTripAndOrder(t *testing.T) {
 	h.Record(2500)
 	for _, id := range []string{"a1", "b2", "zz-older"} {
 		r := &Record{StepID: id, Name: id, Status: StatusOK, Finished: time.Unix(1, 0).UTC(),
-			Result: &metrics.Result{Read: metrics.Summarize(&h, 8192, time.Second)}}
+			Result:   &metrics.Result{Read: metrics.Summarize(&h, 8192, time.Second)},
+			Workload: &Workload{RW: "randrw", ReadPct: 70, BSSplit: []SizeWeight{{4096, 60}, {65536, 40}}, Runtime: time.Minute, RateIOPS: 5000}}
 		if err := f.WriteRecord(r); err != nil {
 			t.Fatal(err)
 		}
@@ -52,6 +53,10 @@ func TestRecordRoundTripAndOrder(t *testing.T) {
 	}
 	if got := strings.Join(ids, ","); got != "b2,a1,zz-older" {
 		t.Errorf("records in order %s, want the manifest's order then the rest", got)
+	}
+	if w := recs[0].Workload; w == nil || w.RW != "randrw" || len(w.BSSplit) != 2 || w.BSSplit[1].Size != 65536 ||
+		w.Runtime != time.Minute || !w.RateLimited() {
+		t.Errorf("workload did not survive the round trip: %+v", recs[0].Workload)
 	}
 	if recs[0].Result.Read.Hist.Count() != 2 || recs[0].Schema != RecordSchema {
 		t.Errorf("record did not survive the round trip: %+v", recs[0])

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
 )
 
@@ -231,32 +232,8 @@ func number(v starlark.Value) (float64, bool) {
 	return 0, false
 }
 
-// Section is one section a summary hook adds to the report.
-type Section struct {
-	Title string
-	// Text is Markdown.
-	Text  string
-	Table *Table
-	Chart *Chart
-}
-
-// Table is a table of text cells, one per column in each row.
-type Table struct {
-	Columns []string
-	Rows    [][]string
-}
-
-// Chart is a line chart of series of (x, y) points.
-type Chart struct {
-	Title, XLabel, YLabel string
-	Series                []Series
-}
-
-// Series is one line of a chart.
-type Series struct {
-	Name   string
-	Points [][2]float64
-}
+// A summary hook's sections are results.SummarySection values: the hook
+// returns the format summary.json stores, with nothing to copy between.
 
 const summaryHelp = `a summary hook must return a section {"title": ..., "text": ...}, with an optional ` +
 	`"table" {"columns": [...], "rows": [[...], ...]} and "chart" {"series": [{"name": ..., "points": [[x, y], ...]}]}, ` +
@@ -264,7 +241,7 @@ const summaryHelp = `a summary hook must return a section {"title": ..., "text":
 
 // Summary calls summary(report), which adds sections to the report of a
 // run; report is the run described as plain values.
-func (r *Runtime) Summary(ctx context.Context, file, function string, report any, args map[string]any) ([]Section, []string, error) {
+func (r *Runtime) Summary(ctx context.Context, file, function string, report any, args map[string]any) ([]results.SummarySection, []string, error) {
 	if !r.inWorker {
 		res, err := r.remote(ctx, &callRequest{Op: opSummary, File: file, Function: function}, args, report)
 		if res == nil {
@@ -272,7 +249,7 @@ func (r *Runtime) Summary(ctx context.Context, file, function string, report any
 		}
 		return res.Sections, res.Prints, err
 	}
-	var sections []Section
+	var sections []results.SummarySection
 	prints, err := r.invoke(ctx, file, function, []any{report}, args, summaryHelp, func(v starlark.Value) (problem string) {
 		sections, problem = summarySections(v)
 		return problem
@@ -281,7 +258,7 @@ func (r *Runtime) Summary(ctx context.Context, file, function string, report any
 }
 
 // summarySections reads a summary hook's result: one section or a list.
-func summarySections(v starlark.Value) ([]Section, string) {
+func summarySections(v starlark.Value) ([]results.SummarySection, string) {
 	g, err := fromStarlark(v)
 	if err != nil {
 		return nil, err.Error()
@@ -293,7 +270,7 @@ func summarySections(v starlark.Value) ([]Section, string) {
 		}
 		items = []any{g}
 	}
-	sections := make([]Section, 0, len(items))
+	sections := make([]results.SummarySection, 0, len(items))
 	for i, item := range items {
 		s, problem := section(item)
 		if problem != "" {
@@ -336,15 +313,15 @@ func sortedKeys(m map[string]any) []string {
 }
 
 // section reads one section dict.
-func section(v any) (Section, string) {
+func section(v any) (results.SummarySection, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Section{}, fmt.Sprintf("a %s, not a section dict", goTypeName(v))
+		return results.SummarySection{}, fmt.Sprintf("a %s, not a section dict", goTypeName(v))
 	}
 	if p := fields(m, "a section", "title", "text", "table", "chart"); p != "" {
-		return Section{}, p
+		return results.SummarySection{}, p
 	}
-	var s Section
+	var s results.SummarySection
 	var ok1, ok2 bool
 	s.Title, ok1 = m["title"].(string)
 	s.Text, ok2 = m["text"].(string)
@@ -372,7 +349,7 @@ func section(v any) (Section, string) {
 }
 
 // table reads {"columns": [...], "rows": [[...], ...]}.
-func table(v any) (*Table, string) {
+func table(v any) (*results.SummaryTable, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, "a " + goTypeName(v) + ", not a dict"
@@ -384,7 +361,7 @@ func table(v any) (*Table, string) {
 	if !ok || len(cols) == 0 {
 		return nil, "a dict without a list of columns"
 	}
-	t := &Table{}
+	t := &results.SummaryTable{}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, cell(c))
 	}
@@ -417,7 +394,7 @@ func cell(v any) string {
 }
 
 // chart reads {"title", "x_label", "y_label", "series": [...]}.
-func chart(v any) (*Chart, string) {
+func chart(v any) (*results.SummaryChart, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil, "a " + goTypeName(v) + ", not a dict"
@@ -425,7 +402,7 @@ func chart(v any) (*Chart, string) {
 	if p := fields(m, "a dict", "title", "x_label", "y_label", "series"); p != "" {
 		return nil, p
 	}
-	c := &Chart{}
+	c := &results.SummaryChart{}
 	c.Title, _ = m["title"].(string)
 	c.XLabel, _ = m["x_label"].(string)
 	c.YLabel, _ = m["y_label"].(string)
@@ -444,15 +421,15 @@ func chart(v any) (*Chart, string) {
 }
 
 // series reads {"name": ..., "points": [[x, y], ...]}.
-func series(v any) (Series, string) {
+func series(v any) (results.SummarySeries, string) {
 	m, ok := v.(map[string]any)
 	if !ok {
-		return Series{}, "a " + goTypeName(v) + ", not a dict"
+		return results.SummarySeries{}, "a " + goTypeName(v) + ", not a dict"
 	}
 	if p := fields(m, "a dict", "name", "points"); p != "" {
-		return Series{}, p
+		return results.SummarySeries{}, p
 	}
-	s := Series{}
+	s := results.SummarySeries{}
 	s.Name, _ = m["name"].(string)
 	points, ok := m["points"].([]any)
 	if !ok {

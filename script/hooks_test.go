@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/lib/json"
 	"go.starlark.net/starlark"
 )
@@ -70,13 +71,13 @@ func TestParse(t *testing.T) {
 func TestSummary(t *testing.T) {
 	r := New("testdata", Limits{})
 	got, _, err := r.Summary(context.Background(), "hooks.star", "summary_one", map[string]any{"plan": "p"}, nil)
-	if err != nil || !reflect.DeepEqual(got, []Section{{Title: "Plan", Text: "plan p"}}) {
+	if err != nil || !reflect.DeepEqual(got, []results.SummarySection{{Title: "Plan", Text: "plan p"}}) {
 		t.Errorf("one section: %+v, %v", got, err)
 	}
 	got, _, err = r.Summary(context.Background(), "hooks.star", "summary_full", map[string]any{}, nil)
-	want := []Section{
-		{Title: "Table", Table: &Table{Columns: []string{"a", "b"}, Rows: [][]string{{"1", "2.5"}, {"x", ""}}}},
-		{Title: "Chart", Chart: &Chart{XLabel: "qd", Series: []Series{{Name: "p99", Points: [][2]float64{{1, 80}, {2, 95.5}}}}}},
+	want := []results.SummarySection{
+		{Title: "Table", Table: &results.SummaryTable{Columns: []string{"a", "b"}, Rows: [][]string{{"1", "2.5"}, {"x", ""}}}},
+		{Title: "Chart", Chart: &results.SummaryChart{XLabel: "qd", Series: []results.SummarySeries{{Name: "p99", Points: [][2]float64{{1, 80}, {2, 95.5}}}}}},
 	}
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("table and chart: %+v, %v", got, err)

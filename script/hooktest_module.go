@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
 )
@@ -438,13 +439,13 @@ func testSections(thread *starlark.Thread, b *starlark.Builtin, args starlark.Tu
 	}
 	out := make([]any, len(sections))
 	for i, s := range sections {
-		out[i] = s.plain()
+		out[i] = plainSection(s)
 	}
 	return toStarlark(out)
 }
 
 // plain is a section as plain values, under the keys a hook writes.
-func (s Section) plain() map[string]any {
+func plainSection(s results.SummarySection) map[string]any {
 	m := map[string]any{"title": s.Title, "text": s.Text}
 	if t := s.Table; t != nil {
 		m["table"] = map[string]any{"columns": t.Columns, "rows": t.Rows}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/syntax"
 )
 
@@ -115,7 +116,7 @@ type callResult struct {
 	Steady   SteadyDecision
 	Value    wireValue
 	Metrics  map[string]float64
-	Sections []Section
+	Sections []results.SummarySection
 	Tests    []wireTest
 	Prints   []string
 	Err      *wireError

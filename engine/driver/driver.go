@@ -39,3 +39,27 @@ func (t Target) LogicalBlockSize() int {
 type Driver interface {
 	Run(ctx context.Context, t Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error)
 }
+
+// Step is the identity of the step a driver runs: its content ID and the
+// folder that holds its record. A driver that leaves files of its own
+// (fio's job file) names them after ID and puts them in Dir, beside the
+// record.
+type Step struct {
+	ID  string
+	Dir string
+}
+
+// StepDriver is implemented by a driver that wants to know the step it
+// runs: the scheduler calls ForStep before each step and runs the driver
+// it returns. Drivers without files of their own need not implement it.
+type StepDriver interface {
+	Driver
+	ForStep(s Step) Driver
+}
+
+// Checker is implemented by a driver that cannot run every workload the
+// plan language can state: Check says, before anything runs, why w cannot
+// be run, or nil.
+type Checker interface {
+	Check(w plan.Workload) error
+}

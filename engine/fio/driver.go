@@ -36,6 +36,18 @@ type Driver struct {
 	Name string
 }
 
+// ForStep names the job and its kept file after the step and keeps it
+// beside the step's record (steps/<id>.fio), so anyone can run it again
+// by hand.
+func (d Driver) ForStep(s driver.Step) driver.Driver {
+	d.Name, d.KeepDir = s.ID, s.Dir
+	return d
+}
+
+// Check is Translatable: a workload fio cannot express is refused before
+// anything runs.
+func (d Driver) Check(w plan.Workload) error { return Translatable(w) }
+
 // ErrNotInstalled is matched (errors.Is) by the error Run returns when
 // there is no fio to run.
 var ErrNotInstalled = errors.New("fio is not installed")
