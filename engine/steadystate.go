@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"math"
+	"strings"
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
@@ -41,7 +43,7 @@ func (r *runner) judgeSteadyState(ctx context.Context, n *plan.Node, rec *result
 	}
 	rule := steady.Rule{Window: ss.Window, MaxRounds: ss.MaxRounds, ExcursionPct: ss.ExcursionPct, SlopePct: ss.SlopePct}
 	v := rule.Judge(rounds)
-	rec.SteadyState = steadyRecord(ss.Metric, rounds, v)
+	rec.SteadyState = steadyRecord(ss.Metric, rounds, v, rule)
 	switch {
 	case v.Steady:
 		r.endGroup(n.Group, fmt.Sprintf("steady state reached over rounds %d-%d", v.Window.First, v.Window.Last), n.Round)
@@ -125,21 +127,43 @@ func trackedFigure(metric string, res *metrics.Result) float64 {
 	return totalIOPS(res)
 }
 
-func steadyRecord(metric string, rounds []float64, v steady.Verdict) *results.SteadyState {
-	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted, Rule: "snia"}
+func steadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady.Rule) *results.SteadyState {
+	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted, Rule: "snia",
+		Window: rule.Window, RangeLimitPct: rule.ExcursionPct, SlopeLimitPct: rule.SlopePct}
 	if w := v.Window; w != nil {
 		s.WindowFirst, s.WindowLast = w.First, w.Last
 		s.Average, s.Slope, s.Intercept = w.Average, w.Slope, w.Intercept
+		if w.Average != 0 {
+			s.RangePct = w.Excursion / math.Abs(w.Average) * 100
+			s.SlopePct = w.SlopeExcursion() / math.Abs(w.Average) * 100
+		}
 	}
+	shares := fmt.Sprintf("range %.1f%% of the mean (limit %g%%), slope %.1f%% (limit %g%%)", s.RangePct, s.RangeLimitPct, s.SlopePct, s.SlopeLimitPct)
 	switch {
 	case v.Steady:
-		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %.4g %s)", s.WindowFirst, s.WindowLast, s.Average, metric)
+		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %.4g %s): %s", s.WindowFirst, s.WindowLast, s.Average, metric, shares)
 	case v.Exhausted:
-		s.Message = fmt.Sprintf("steady state not reached in %d rounds", len(rounds))
+		s.Message = fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(rounds), s.WindowFirst, s.WindowLast, shares)
 	case v.Window == nil:
-		s.Message = fmt.Sprintf("%d rounds so far; a window needs more", len(rounds))
+		s.Message = fmt.Sprintf("%d rounds so far; a window needs %d", len(rounds), rule.Window)
 	default:
-		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d", s.WindowFirst, s.WindowLast)
+		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s))
 	}
 	return s
+}
+
+// overLimits names the criteria a window failed: " (range over its
+// limit)".
+func overLimits(s *results.SteadyState) string {
+	var over []string
+	if s.RangePct > s.RangeLimitPct {
+		over = append(over, "range")
+	}
+	if s.SlopePct > s.SlopeLimitPct {
+		over = append(over, "slope")
+	}
+	if len(over) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(over, " and ") + " over the limit)"
 }

@@ -156,7 +156,7 @@ func (l *loader) readScriptFor(name string, s site, summary string) (abs, hash s
 // confined to: the plan's folder, or the module's own folder for a module
 // kept outside it (as the engine's sandbox root for load() is).
 func (l *loader) hookFolder() string {
-	planDir := filepath.Dir(l.planFile)
+	planDir := l.rootDir
 	if file, err := filepath.Abs(l.sc.file); err == nil && inside(planDir, file) {
 		return planDir
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // presetMixes holds the mixes shipped with drivebench, written in the
@@ -60,11 +59,11 @@ func (l *loader) decodeLibraries(include *hcl.Attribute, byType map[string]hcl.B
 
 // decodePresets decodes the shipped mixes.
 func (l *loader) decodePresets() {
-	file, diags := hclsyntax.ParseConfig(presetMixes, presetFile, hcl.InitialPos)
+	file, diags := parseConfig(presetMixes, presetFile)
 	l.sources.Files[presetFile] = file
 	content, cdiags := file.Body.Content(libraryFileSchema)
 	l.diags = append(append(l.diags, diags...), cdiags...)
-	l.inScope(newScope(presetFile, ""), func() {
+	l.inScope(l.newScope(presetFile, ""), func() {
 		for _, b := range content.Blocks {
 			l.decodeMixBlock(b, true)
 		}
@@ -117,7 +116,7 @@ func (l *loader) decodeLibraryFile(path string) {
 	}
 	content, diags := file.Body.Content(libraryFileSchema)
 	l.diags = append(l.diags, diags...)
-	l.inScope(newScope(path, ""), func() {
+	l.inScope(l.newScope(path, ""), func() {
 		for _, b := range content.Blocks {
 			switch b.Type {
 			case "mix":

@@ -65,7 +65,7 @@ func (l *loader) decodeModuleBlock(block *hcl.Block) *moduleInstance {
 	content, diags := file.Body.Content(moduleFileSchema)
 	l.diags = append(l.diags, diags...)
 	inputs := l.moduleInputs(name, attrs)
-	sc := newScope(path, name+".")
+	sc := l.newScope(path, name+".")
 	sc.drives, sc.module = drives, block
 	byType := blocksByType(content.Blocks)
 	l.inScope(sc, func() {

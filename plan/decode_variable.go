@@ -176,7 +176,7 @@ func (l *loader) constantValue(expr hcl.Expression, s site, why string) (cty.Val
 		l.errorAt(s, "Variables Not Allowed", why)
 		return cty.NilVal, false
 	}
-	v, diags := expr.Value(&hcl.EvalContext{Functions: planFunctions()})
+	v, diags := expr.Value(&hcl.EvalContext{Functions: l.functions()})
 	l.diags = append(l.diags, diags...)
 	return v, !diags.HasErrors() && v.IsWhollyKnown()
 }
@@ -291,10 +291,14 @@ func (l *loader) flagValue(d *variableDecl, g givenValue) (cty.Value, bool) {
 
 // parseFlagExpression evaluates a -var value written as an HCL expression.
 func (l *loader) parseFlagExpression(d *variableDecl, g givenValue) (cty.Value, bool) {
-	expr, diags := hclsyntax.ParseExpression([]byte(g.raw), "-var "+d.name, hcl.InitialPos)
+	diags := checkNesting([]byte(g.raw), "-var "+d.name)
+	var expr hclsyntax.Expression
+	if !diags.HasErrors() {
+		expr, diags = hclsyntax.ParseExpression([]byte(g.raw), "-var "+d.name, hcl.InitialPos)
+	}
 	if !diags.HasErrors() {
 		var v cty.Value
-		v, diags = expr.Value(&hcl.EvalContext{Functions: planFunctions()})
+		v, diags = expr.Value(&hcl.EvalContext{Functions: l.functions()})
 		if !diags.HasErrors() {
 			return v, true
 		}

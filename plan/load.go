@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Sources keeps the parsed plan files so that diagnostics can be shown
@@ -86,6 +85,7 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 	p := l.decodePlan(file)
 	p.Unset = l.unset
 	p.Hash = l.hash(p)
+	limitDiagnostics(l.diags)
 	diags := distinct(l.diags)
 	sortBySubject(diags)
 	if diags.HasErrors() {
@@ -97,11 +97,11 @@ func Load(path string, opts LoadOptions) (*Plan, *Sources, hcl.Diagnostics) {
 // loader holds the state of decoding one plan: the scope being decoded,
 // the names defined so far and the problems found.
 type loader struct {
-	opts LoadOptions
-	// planFile is the plan's own file.
-	planFile string
-	sources  *Sources
-	diags    hcl.Diagnostics
+	opts    LoadOptions
+	sources *Sources
+	// budget counts the evaluation work of the load (see limits.go).
+	budget *evalBudget
+	diags  hcl.Diagnostics
 	// sc is the scope whose blocks are being decoded: the plan's, a
 	// module's or an included file's.
 	sc *scope
@@ -139,11 +139,10 @@ type loader struct {
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
-	return &loader{
+	l := &loader{
 		opts:          opts,
-		planFile:      path,
 		sources:       &Sources{Files: map[string]*hcl.File{}},
-		sc:            newScope(path, ""),
+		budget:        &evalBudget{},
 		defined:       map[string]map[string]hcl.Range{},
 		drives:        map[string]*Drive{},
 		unknownPath:   map[string]bool{},
@@ -155,6 +154,8 @@ func newLoader(path string, opts LoadOptions) *loader {
 		rootDir:       filepath.Dir(path),
 		scratchChecks: map[*Drive]func(){},
 	}
+	l.sc = l.newScope(path, "")
+	return l
 }
 
 // parseFile reads and parses an HCL file. from is where the file is
@@ -168,12 +169,13 @@ func (l *loader) parseFile(path string, from *site) (*hcl.File, bool) {
 		l.cannotRead(path, err, from)
 		return nil, false
 	}
-	file, diags := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
+	file, diags := parseConfig(src, path)
 	l.sources.Files[path] = file
 	l.diags = append(l.diags, diags...)
 	if diags.HasErrors() {
 		return nil, false
 	}
+	accountEvaluation(file)
 	l.parsed[path] = file
 	l.files = append(l.files, src)
 	return file, true

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
 )
 
 // scope is the namespace blocks are decoded in: the plan file's, a
@@ -46,6 +47,23 @@ func newScope(file, prefix string) *scope {
 		vars:   map[string]*variableDecl{},
 		locals: map[string]bool{},
 	}
+}
+
+// newScope starts a scope whose expressions account for their evaluation
+// in the load's budget.
+func (l *loader) newScope(file, prefix string) *scope {
+	sc := newScope(file, prefix)
+	sc.ctx.Functions = l.functions()
+	return sc
+}
+
+// functions are the plan functions and the load's accounting functions.
+func (l *loader) functions() map[string]function.Function {
+	funcs := l.budget.limitFunctions(planFunctions())
+	for name, f := range l.budget.functions() {
+		funcs[name] = f
+	}
+	return funcs
 }
 
 // checkReferences reports references to anything but declared variables,

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -48,7 +49,7 @@ func refersTo(t hcl.Traversal, root, name string) bool {
 // -var and environment values, at the rule's condition.
 func (l *loader) validateVariable(d *variableDecl, v cty.Value, g givenValue, isGiven bool) bool {
 	ctx := &hcl.EvalContext{
-		Functions: planFunctions(),
+		Functions: l.functions(),
 		Variables: map[string]cty.Value{"var": cty.ObjectVal(map[string]cty.Value{d.name: v})},
 	}
 	ok := true
@@ -118,14 +119,7 @@ func (l *loader) validationError(d *variableDecl, g givenValue, isGiven bool, co
 // A name the plan does not declare is a warning, since one file often
 // serves several plans.
 func (l *loader) readVarFile(path string, given map[string]givenValue) {
-	parser := hclparse.NewParser()
-	var file *hcl.File
-	var diags hcl.Diagnostics
-	if strings.EqualFold(filepath.Ext(path), ".json") {
-		file, diags = parser.ParseJSONFile(path)
-	} else {
-		file, diags = parser.ParseHCLFile(path)
-	}
+	file, diags := parseVarFile(path)
 	if file == nil {
 		l.diags = append(l.diags, &hcl.Diagnostic{
 			Severity: hcl.DiagError,
@@ -172,4 +166,24 @@ func diagsDetail(diags hcl.Diagnostics) string {
 		return "unknown error"
 	}
 	return diags[0].Detail
+}
+
+// parseVarFile parses a variable file, HCL or JSON, after checking its
+// nesting.
+func parseVarFile(path string) (*hcl.File, hcl.Diagnostics) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot Read File", Detail: err.Error()}}
+	}
+	parser := hclparse.NewParser()
+	if strings.EqualFold(filepath.Ext(path), ".json") {
+		if diags := checkJSONNesting(src, path); diags.HasErrors() {
+			return &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
+		}
+		return parser.ParseJSON(src, path)
+	}
+	if diags := checkNesting(src, path); diags.HasErrors() {
+		return &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
+	}
+	return parser.ParseHCL(src, path)
 }

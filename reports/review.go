@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
@@ -544,6 +545,8 @@ func pointName(r Row, curve bool) string {
 // 8", "avg of 2 rounds".
 func rowNotes(r Row) []string {
 	switch rounds := len(r.Rounds); {
+	case r.WindowFirst > 0:
+		return []string{fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)}
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:
@@ -723,7 +726,27 @@ func docSteadyState(d *document, s *Summary) {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
 		d.para(plain(steadyStateSentence(ss)))
+		steadyRoundsTable(d, ss)
 	}
+}
+
+// steadyRoundsTable lists the rounds of a steady-state search with the
+// judgement after each: the tracked figure, the window ending there, its
+// range and slope as shares of the mean, in PTS's own terms.
+func steadyRoundsTable(d *document, ss SteadyState) {
+	if !slices.ContainsFunc(ss.Rounds, func(r SteadyRound) bool { return r.Judgement != "" }) {
+		return
+	}
+	cols := []column{{"Round", true}, {title: variableName(ss.Variable), numeric: true}, {"Range", true}, {"Slope", true}, {title: "Judgement"}}
+	var rows [][]string
+	for _, r := range ss.Rounds {
+		rng, slope := "—", "—"
+		if r.RangePct > 0 || r.SlopePct > 0 {
+			rng, slope = percentText(r.RangePct), percentText(r.SlopePct)
+		}
+		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value), rng, slope, orDash(r.Judgement)})
+	}
+	d.table(cols, rows)
 }
 
 func docChecks(d *document, s *Summary) {

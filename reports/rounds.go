@@ -120,7 +120,42 @@ func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
 	}
 	if p.aggregate {
 		row.Averaged = len(used)
+		return
 	}
+	windowAverage(row, w)
+}
+
+// windowAverage puts on a steady-state row, as SNIA's PTS reports each
+// cell, the mean of its rounds in the measurement window instead of its
+// last round's figures. Percentiles do not average, so the row keeps
+// none; the rounds behind it keep their own.
+func windowAverage(row *Row, w window) {
+	var in []*Figures
+	for _, r := range row.Rounds {
+		if r.Used && r.Total != nil {
+			in = append(in, r.Total)
+		}
+	}
+	if w.first == 0 || len(in) != w.last-w.first+1 {
+		return
+	}
+	avg := &Figures{}
+	var lat float64
+	lats := 0
+	for _, f := range in {
+		avg.IOPS += f.IOPS / float64(len(in))
+		avg.BWBytes += f.BWBytes / float64(len(in))
+		if f.MeanLatNs != nil {
+			lat += *f.MeanLatNs
+			lats++
+		}
+	}
+	if lats == len(in) {
+		lat /= float64(lats)
+		avg.MeanLatNs = &lat
+	}
+	row.Total, row.Read, row.Write = avg, nil, nil
+	row.WindowFirst, row.WindowLast = w.first, w.last
 }
 
 // usedRoundPrefix starts the log line of an aggregate step for each round

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/results"
 )
 
 // buildSteadyState lists the steady-state searches of the run, one per
@@ -15,6 +16,7 @@ import (
 func buildSteadyState(steps []step, rev *revisions) []SteadyState {
 	out := []SteadyState{}
 	index := map[[2]string]int{}
+	var judged [][]*results.SteadyState
 	for _, s := range steps {
 		if s.rec == nil || s.rec.SteadyState == nil {
 			continue
@@ -25,10 +27,28 @@ func buildSteadyState(steps []step, rev *revisions) []SteadyState {
 			i = len(out)
 			index[key] = i
 			out = append(out, SteadyState{})
+			judged = append(judged, nil)
 		}
 		out[i] = steadyState(s, rev)
+		judged[i] = append(judged[i], s.rec.SteadyState)
+	}
+	for i := range out {
+		roundJudgements(&out[i], judged[i])
 	}
 	return out
+}
+
+// roundJudgements gives each round the judgement its own record made:
+// after round k, the window ending at k and why the search went on.
+func roundJudgements(ss *SteadyState, judged []*results.SteadyState) {
+	for _, j := range judged {
+		k := len(j.Rounds)
+		if k < 1 || k > len(ss.Rounds) {
+			continue
+		}
+		r := &ss.Rounds[k-1]
+		r.RangePct, r.SlopePct, r.Judgement = finite(j.RangePct), finite(j.SlopePct), j.Message
+	}
 }
 
 // steadyState is the search as one round's record judged it.
@@ -38,6 +58,7 @@ func steadyState(s step, rev *revisions) SteadyState {
 		Drive: s.info.Drive, Profile: s.source(), Variable: j.Variable, Rule: j.Rule, Rounds: []SteadyRound{},
 		WindowFirst: j.WindowFirst, WindowLast: j.WindowLast,
 		Average: finite(j.Average), Slope: finite(j.Slope), Intercept: finite(j.Intercept),
+		RangePct: finite(j.RangePct), SlopePct: finite(j.SlopePct), RangeLimitPct: j.RangeLimitPct, SlopeLimitPct: j.SlopeLimitPct,
 		Reached: j.Reached, Exhausted: j.Exhausted && !j.Reached, Message: j.Message,
 		StepID: s.info.ID, PlanHash: rev.earlier(s.rec),
 	}
@@ -59,10 +80,17 @@ func steadyStateSentence(ss SteadyState) string {
 func outcomeSentence(ss SteadyState) string {
 	rounds := plural(len(ss.Rounds), "round")
 	switch {
+	case ss.Reached && ss.WindowFirst > 0 && ss.RangeLimitPct > 0:
+		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s; its range was %s of the mean (limit %s) and the best-fit line changed by %s across the window (limit %s).",
+			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
+			percentText(ss.RangePct), percentText(ss.RangeLimitPct), percentText(ss.SlopePct), percentText(ss.SlopeLimitPct))
 	case ss.Reached && ss.WindowFirst > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s, and the best-fit line changed by %s across the window.",
 			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
 			percentText(windowExcursion(ss)))
+	case ss.Exhausted && ss.RangeLimitPct > 0 && ss.WindowFirst > 0:
+		return fmt.Sprintf("Steady state not reached in %s: in the last window, rounds %d to %d, the range was %s of the mean (limit %s) and the best-fit line changed by %s (limit %s).",
+			rounds, ss.WindowFirst, ss.WindowLast, percentText(ss.RangePct), percentText(ss.RangeLimitPct), percentText(ss.SlopePct), percentText(ss.SlopeLimitPct))
 	case ss.Reached:
 		return joinSentences(fmt.Sprintf("Steady state was reached after %s.", rounds), sentence(ss.Message))
 	case ss.Exhausted:

@@ -155,7 +155,7 @@ func TestVariableText(t *testing.T) {
 // TestSteadyStateRule checks the sentence of a search judged by a plan's
 // own rule, which gives no window, against one judged by SNIA's.
 func TestSteadyStateRule(t *testing.T) {
-	rounds := []SteadyRound{{1, 900}, {2, 1010}, {3, 1000}}
+	rounds := []SteadyRound{{Round: 1, Value: 900}, {Round: 2, Value: 1010}, {Round: 3, Value: 1000}}
 	tests := []struct {
 		ss   SteadyState
 		want string

@@ -251,7 +251,12 @@ type Row struct {
 	Averaged int `json:"averaged,omitempty"`
 	// Round is set on the row of a steady-state profile's point: the
 	// round whose figures the row shows, the point's last round that ran.
-	Round int `json:"round,omitempty"`
+	// Once a measurement window has been judged the row shows instead
+	// the mean of the window's rounds, WindowFirst to WindowLast, as PTS
+	// reports each cell.
+	Round       int `json:"round,omitempty"`
+	WindowFirst int `json:"window_first,omitempty"`
+	WindowLast  int `json:"window_last,omitempty"`
 	// Rounds are the rounds behind the row of a repeated point or of a
 	// steady-state profile's point, in order; [] for other rows.
 	Rounds []RoundResult `json:"rounds"`
@@ -614,7 +619,15 @@ type SteadyState struct {
 	Average   float64 `json:"average"`
 	Slope     float64 `json:"slope"`
 	Intercept float64 `json:"intercept"`
-	Reached   bool    `json:"reached"`
+	// RangePct and SlopePct are the window's range (max - min) and the
+	// change of its best-fit line across it, in percent of its average,
+	// and RangeLimitPct and SlopeLimitPct the rule's limits; zero for a
+	// plan's own rule.
+	RangePct      float64 `json:"range_pct"`
+	SlopePct      float64 `json:"slope_pct"`
+	RangeLimitPct float64 `json:"range_limit_pct"`
+	SlopeLimitPct float64 `json:"slope_limit_pct"`
+	Reached       bool    `json:"reached"`
 	// Exhausted is set when the last allowed round ran without reaching
 	// steady state.
 	Exhausted bool   `json:"exhausted"`
@@ -628,8 +641,13 @@ type SteadyState struct {
 	Chart string `json:"chart"`
 }
 
-// SteadyRound is the tracked figure of one round.
+// SteadyRound is the tracked figure of one round and the judgement made
+// after it: the window ending there, its range and slope as shares of
+// its mean, and why the search went on or stopped.
 type SteadyRound struct {
-	Round int     `json:"round"`
-	Value float64 `json:"value"`
+	Round     int     `json:"round"`
+	Value     float64 `json:"value"`
+	RangePct  float64 `json:"range_pct,omitempty"`
+	SlopePct  float64 `json:"slope_pct,omitempty"`
+	Judgement string  `json:"judgement,omitempty"`
 }

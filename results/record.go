@@ -288,12 +288,22 @@ type SteadyState struct {
 	Rounds   []float64 `json:"rounds"`
 	// WindowFirst and WindowLast are the 1-based rounds of the latest
 	// window judged; 0 when too few rounds have run.
-	WindowFirst int     `json:"window_first"`
-	WindowLast  int     `json:"window_last"`
-	Average     float64 `json:"average"`
-	Slope       float64 `json:"slope"`
-	Intercept   float64 `json:"intercept"`
-	Reached     bool    `json:"reached"`
+	WindowFirst int `json:"window_first"`
+	WindowLast  int `json:"window_last"`
+	// Window is the rule's window in rounds; RangePct and SlopePct are
+	// the latest window's range (max - min) and the change of its
+	// best-fit line, in percent of its mean, against the rule's limits
+	// RangeLimitPct and SlopeLimitPct (SNIA: 20 and 10). A plan's own
+	// rule leaves them zero.
+	Window        int     `json:"window,omitempty"`
+	RangePct      float64 `json:"range_pct,omitempty"`
+	SlopePct      float64 `json:"slope_pct,omitempty"`
+	RangeLimitPct float64 `json:"range_limit_pct,omitempty"`
+	SlopeLimitPct float64 `json:"slope_limit_pct,omitempty"`
+	Average       float64 `json:"average"`
+	Slope         float64 `json:"slope"`
+	Intercept     float64 `json:"intercept"`
+	Reached       bool    `json:"reached"`
 	// Exhausted is true when the last allowed round ran without reaching
 	// steady state.
 	Exhausted bool   `json:"exhausted"`

@@ -12,7 +12,6 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
@@ -136,7 +135,7 @@ func (f *formatter) stdin() int {
 // format parses src and returns it in the canonical layout; ok is false
 // (and the diagnostics are printed) when it does not parse.
 func (f *formatter) format(name string, src []byte) ([]byte, bool) {
-	parsed, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
+	parsed, diags := plan.ParseConfig(src, name)
 	if diags.HasErrors() {
 		sources := &plan.Sources{Files: map[string]*hcl.File{name: parsed}}
 		_ = sources.WriteDiagnostics(f.io.err, diags, 100, false)

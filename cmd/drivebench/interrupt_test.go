@@ -33,6 +33,9 @@ func startRun(t *testing.T, dir string) (*exec.Cmd, *lockedBuffer) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+	// The step has started; give it time to measure something, so that
+	// there is a partial result to keep (it runs for a minute).
+	time.Sleep(500 * time.Millisecond)
 	return cmd, &out
 }
 
