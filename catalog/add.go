@@ -274,7 +274,7 @@ func stepRows(r *run) []*batch {
 	lat := newBatch("step_latency", "run_id", "step_id", "direction", "ios", "bytes", "iops", "bw_bytes",
 		"lat_min_ns", "lat_max_ns", "lat_mean_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "histogram")
 	mets := newBatch("step_metrics", "run_id", "step_id", "name", "value")
-	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "status", "message", "claimed", "measured", "location")
+	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "message", "claimed", "measured", "location")
 	for _, rec := range r.records {
 		var runtime int64
 		var iops, bw any
@@ -351,8 +351,8 @@ func latencyRow(runID, stepID, dir string, d *metrics.DirStats) []any {
 
 // verdictRows are a record's judgements: one row per acceptance line
 // (skipped lines too, with their reason), and one per check or expect
-// verdict. Each row holds drive, kind, name, metric, status, message,
-// claimed, measured and location.
+// verdict. Each row holds drive, kind, name, metric, subject, status,
+// message, claimed, measured and location.
 func verdictRows(rec *results.Record) [][]any {
 	var rows [][]any
 	for _, a := range rec.Acceptance {
@@ -360,7 +360,7 @@ func verdictRows(rec *results.Record) [][]any {
 		if a.Measured != nil {
 			measured = *a.Measured
 		}
-		rows = append(rows, []any{rec.Drive, "acceptance", a.Spec, a.Metric, a.Verdict, a.Reason, a.Claimed, measured, ""})
+		rows = append(rows, []any{rec.Drive, "acceptance", a.Spec, a.Metric, "", a.Verdict, a.Reason, a.Claimed, measured, ""})
 	}
 	if len(rec.Acceptance) > 0 {
 		// The record's verdicts repeat its acceptance lines.
@@ -371,7 +371,7 @@ func verdictRows(rec *results.Record) [][]any {
 		if n, ok := strings.CutPrefix(v.Check, "expect "); ok {
 			kind, name = "expect", n
 		}
-		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Status, v.Message, nil, nil, v.Where})
+		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Subject, v.Status, v.Message, nil, nil, v.Where})
 	}
 	return rows
 }

@@ -55,8 +55,8 @@ type Point struct {
 	Direction string
 }
 
-// sample is one drive's measurement of a point in one run.
-type sample struct {
+// measurement is one drive's measurement of a point in one run.
+type measurement struct {
 	driveID, model, serial, firmware, runID, created string
 	value                                            float64
 	valid                                            bool
@@ -113,7 +113,7 @@ func quoteAll(ss []string) string {
 
 // samples loads every successful measurement of the point by runs that
 // match f, newest run first for each drive; with hist, the histograms too.
-func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist bool) ([]sample, error) {
+func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist bool) ([]measurement, error) {
 	point, err := c.resolvePoint(ctx, p)
 	if err != nil {
 		return nil, err
@@ -137,9 +137,9 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 		return nil, c.queryError(err)
 	}
 	defer rows.Close()
-	var out []sample
+	var out []measurement
 	for rows.Next() {
-		var s sample
+		var s measurement
 		var v *float64
 		var blob []byte
 		if err := rows.Scan(&s.driveID, &s.model, &s.serial, &s.firmware, &s.runID, &s.created, &v, &blob); err != nil {
@@ -159,10 +159,10 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 	return out, rows.Err()
 }
 
-// latestPerDrive keeps each drive's newest sample (samples come sorted by
+// latestPerDrive keeps each drive's newest measurement (samples come sorted by
 // drive, newest first).
-func latestPerDrive(all []sample) []sample {
-	var out []sample
+func latestPerDrive(all []measurement) []measurement {
+	var out []measurement
 	for i, s := range all {
 		if i == 0 || all[i-1].driveID != s.driveID {
 			out = append(out, s)

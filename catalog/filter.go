@@ -70,3 +70,45 @@ func ParseDate(s string) (time.Time, error) {
 // runDrives is the join every listing starts from: one row per drive of a
 // run.
 const runDrives = `runs r JOIN run_drives rd ON rd.run_id = r.run_id JOIN drives d ON d.drive_id = rd.drive_id`
+
+// ComparablePrefix marks a report comparable named by a catalog filter
+// rather than by folder: "catalog:model=KIOXIA*,plan=review".
+const ComparablePrefix = "catalog:"
+
+// ParseFilter reads a filter written as comma-separated key=value pairs,
+// the keys model, firmware, serial, plan, testbed, since and until.
+func ParseFilter(text string) (Filter, error) {
+	var f Filter
+	if strings.TrimSpace(text) == "" {
+		return f, fmt.Errorf("empty catalog filter: write key=value pairs such as model=KIOXIA*,plan=review")
+	}
+	for _, pair := range strings.Split(text, ",") {
+		k, v, ok := strings.Cut(strings.TrimSpace(pair), "=")
+		if !ok || v == "" {
+			return f, fmt.Errorf("catalog filter %q: %q is not key=value", text, pair)
+		}
+		var err error
+		switch k {
+		case "model":
+			f.Model = v
+		case "firmware":
+			f.Firmware = v
+		case "serial":
+			f.Serial = v
+		case "plan":
+			f.Plan = v
+		case "testbed":
+			f.Testbed = v
+		case "since":
+			f.Since, err = ParseDate(v)
+		case "until":
+			f.Until, err = ParseDate(v)
+		default:
+			return f, fmt.Errorf("catalog filter %q: unknown key %q: use model, firmware, serial, plan, testbed, since or until", text, k)
+		}
+		if err != nil {
+			return f, fmt.Errorf("catalog filter %q: %w", text, err)
+		}
+	}
+	return f, nil
+}

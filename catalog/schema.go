@@ -125,6 +125,9 @@ var migrations = []string{
 		document TEXT NOT NULL,
 		PRIMARY KEY (run_id, drive)
 	)`,
+	// 2: what each verdict judged, the same in every run (a sweep point and
+	// an expectation's expression), so verdicts of many runs line up.
+	`ALTER TABLE verdicts ADD COLUMN subject TEXT NOT NULL DEFAULT ''`,
 }
 
 // SchemaVersion is the version of the schema this drivebench writes.
@@ -144,8 +147,13 @@ func (e *NewerSchemaError) Error() string {
 
 // migrate brings the schema to SchemaVersion, or refuses a newer one.
 func (c *Catalog) migrate(ctx context.Context) error {
+	return c.migrateTo(ctx, SchemaVersion)
+}
+
+// migrateTo applies migrations up to version target.
+func (c *Catalog) migrateTo(ctx context.Context, target int) error {
 	for {
-		done, err := c.migrateOne(ctx)
+		done, err := c.migrateOne(ctx, target)
 		if err != nil || done {
 			return err
 		}
@@ -153,10 +161,10 @@ func (c *Catalog) migrate(ctx context.Context) error {
 }
 
 // migrateOne applies the next migration, if any; done is true when the
-// schema is current. Concurrent openers are serialised: SQLite's
+// schema is at version target. Concurrent openers are serialised: SQLite's
 // transactions here take the write lock at BEGIN, and on PostgreSQL an
 // advisory lock held to the end of the transaction does the same.
-func (c *Catalog) migrateOne(ctx context.Context) (done bool, err error) {
+func (c *Catalog) migrateOne(ctx context.Context, target int) (done bool, err error) {
 	tx, err := c.db.BeginTx(ctx, nil)
 	if err != nil {
 		return false, c.openError(err)
@@ -182,7 +190,7 @@ func (c *Catalog) migrateOne(ctx context.Context) (done bool, err error) {
 	switch {
 	case v > SchemaVersion:
 		return false, &NewerSchemaError{Where: c.Where, Version: v, Know: SchemaVersion}
-	case v == SchemaVersion:
+	case v >= target:
 		return true, nil
 	}
 	for _, stmt := range c.statements(migrations[v]) {

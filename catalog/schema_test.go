@@ -36,48 +36,59 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 	}
 }
 
-// TestOlderSchemaMigrates opens a catalog at version 0 (its version table
-// only, as a drivebench before the first migration would leave it) and
-// one at the current version holding a run: the first is migrated, the
-// second opened as it is.
+// TestOlderSchemaMigrates opens catalogs an older drivebench left: at
+// version 0 (its version table only) and at version 1 holding a run and
+// a verdict. Each is migrated to the current version, keeping its rows.
 func TestOlderSchemaMigrates(t *testing.T) {
 	dir := writeRun(t, t.TempDir(), drive{"ACME X1", "S001", "1.0"}, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC), nil, nil)
-	for _, b := range backends(t) {
-		t.Run(b.name, func(t *testing.T) {
-			ctx := context.Background()
-			old, err := connect(b.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, s := range []string{
-				`CREATE TABLE catalog_schema (id INTEGER PRIMARY KEY, version INTEGER NOT NULL)`,
-				`INSERT INTO catalog_schema (id, version) VALUES (1, 0)`,
-			} {
-				if _, err := old.db.Exec(s); err != nil {
+	for _, from := range []int{0, 1} {
+		for _, b := range backends(t) {
+			t.Run(fmt.Sprintf("%s/from-%d", b.name, from), func(t *testing.T) {
+				ctx := context.Background()
+				old, err := connect(b.target)
+				if err != nil {
 					t.Fatal(err)
 				}
-			}
-			old.Close()
-			c, err := Open(ctx, b.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if v, err := c.Version(ctx); err != nil || v != SchemaVersion {
-				t.Fatalf("version %d after migration (%v), want %d", v, err, SchemaVersion)
-			}
-			if _, err := c.Add(ctx, dir); err != nil {
-				t.Fatal(err)
-			}
-			c.Close()
-			again, err := Open(ctx, b.target)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer again.Close()
-			if n := count(t, again, "runs"); n != 1 {
-				t.Errorf("%d runs after reopening, want 1", n)
-			}
-		})
+				if err := old.migrateTo(ctx, from); err != nil {
+					t.Fatal(err)
+				}
+				if from == 1 {
+					for _, s := range []string{
+						`INSERT INTO runs VALUES ('r1', 'h', 'p', 'p.hcl', 'ph', '2026-01-01T00:00:00.000Z', 'old', 'tb', 'host', '{}', '/nowhere', '2026-01-01T00:00:00.000Z')`,
+						`INSERT INTO steps (run_id, step_id, drive, kind, name, source, pass, point, engine, workload_json, status, error, started, finished, runtime_ns)
+							VALUES ('r1', 's1', 'd', 'check', 'c', 'c', 0, '', '', '', 'ok', '', '', '', 0)`,
+						`INSERT INTO verdicts VALUES ('r1', 's1', 0, 'd', 'check', 'c', '', 'fail', 'too slow', NULL, NULL, '')`,
+					} {
+						if _, err := old.db.Exec(s); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+				old.Close()
+				c, err := Open(ctx, b.target)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				if v, err := c.Version(ctx); err != nil || v != SchemaVersion {
+					t.Fatalf("version %d after migration (%v), want %d", v, err, SchemaVersion)
+				}
+				if _, err := c.Add(ctx, dir); err != nil {
+					t.Fatal(err)
+				}
+				want := 1
+				if from == 1 {
+					want = 2
+					var subject string
+					if err := c.db.QueryRow(`SELECT subject FROM verdicts WHERE run_id = 'r1'`).Scan(&subject); err != nil || subject != "" {
+						t.Errorf("the old verdict after migration: subject %q, %v", subject, err)
+					}
+				}
+				if n := count(t, c, "runs"); n != want {
+					t.Errorf("%d runs, want %d", n, want)
+				}
+			})
+		}
 	}
 }
 

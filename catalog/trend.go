@@ -54,14 +54,14 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 	if err != nil {
 		return nil, err
 	}
-	var xOf func(s sample) string
+	var xOf func(s measurement) string
 	switch q.By {
 	case "firmware":
-		xOf = func(s sample) string { return s.firmware }
+		xOf = func(s measurement) string { return s.firmware }
 	case "day":
-		xOf = func(s sample) string { return s.created[:min(10, len(s.created))] }
+		xOf = func(s measurement) string { return s.created[:min(10, len(s.created))] }
 	case "month":
-		xOf = func(s sample) string { return s.created[:min(7, len(s.created))] }
+		xOf = func(s measurement) string { return s.created[:min(7, len(s.created))] }
 	default:
 		return nil, fmt.Errorf("trend by %q: use firmware, day or month", q.By)
 	}

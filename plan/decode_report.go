@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 )
@@ -73,6 +74,10 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 	return r
 }
 
+// catalogComparable starts a comparable named by a catalog filter
+// ("catalog:model=KIOXIA*,plan=review") instead of a folder.
+const catalogComparable = "catalog:"
+
 // percentileColumns decodes report.percentiles: percentages between 0
 // and 100, or "max", each once and in ascending order.
 func (l *loader) percentileColumns(attr *hcl.Attribute) []float64 {
@@ -110,9 +115,9 @@ func (l *loader) percentileColumns(attr *hcl.Attribute) []float64 {
 }
 
 // comparables decodes report.compare: results folders of other drives or
-// runs, relative to the plan's folder. Each must already hold a run's
-// manifest, so a typo is found now and not when the report is written
-// after hours of measurement.
+// runs, relative to the plan's folder, or catalog filters. Each folder
+// must already hold a run's manifest, so a typo is found now and not when
+// the report is written after hours of measurement.
 func (l *loader) comparables(attr *hcl.Attribute) []string {
 	if attr == nil {
 		return nil
@@ -123,12 +128,18 @@ func (l *loader) comparables(attr *hcl.Attribute) []string {
 	}
 	var out []string
 	for i, d := range dirs {
+		if strings.HasPrefix(d, catalogComparable) {
+			// Comparables chosen by a catalog filter are found when the
+			// report is written; drivebench run checks the filter first.
+			out = append(out, d)
+			continue
+		}
 		if !filepath.IsAbs(d) {
 			d = filepath.Join(l.sc.dir, d)
 		}
 		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
 			l.errorAt(sites[i], "Comparable Results Not Found", fmt.Sprintf(
-				"%q is not a results folder (no manifest.json). Name the folder a drivebench run wrote, relative to the plan's folder %q.", dirs[i], l.sc.dir))
+				"%q is not a results folder (no manifest.json). Name the folder a drivebench run wrote, relative to the plan's folder %q, or choose runs from the catalog with \"catalog:model=...,plan=...\".", dirs[i], l.sc.dir))
 			continue
 		}
 		out = append(out, d)

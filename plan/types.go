@@ -354,7 +354,8 @@ type Report struct {
 	Summary *Hook
 	// Compare lists results folders of other drives or runs that the
 	// reports show beside this one; the plan writes them relative to its
-	// folder, Load makes them absolute.
+	// folder, Load makes them absolute. An entry starting "catalog:" is a
+	// catalog filter instead, kept as written.
 	Compare []string
 	// Units is the bandwidth unit of the reports, "MB/s" or "MiB/s"; ""
 	// means MB/s.

@@ -32,7 +32,7 @@ func describeCommands() []commandSpec {
 		spec := commandSpec{path: []string{c.name}, summary: c.summary}
 		switch {
 		case c.name == "help":
-		case c.name == "nvme":
+		case c.name == "nvme" || c.name == "catalog":
 			for _, s := range c.sub {
 				spec.sub = append(spec.sub, commandSpec{path: []string{c.name, s.name}, summary: s.summary, fs: flagsOf(c, s.name, "-h")})
 			}

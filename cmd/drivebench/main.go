@@ -12,6 +12,7 @@
 //	drivebench import fio FILE...   turn fio JSON outputs into a results folder
 //	drivebench export fio PLAN      write the fio job files of a plan
 //	drivebench nvme info DEVICE     show an NVMe drive's identity and health
+//	drivebench catalog add DIR...   put runs in the catalog; ls, query, fleet, rollup, trend, export, report
 //	drivebench test-hooks DIR...    run the tests of a plan's Starlark hooks
 //	drivebench completion SHELL     print a bash, zsh or fish completion script
 //	drivebench man                  print the manual page
@@ -86,6 +87,7 @@ func init() {
 		{name: "import", summary: "turn fio JSON outputs into a results folder: drivebench import fio FILE...", run: cmdImport, sub: []command{{name: "fio"}}},
 		{name: "export", summary: "write the fio job files a plan would run: drivebench export fio PLAN", run: cmdExport, sub: []command{{name: "fio"}}},
 		{name: "nvme", summary: "decode NVMe pages, show a device's identity and health, purge a namespace", run: cmdNVMe, sub: nvmeCommands},
+		{name: "catalog", summary: "a database of every run: add, ls, query, fleet, rollup, trend, export, report", run: cmdCatalog, sub: catalogCommands},
 		{name: "test-hooks", summary: "run the tests of a plan's Starlark hooks (*_test.star files)", run: cmdTestHooks},
 		{name: "completion", summary: "print a shell completion script: drivebench completion bash|zsh|fish", run: cmdCompletion, sub: completionShells},
 		{name: "man", summary: "print the manual page (roff), made from the commands' help", run: cmdMan},

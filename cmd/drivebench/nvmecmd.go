@@ -26,24 +26,30 @@ var nvmeCommands = []command{
 
 // cmdNVMe dispatches drivebench nvme SUBCOMMAND.
 func cmdNVMe(ctx context.Context, args []string, io stdio) int {
+	return dispatchSub(ctx, "nvme", nvmeCommands, args, io, nvmeUsage)
+}
+
+// dispatchSub runs the subcommand of a command group (nvme, catalog)
+// that args name, or shows the group's usage.
+func dispatchSub(ctx context.Context, group string, subs []command, args []string, io stdio, usage func(io.Writer)) int {
 	if len(args) == 0 {
-		nvmeUsage(io.err)
+		usage(io.err)
 		return exitUsage
 	}
 	if slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
 		if args[0] == "help" && len(args) > 1 {
-			return cmdNVMe(ctx, append(args[1:], "-h"), io)
+			return dispatchSub(ctx, group, subs, append(args[1:], "-h"), io, usage)
 		}
-		nvmeUsage(io.out)
+		usage(io.out)
 		return exitOK
 	}
-	for _, c := range nvmeCommands {
+	for _, c := range subs {
 		if c.name == args[0] {
 			return c.run(ctx, args[1:], io)
 		}
 	}
-	fmt.Fprintf(io.err, "drivebench nvme: unknown subcommand %q\n\n", args[0])
-	nvmeUsage(io.err)
+	fmt.Fprintf(io.err, "drivebench %s: unknown subcommand %q\n\n", group, args[0])
+	usage(io.err)
 	return exitUsage
 }
 

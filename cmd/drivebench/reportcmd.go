@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/drivebench/drivebench/catalog"
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
@@ -68,7 +69,8 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("report", "DIR", "Rewrite the reports of a results folder from its records alone; the drive is not needed.", io)
 	formats := fs.String("format", strings.Join(defaultFormats, ","), "comma-separated report formats: "+strings.Join(reports.Formats, ", "))
 	var compare listFlag
-	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one (repeatable)")
+	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one, or catalog:FILTER for the latest run of each drive the catalog filter matches, such as catalog:model=KIOXIA*,plan=review (repeatable)")
+	catalogFlag := fs.String("catalog", "", "the catalog of catalog: comparables (default $"+catalog.EnvVar+", else "+catalog.DefaultPath(io.getenv)+")")
 	junit := fs.String("junit", "", "also write the verdicts and failed steps as JUnit XML to this file, as run -junit does")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -78,11 +80,16 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	list := strings.Split(*formats, ",")
+	dirs, err := expandComparables(ctx, compare, *catalogFlag, dir, io.getenv)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench report:", err)
+		return exitUsage
+	}
 	code := exitOK
 	if !regenerateSummary(ctx, dir, io) {
 		code = exitStepFailed
 	}
-	if err := writeReports(dir, list, compare); err != nil {
+	if err := writeReports(dir, list, dirs); err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/catalog"
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
@@ -29,6 +30,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	var hookMemory sizeFlag
 	fs.Var(&hookMemory, "hook-memory", "memory limit of the Starlark hooks, such as 1GiB (default the plan's hook_memory, else 512MiB)")
 	asJSON := fs.Bool("json", false, "print the run as JSON events, one per line (docs/run-events.md, version "+eventsVersion+"); progress and the summary go to stderr")
+	catalogFlag := fs.String("catalog", "", "add the run to this catalog (an SQLite file or a postgres:// DSN) when it ends; default $"+catalog.EnvVar+", else none")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -38,12 +40,13 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		// Everything for people goes to stderr; stdout is the stream.
 		io.out, io.tty = io.err, false
 	}
-	return runPlan(ctx, fs, &pf, *out, *resume, *junit, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
+	target := catalogConfigured(*catalogFlag, io.getenv)
+	return runPlan(ctx, fs, &pf, *out, *resume, *junit, target, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
 }
 
-// runPlan runs the plan the flags name; events, when not nil, receives
-// the run as JSON events.
-func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit string, limits script.Limits, events *eventStream, io stdio) int {
+// runPlan runs the plan the flags name and adds it to the catalog target
+// when that is set; events, when not nil, receives the run as JSON events.
+func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit, target string, limits script.Limits, events *eventStream, io stdio) int {
 	finish := func(code int, dir string) int {
 		if events != nil {
 			events.runFinished(code, dir)
@@ -66,6 +69,11 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
+	compare, err := expandComparables(ctx, p.Report.Compare, target, dir, io.getenv)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench run:", err)
+		return finish(exitUsage, "")
+	}
 	prog := newProgress(io, g, cmp.Or(io.heartbeat, heartbeatEvery))
 	observe := prog.observe
 	if events != nil {
@@ -82,9 +90,12 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    observe,
 		HookLimits: limits,
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, p.Report.Compare) },
+		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
 	})
 	prog.finish()
+	if outcome != nil {
+		addRunToCatalog(ctx, io, target, dir)
+	}
 	switch {
 	case junit == "":
 	case outcome != nil:

@@ -1,0 +1,48 @@
+package catalog
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/internal/browser"
+)
+
+func TestFleetPage(t *testing.T) {
+	dirs, _ := fleetCatalog(t)
+	forEachBackend(t, func(t *testing.T, c *Catalog) {
+		addAll(t, c, dirs)
+		out := filepath.Join(browser.ArtifactsDir(t, "catalog"), c.Kind())
+		path, err := c.WritePage(context.Background(), out, PageQuery{
+			Point:  Point{Profile: "random.randread", Point: "iodepth=32,numjobs=4", Direction: "read"},
+			Figure: "mean",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := string(page)
+		for _, want := range []string{
+			"ACME X1 3.84TB", "Globex G7", `<tr class="outlier"><td>` + slowSerial + `</td>`,
+			"Latency distribution per model", "Median mean over firmware versions", "qd1-latency", "<svg",
+		} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the page lacks %q", want)
+			}
+		}
+		if n := strings.Count(text, `class="outlier"`); n != 1 {
+			t.Errorf("%d outlier rows, want 1", n)
+		}
+		browser.CheckSelfContained(t, page)
+		if _, err := os.Stat(browser.Path); err != nil {
+			t.Logf("%s is absent: the fleet page is not loaded in a browser", browser.Path)
+			return
+		}
+		browser.CheckPage(t, path)
+	})
+}

@@ -1,0 +1,446 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/drivebench/drivebench/catalog"
+	"github.com/drivebench/drivebench/format"
+)
+
+// catalogCommands are the subcommands of drivebench catalog.
+var catalogCommands = []command{
+	{name: "add", summary: "add results folders to the catalog; adding a run again keeps one copy", run: cmdCatalogAdd},
+	{name: "ls", summary: "list the runs (or with -drives the drives) that match the filters", run: cmdCatalogLs},
+	{name: "query", summary: "run read-only SQL on the catalog (docs/catalog.md has the schema)", run: cmdCatalogQuery},
+	{name: "fleet", summary: "one profile point across drives: merged percentiles, spread, outliers", run: cmdCatalogFleet},
+	{name: "rollup", summary: "pass, warn and fail per spec line per model and firmware, with the failing serials", run: cmdCatalogRollup},
+	{name: "trend", summary: "a figure of one profile point over firmware versions or dates", run: cmdCatalogTrend},
+	{name: "export", summary: "each drive's latest figures and verdicts as csv, json or openmetrics", run: cmdCatalogExport},
+	{name: "report", summary: "write the HTML fleet page: distributions, trend and roll-up", run: cmdCatalogReport},
+}
+
+// cmdCatalog dispatches drivebench catalog SUBCOMMAND.
+func cmdCatalog(ctx context.Context, args []string, io stdio) int {
+	return dispatchSub(ctx, "catalog", catalogCommands, args, io, catalogUsage)
+}
+
+func catalogUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: drivebench catalog SUBCOMMAND [flags] [args]\n\nSubcommands:")
+	for _, c := range catalogCommands {
+		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nEach takes -catalog PATH|DSN, else $"+catalog.EnvVar+", else the default file; docs/catalog.md explains the schema.")
+}
+
+// catalogFlags are the flags every catalog subcommand shares.
+type catalogFlags struct {
+	target, format string
+	formats        []string
+	filter         catalog.Filter
+	since, until   string
+}
+
+func (cf *catalogFlags) register(fs *flagSet, formats ...string) {
+	fs.StringVar(&cf.target, "catalog", "", "the catalog: an SQLite file or a postgres:// DSN (default $"+catalog.EnvVar+", else "+catalog.DefaultPath(fs.io.getenv)+")")
+	if len(formats) > 0 {
+		cf.formats = formats
+		fs.StringVar(&cf.format, "format", formats[0], "output format: "+strings.Join(formats, ", "))
+	}
+}
+
+func (cf *catalogFlags) registerFilter(fs *flagSet) {
+	fs.StringVar(&cf.filter.Model, "model", "", "only drives of this model (a * matches any characters)")
+	fs.StringVar(&cf.filter.Firmware, "firmware", "", "only drives running this firmware")
+	fs.StringVar(&cf.filter.Serial, "serial", "", "only the drive of this serial number")
+	fs.StringVar(&cf.filter.Plan, "plan", "", "only runs of this plan")
+	fs.StringVar(&cf.filter.Testbed, "testbed", "", "only runs on this testbed")
+	fs.StringVar(&cf.since, "since", "", "only runs created on or after this date (2026-03-01 or RFC 3339)")
+	fs.StringVar(&cf.until, "until", "", "only runs created before this date")
+}
+
+// open checks the flags and opens the catalog; ok is false after an
+// error has been shown.
+func (cf *catalogFlags) open(ctx context.Context, fs *flagSet) (*catalog.Catalog, bool) {
+	for _, d := range []struct {
+		text string
+		dst  *time.Time
+	}{{cf.since, &cf.filter.Since}, {cf.until, &cf.filter.Until}} {
+		if d.text == "" {
+			continue
+		}
+		t, err := catalog.ParseDate(d.text)
+		if err != nil {
+			fmt.Fprintf(fs.io.err, "drivebench %s: %v\n", fs.Name(), err)
+			return nil, false
+		}
+		*d.dst = t
+	}
+	if len(cf.formats) > 0 && !slices.Contains(cf.formats, cf.format) {
+		fmt.Fprintf(fs.io.err, "drivebench %s: unknown -format %q: use one of %s\n", fs.Name(), cf.format, strings.Join(cf.formats, ", "))
+		return nil, false
+	}
+	c, err := catalog.Open(ctx, catalog.Resolve(cf.target, fs.io.getenv))
+	if err != nil {
+		fmt.Fprintf(fs.io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return nil, false
+	}
+	return c, true
+}
+
+func cmdCatalogAdd(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog add", "DIR...", "Add the runs of results folders to the catalog, each in one transaction. A folder that does not parse is reported and skipped.", io)
+	var cf catalogFlags
+	cf.register(fs)
+	dirs, code, done := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if len(dirs) == 0 {
+		fmt.Fprintln(io.err, "drivebench catalog add: name at least one results folder")
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	failed := 0
+	for _, d := range dirs {
+		res, err := c.Add(ctx, d)
+		if err != nil {
+			fmt.Fprintf(io.err, "drivebench catalog add: skipped: %v\n", err)
+			failed++
+			continue
+		}
+		fmt.Fprintf(io.out, "%-9s %s  %s  %d steps  %s\n", res.Status, res.RunID, res.Plan, res.Steps, res.Dir)
+	}
+	if failed > 0 {
+		fmt.Fprintf(io.err, "drivebench catalog add: %d of %d folders skipped; nothing of them was added\n", failed, len(dirs))
+		return exitUsage
+	}
+	return exitOK
+}
+
+func cmdCatalogLs(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog ls", "", "List the drives of the runs in the catalog that match the filters, newest first; with -drives, the drives.", io)
+	var cf catalogFlags
+	cf.register(fs, "table", "csv", "json")
+	cf.registerFilter(fs)
+	drives := fs.Bool("drives", false, "list drives (model, serial, firmware of the latest run, number of runs) instead of runs")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !noPositionals(fs) {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	if *drives {
+		rows, err := c.Drives(ctx, cf.filter)
+		return show(fs, cf.format, rows, err, func(h bool) *catalog.Table { return catalog.DrivesTable(rows, h) })
+	}
+	rows, err := c.Runs(ctx, cf.filter)
+	return show(fs, cf.format, rows, err, func(bool) *catalog.Table { return catalog.RunsTable(rows) })
+}
+
+func cmdCatalogQuery(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog query", "SQL", "Run one SQL statement on the catalog, read-only: a statement that writes fails. docs/catalog.md describes the tables.", io)
+	var cf catalogFlags
+	cf.register(fs, "table", "csv", "json")
+	pos, code, done := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if !wantPositionals(fs, pos, "one SQL statement (quote it)") {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	t, err := c.Query(ctx, pos[0])
+	return show(fs, cf.format, t, err, func(bool) *catalog.Table { return t })
+}
+
+// pointFlags name one profile point and a figure of it.
+type pointFlags struct {
+	point  catalog.Point
+	figure string
+}
+
+func (pf *pointFlags) register(fs *flagSet, figure string) {
+	fs.StringVar(&pf.point.Profile, "profile", "", "the profile block's name, as the plan writes it (required)")
+	fs.StringVar(&pf.point.Point, "point", "", "the sweep point, such as iodepth=32,numjobs=4 (omit for a profile without a sweep)")
+	fs.StringVar(&pf.point.Direction, "dir", "read", "the direction of I/O: read or write")
+	fs.StringVar(&pf.figure, "figure", figure, "the figure: "+strings.Join(catalog.FigureNames(), ", "))
+}
+
+func (pf *pointFlags) check(fs *flagSet) bool {
+	if pf.point.Profile == "" {
+		fmt.Fprintf(fs.io.err, "drivebench %s: -profile is required: name the profile block whose point to show\n", fs.Name())
+		return false
+	}
+	return noPositionals(fs)
+}
+
+func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog fleet", "-profile NAME [-point P]",
+		"Show one profile point across the drives that match the filters (each drive's latest run), grouped by model or firmware: "+
+			"percentiles read from each group's merged histogram, the spread of the drives' figure and the outliers beyond 3 median absolute deviations.", io)
+	var cf catalogFlags
+	var pf pointFlags
+	cf.register(fs, "table", "csv", "json")
+	cf.registerFilter(fs)
+	pf.register(fs, "p99")
+	by := fs.String("by", "model", "group by model, or by model and firmware")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !pf.check(fs) {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	f, err := c.Fleet(ctx, catalog.FleetQuery{Point: pf.point, Figure: pf.figure, GroupBy: *by, Filter: cf.filter})
+	if err != nil || cf.format != "table" {
+		return show(fs, cf.format, f, err, func(h bool) *catalog.Table { return catalog.FleetTable(f, h) })
+	}
+	writeFleet(io.out, f)
+	return exitOK
+}
+
+// writeFleet shows a fleet for people: per group the merged percentiles,
+// the spread and the outliers.
+func writeFleet(w io.Writer, f *catalog.Fleet) {
+	fmt.Fprintf(w, "%s %s, %s, %s across drives (each drive's latest run)\n", f.Profile, orNone(f.Point), f.Direction, f.Figure)
+	if len(f.Groups) == 0 {
+		fmt.Fprintln(w, "\nNo drive matches.")
+		return
+	}
+	writeTableOf(w, catalog.FleetTable(f, true))
+	for _, g := range f.Groups {
+		if len(g.Outliers) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "\nOutliers of %s, beyond %g median absolute deviations of %s:\n", groupName(g), catalog.OutlierMADs, catalog.FormatFigure(f.Unit, g.Median))
+		for _, o := range g.Outliers {
+			fmt.Fprintf(w, "  %s  %s  %s  %+.1f MAD  run %s\n", o.Serial, o.Firmware, catalog.FormatFigure(f.Unit, o.Value), o.Deviations, o.RunID)
+		}
+	}
+}
+
+func groupName(g catalog.FleetGroup) string {
+	if g.Firmware != "" {
+		return g.Model + " " + g.Firmware
+	}
+	return g.Model
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(no sweep)"
+	}
+	return s
+}
+
+func cmdCatalogRollup(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog rollup", "", "Count pass, warn and fail per spec line, check and expectation per model and firmware over the matching runs, with the serials that failed.", io)
+	var cf catalogFlags
+	cf.register(fs, "table", "csv", "json")
+	cf.registerFilter(fs)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !noPositionals(fs) {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	rows, err := c.Rollup(ctx, cf.filter)
+	return show(fs, cf.format, rows, err, func(bool) *catalog.Table { return catalog.RollupTable(rows) })
+}
+
+func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog trend", "-profile NAME [-point P]", "Show how a figure of one profile point moved over firmware versions or dates, per model, over every matching run.", io)
+	var cf catalogFlags
+	var pf pointFlags
+	cf.register(fs, "table", "csv", "json")
+	cf.registerFilter(fs)
+	pf.register(fs, "p99")
+	by := fs.String("by", "firmware", "firmware (in the order versions were first measured), day or month")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !pf.check(fs) {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	tr, err := c.Trend(ctx, catalog.TrendQuery{Point: pf.point, Figure: pf.figure, By: *by, Filter: cf.filter})
+	return show(fs, cf.format, tr, err, func(h bool) *catalog.Table { return catalog.TrendTable(tr, h) })
+}
+
+func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog export", "", "Write each matching drive's latest run: every figure of every step and every verdict. "+
+		"openmetrics is for node_exporter's textfile collector or a Pushgateway.", io)
+	var cf catalogFlags
+	cf.register(fs, "csv", "json", "openmetrics")
+	cf.registerFilter(fs)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !noPositionals(fs) {
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	e, err := c.Export(ctx, cf.filter)
+	if err != nil || cf.format != "openmetrics" {
+		return show(fs, cf.format, e, err, func(bool) *catalog.Table { return catalog.ExportTable(e) })
+	}
+	if err := catalog.WriteOpenMetrics(io.out, e); err != nil {
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func cmdCatalogReport(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog report", "-out DIR -profile NAME [-point P]", "Write fleet.html, one self-contained page: the point's latency distribution per model, "+
+		"the drives' spread and outliers, the trend over firmware and the roll-up of verdicts.", io)
+	var cf catalogFlags
+	var pf pointFlags
+	cf.register(fs)
+	cf.registerFilter(fs)
+	pf.register(fs, "p99")
+	out := fs.String("out", "", "the folder to write fleet.html in (required)")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !pf.check(fs) {
+		return exitUsage
+	}
+	if *out == "" {
+		fmt.Fprintln(io.err, "drivebench catalog report: -out is required: the folder to write fleet.html in")
+		return exitUsage
+	}
+	c, ok := cf.open(ctx, fs)
+	if !ok {
+		return exitUsage
+	}
+	defer c.Close()
+	path, err := c.WritePage(ctx, *out, catalog.PageQuery{Point: pf.point, Figure: pf.figure, Filter: cf.filter})
+	if err != nil {
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return exitUsage
+	}
+	fmt.Fprintln(io.out, path)
+	return exitOK
+}
+
+// show writes v as JSON, or its table as CSV or aligned columns; or the
+// error.
+func show(fs *flagSet, outFormat string, v any, err error, table func(human bool) *catalog.Table) int {
+	if err != nil {
+		fmt.Fprintf(fs.io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return exitUsage
+	}
+	switch outFormat {
+	case "json":
+		err = writeJSON(fs.io.out, v)
+	case "csv":
+		err = writeCSV(fs.io.out, table(false))
+	default:
+		writeTableOf(fs.io.out, table(true))
+	}
+	if err != nil {
+		fmt.Fprintf(fs.io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+func writeCSV(w io.Writer, t *catalog.Table) error {
+	cw := csv.NewWriter(w)
+	cw.Write(t.Columns)
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = cellText(v, false)
+		}
+		cw.Write(cells)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeTableOf writes a table in aligned columns for the terminal.
+func writeTableOf(w io.Writer, t *catalog.Table) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(t.Columns, "\t"))
+	for _, r := range t.Rows {
+		cells := make([]string, len(r))
+		for i, v := range r {
+			cells[i] = cellText(v, true)
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
+	}
+	tw.Flush()
+	if len(t.Rows) == 0 {
+		fmt.Fprintln(w, "(no rows)")
+	}
+}
+
+// cellText writes a value; for people, numbers are grouped and NULL is a
+// dash.
+func cellText(v any, human bool) string {
+	switch x := v.(type) {
+	case nil:
+		if human {
+			return format.Dash
+		}
+		return ""
+	case float64:
+		if human {
+			return format.Plain(x)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// noPositionals refuses arguments a command does not take.
+func noPositionals(fs *flagSet) bool {
+	if fs.NArg() == 0 {
+		return true
+	}
+	fmt.Fprintf(fs.io.err, "drivebench %s: unexpected argument %q; this command takes flags only\n\n", fs.Name(), fs.Arg(0))
+	fs.printUsage()
+	return false
+}
