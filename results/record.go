@@ -106,6 +106,9 @@ const (
 	WarnHostCPU    = "host_cpu"
 	WarnPageCache  = "page_cache"
 	WarnTail       = "tail"
+	// WarnNoPercentiles: imported fio output of several jobs without
+	// latency bins, whose percentiles cannot be merged.
+	WarnNoPercentiles = "no_percentiles"
 )
 
 // Warning is one reason to doubt a step's figures, in words a reader
