@@ -63,6 +63,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 		l.driveOrder = append(l.driveOrder, d.Name)
 	}
 	attrs := content.Attributes
+	l.driveAttrs[name] = attrs
 	if attrs["path"] != nil && !l.stringAttr(attrs["path"], &d.Path) {
 		// The path is unknown (a missing variable, a bad expression): that
 		// has been reported, and the drive is not taken for a scratch file.

@@ -381,11 +381,41 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 		"read_pct applies only to the mixed modes rw = \"rw\" and \"randrw\"; this profile runs %s. Remove read_pct or use a mixed mode.", quotedList(modes)))
 }
 
+// profileSizes lists a profile's transfer sizes, each with the site it is
+// written at: the swept values of bs, or its one bs.
+func profileSizes(p *Profile, attrs, sweep hcl.Attributes) ([]int64, []site) {
+	var sizes []int64
+	var sites []site
+	for _, a := range p.Sweep {
+		if a.Param != "bs" || sweep["bs"] == nil {
+			continue
+		}
+		for _, v := range a.Values {
+			if n, ok := v.(int64); ok {
+				sizes, sites = append(sizes, n), append(sites, attrSite(sweep["bs"]))
+			}
+		}
+		return sizes, sites
+	}
+	if len(p.Workload.BSSplit) > 0 {
+		return nil, nil
+	}
+	at := site{subject: p.Range, context: p.Range}
+	if attrs["bs"] != nil {
+		at = attrSite(attrs["bs"])
+	}
+	return []int64{p.Workload.BS}, []site{at}
+}
+
 // checkProfileDrives checks a profile against the drives it runs on:
 // writes need writable drives, and the region must fit.
 func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 	drives := l.drivesOf(p.Drives)
 	l.checkRegion(&p.Workload, drives, attrs)
+	if p.Exec == nil {
+		sizes, sites := profileSizes(p, attrs, sweep)
+		l.checkTargetFit(&p.Workload, drives, attrs, sizes, sites)
+	}
 	l.checkDirectorySize(fmt.Sprintf("Profile %q", p.Name), drives, site{subject: p.Range, context: p.Range})
 	writes := profileWrites(p)
 	if attr := attrs["verify"]; attr != nil && p.Workload.Verify && !writes {

@@ -136,6 +136,10 @@ type loader struct {
 	scratchChecks map[*Drive]func()
 	// unset names the variables left unknown under LoadOptions.Unset.
 	unset []string
+	// driveAttrs holds each drive's attributes, for diagnostics about its
+	// target; targets what was found at each drive's path.
+	driveAttrs map[string]hcl.Attributes
+	targets    map[string]*targetFacts
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
@@ -153,6 +157,8 @@ func newLoader(path string, opts LoadOptions) *loader {
 		parsed:        map[string]*hcl.File{},
 		rootDir:       filepath.Dir(path),
 		scratchChecks: map[*Drive]func(){},
+		driveAttrs:    map[string]hcl.Attributes{},
+		targets:       map[string]*targetFacts{},
 	}
 	l.sc = l.newScope(path, "")
 	return l
@@ -242,6 +248,7 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	l.hookMemoryAttr(content.Attributes["hook_memory"], p)
 	p.Mixes = l.usedMixes
 	l.checkScratchSizes(p)
+	l.checkSameTargets(p)
 	l.checkDrivesDeclared(p)
 	l.checkHostsUsed(p)
 	l.checkPlanSize(p)
