@@ -3,6 +3,7 @@
 //
 // Usage:
 //
+//	drivebench init [TARGET]        write a starter plan for a device or file
 //	drivebench validate PLAN        check a plan and its hooks
 //	drivebench fmt [PATH...]        format plan files
 //	drivebench plan PLAN            list the steps a plan expands to
@@ -78,6 +79,7 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{name: "init", summary: "write a commented starter plan for a device or file, its size and block size detected", run: cmdInit},
 		{name: "validate", summary: "check a plan and its hooks without running anything", run: cmdValidate},
 		{name: "fmt", summary: "rewrite plan files in the canonical HCL layout; -check and -diff for CI", run: cmdFmt},
 		{name: "plan", summary: "list the steps a plan expands to, with estimated durations", run: cmdPlan},
