@@ -34,6 +34,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/agext/levenshtein"
 )
 
 // Exit codes, part of the interface: scripts and CI gate on them.
@@ -150,7 +152,7 @@ func findCommand(cmds []command, name string) *command {
 func suggestCommand(cmds []command, name string) string {
 	best, bestDist := "", 3
 	for _, c := range cmds {
-		if d := editDistance(name, c.name); d < bestDist {
+		if d := levenshtein.Distance(name, c.name, nil); d < bestDist {
 			best, bestDist = c.name, d
 		}
 	}
@@ -158,27 +160,6 @@ func suggestCommand(cmds []command, name string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance of two short words.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 const exitCodesLine = "Exit codes: 0 all checks passed, 1 a check failed, 2 plan or usage error, 3 a step failed to run, 130 interrupted."
