@@ -55,7 +55,7 @@ func (l *loader) decodeDriveBlock(block *hcl.Block) []*Drive {
 
 // decodeDrive decodes one drive.
 func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Drive {
-	content, diags := body.Content(driveBlockSchema)
+	content, diags := l.content(body, driveBlockSchema)
 	l.diags = append(l.diags, diags...)
 	d := &Drive{Name: name, Engine: l.testbedEngine(), Range: block.DefRange}
 	if l.define(block, name) {

@@ -48,7 +48,7 @@ func (l *loader) decodePreconditionBlock(block *hcl.Block) []*Precondition {
 
 // decodePrecondition decodes one precondition.
 func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body) *Precondition {
-	content, diags := body.Content(preconditionBlockSchema)
+	content, diags := l.content(body, preconditionBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	p := &Precondition{

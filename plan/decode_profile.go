@@ -78,7 +78,7 @@ func (l *loader) decodeProfileBlock(block *hcl.Block) []*Profile {
 
 // decodeProfile decodes one profile.
 func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Profile {
-	content, diags := body.Content(profileBlockSchema)
+	content, diags := l.content(body, profileBlockSchema)
 	l.diags = append(l.diags, diags...)
 	p := &Profile{
 		Name:  name,
@@ -304,7 +304,7 @@ func (l *loader) dataPctAttr(attrs hcl.Attributes, name, pattern, data string, d
 			"%s applies to data = %q; this profile writes data = %q. Remove %s or change data.", name, pattern, data, name))
 	default:
 		if v, ok := l.value(attr); ok {
-			if n, ok := l.intValue(v, attrSite(attr), 1, 99); ok {
+			if n, ok := l.percentInt(v, attrSite(attr), 1, 99); ok {
 				*dst = int(n)
 			}
 		}

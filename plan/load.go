@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Sources keeps the parsed plan files so that diagnostics can be shown
@@ -208,7 +209,7 @@ func (l *loader) cannotRead(path string, err error, from *site) {
 // file order with a module's blocks in the module block's place, so that
 // references can be checked as they are met.
 func (l *loader) decodePlan(file *hcl.File) *Plan {
-	content, diags := file.Body.Content(planFileSchema)
+	content, diags := l.content(file.Body, planFileSchema)
 	l.diags = append(l.diags, diags...)
 	byType := blocksByType(content.Blocks)
 	root := l.sc
@@ -249,7 +250,7 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	p.Mixes = l.usedMixes
 	l.checkScratchSizes(p)
 	l.checkSameTargets(p)
-	l.checkDrivesDeclared(p)
+	l.checkDrivesDeclared(p, file)
 	l.checkHostsUsed(p)
 	l.checkPlanSize(p)
 	return p
@@ -337,10 +338,19 @@ func (l *loader) hookMemoryAttr(attr *hcl.Attribute, p *Plan) {
 	}
 }
 
-// checkDrivesDeclared reports a plan without drives.
-func (l *loader) checkDrivesDeclared(p *Plan) {
+// checkDrivesDeclared reports a plan without drives; not one whose drive
+// blocks all have errors of their own (a missing name, say), which are
+// reported where they are.
+func (l *loader) checkDrivesDeclared(p *Plan, file *hcl.File) {
 	if len(p.Drives) > 0 {
 		return
+	}
+	if body, ok := file.Body.(*hclsyntax.Body); ok {
+		for _, b := range body.Blocks {
+			if b.Type == "drive" {
+				return
+			}
+		}
 	}
 	l.diags = append(l.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,
