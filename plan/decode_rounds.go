@@ -13,6 +13,8 @@ var rateCurveBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "percents", Required: true},
 		{Name: "stop"},
+		{Name: "max_ramp"},
+		{Name: "max_runtime"},
 	},
 }
 
@@ -150,6 +152,8 @@ func (l *loader) decodeRateCurve(block *hcl.Block, profileAttrs hcl.Attributes) 
 		}
 	}
 	c := &RateCurve{Stop: l.stopAttr(content.Attributes["stop"])}
+	l.durationAttr(content.Attributes["max_ramp"], &c.MaxRamp)
+	l.durationAttr(content.Attributes["max_runtime"], &c.MaxRuntime)
 	attr := content.Attributes["percents"]
 	vals, sites, ok := l.listValues(attr)
 	if !ok {

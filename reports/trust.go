@@ -337,12 +337,10 @@ func roundIOPS(r Row) []float64 {
 
 // setNoise sets each row's spreads and writes what they say: how steady
 // each point's IOPS were over its intervals and rounds, and, on a rate
-// curve, the points that beat the uncontrolled maximum by more than its
-// noise or missed their target rate.
+// curve, the points that missed their target rate.
 func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 	var steady, rounds []string
 	curve := shapeOf(t) == shapeRateCurve
-	var maxRow *Row
 	for i := range t.Rows {
 		row := &t.Rows[i]
 		if rec := recs[row.StepID]; rec != nil && rec.Result != nil {
@@ -357,9 +355,6 @@ func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 			rounds = append(rounds, fmt.Sprintf("%s: %s to %s IOPS over %d rounds (CV %.1f %%), mean %s, 95 %% confidence %s to %s",
 				name, format.Count(s.Min), format.Count(s.Max), s.N, s.CVPct, format.Count(s.Mean), format.Count(*s.CI95Low), format.Count(*s.CI95High)))
 		}
-		if curve && row.RatePct == nil && row.Total != nil {
-			maxRow = row
-		}
 	}
 	var notes []string
 	if len(steady) > 0 {
@@ -370,36 +365,23 @@ func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 	}
 	t.NoiseNote = strings.Join(notes, " ")
 	if curve {
-		t.Warnings = append(t.Warnings, curveWarnings(t, maxRow, recs)...)
+		t.Warnings = append(t.Warnings, curveWarnings(t, recs)...)
 	}
 }
 
-// curveWarnings flag the points of a rate curve that beat its
-// uncontrolled maximum by more than the maximum's own noise (the maximum
-// was under-measured) and those that missed their target rate by more
-// than 1 % (the drive did not keep up).
-func curveWarnings(t *ProfileResult, maxRow *Row, recs map[string]*results.Record) []TableWarning {
+// curveWarnings flag the points of a rate curve that missed their
+// target rate by more than 1 %: the drive did not keep up. (A point that
+// beat the uncontrolled maximum carries the engine's own warning.)
+func curveWarnings(t *ProfileResult, recs map[string]*results.Record) []TableWarning {
 	var out []TableWarning
-	noise := 0.0
-	if maxRow != nil && maxRow.Intervals != nil {
-		noise = 2 * maxRow.Intervals.CVPct / 100
-	}
 	for _, row := range t.Rows {
-		if row.RatePct == nil || row.Total == nil {
+		w := step{rec: recs[row.StepID]}.workload()
+		if row.RatePct == nil || row.Total == nil || w == nil || w.RateIOPS <= 0 || row.Total.IOPS >= 0.99*w.RateIOPS {
 			continue
 		}
-		name := pointText(row, true)
-		if maxRow != nil && row.Total.IOPS > maxRow.Total.IOPS*(1+noise) {
-			out = append(out, TableWarning{Point: name, Kind: results.WarnRateCurve, Message: fmt.Sprintf(
-				"This point reached %s IOPS, more than the %s IOPS of the uncontrolled maximum beyond its noise: the maximum was under-measured, and the curve's rates are shares of too low a figure.",
-				format.Count(row.Total.IOPS), format.Count(maxRow.Total.IOPS))})
-		}
-		w := step{rec: recs[row.StepID]}.workload()
-		if w != nil && w.RateIOPS > 0 && row.Total.IOPS < 0.99*w.RateIOPS {
-			out = append(out, TableWarning{Point: name, Kind: results.WarnRateCurve, Message: fmt.Sprintf(
-				"The drive did not keep up: %s IOPS of the %s asked (%.1f %% short).",
-				format.Count(row.Total.IOPS), format.Count(w.RateIOPS), 100*(1-row.Total.IOPS/w.RateIOPS))})
-		}
+		out = append(out, TableWarning{Point: pointText(row, true), Kind: results.WarnRateShort, Message: fmt.Sprintf(
+			"The drive did not keep up: %s IOPS of the %s asked (%.1f %% short).",
+			format.Count(row.Total.IOPS), format.Count(w.RateIOPS), 100*(1-row.Total.IOPS/w.RateIOPS))})
 	}
 	return out
 }

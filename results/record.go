@@ -109,7 +109,12 @@ const (
 	WarnUnwritten  = "unwritten"
 	WarnHostCPU    = "host_cpu"
 	WarnPageCache  = "page_cache"
-	WarnRateCurve  = "rate_curve"
+	// WarnRateShort: a rate step missed its target rate by more than
+	// 1 %, the drive did not keep up.
+	WarnRateShort = "rate_short"
+	// WarnRateAboveMax: a rate step beat its curve's uncontrolled
+	// maximum by more than the maximum's noise.
+	WarnRateAboveMax = "rate_above_max"
 	// WarnNoPercentiles: imported fio output of several jobs without
 	// latency bins, whose percentiles cannot be merged.
 	WarnNoPercentiles = "no_percentiles"
