@@ -56,7 +56,7 @@ type run struct {
 	id, content string
 	manifest    *results.Manifest
 	records     []*results.Record
-	health      map[string]json.RawMessage
+	health      map[string]*results.Health
 }
 
 func readRun(dir string) (*run, error) {
@@ -99,7 +99,7 @@ func runID(m *results.Manifest, recs []*results.Record) string {
 }
 
 // contentHash tells whether a run already in the catalog has changed.
-func contentHash(m *results.Manifest, recs []*results.Record, health map[string]json.RawMessage) (string, error) {
+func contentHash(m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (string, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, v := range []any{m, recs, health} {
@@ -247,7 +247,11 @@ func insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 	}
 	h := newBatch("health", "run_id", "drive", "document")
 	for _, name := range slices.Sorted(mapKeys(r.health)) {
-		h.add(r.id, name, string(r.health[name]))
+		doc, err := json.Marshal(r.health[name])
+		if err != nil {
+			return err
+		}
+		h.add(r.id, name, string(doc))
 	}
 	return h.exec(ctx, tx)
 }
