@@ -52,8 +52,14 @@ func (r *runner) hookFailed(rec *results.Record, check string, err error) {
 // NVMe drive, its SMART snapshots.
 func (r *runner) driveValue(name string) script.Drive {
 	t := r.targets[name]
+	return script.Drive{Name: name, Path: t.io.Path, Size: t.io.Capacity, Spec: specValue(t.manifestDrive().Spec), Facts: t.facts, Health: r.healthValue(name)}
+}
+
+// specValue is a drive's spec entries as hooks see them: figures and
+// stated conditions by key, under the entry's name.
+func specValue(entries []results.SpecEntry) map[string]map[string]any {
 	spec := map[string]map[string]any{}
-	for _, s := range t.drive.Spec {
+	for _, s := range entries {
 		entry := map[string]any{}
 		for k, v := range s.Values {
 			entry[k] = v
@@ -65,7 +71,7 @@ func (r *runner) driveValue(name string) script.Drive {
 		}
 		spec[s.Name] = entry
 	}
-	return script.Drive{Name: name, Path: t.io.Path, Size: t.io.Capacity, Spec: spec, Facts: t.facts, Health: r.healthValue(name)}
+	return spec
 }
 
 // healthValue is a drive's NVMe identity and SMART snapshots as plain

@@ -27,6 +27,46 @@ func (r *runner) resolveRate(w *plan.Workload) error {
 	return nil
 }
 
+// rateAboveMax warns when a rate-curve point completed more I/Os a second
+// than the curve's uncontrolled maximum, by more than that maximum's own
+// noise (see peakNoise): then the maximum was not the drive's peak, and
+// every rate of the curve was set too low.
+func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Warning {
+	if w.RatePct <= 0 || w.RateBase == "" || res == nil {
+		return nil
+	}
+	base := r.record(w.RateBase)
+	if base == nil || base.Result == nil {
+		return nil
+	}
+	peak, got := totalIOPS(base.Result), totalIOPS(res)
+	noise := peakNoise(base.Result)
+	if peak <= 0 || got <= peak+noise {
+		return nil
+	}
+	return &results.Warning{Kind: results.WarnRateAboveMax, Message: fmt.Sprintf(
+		"At %g%% of the maximum this step completed %.0f IOPS, %.1f%% more than the curve's uncontrolled maximum of %.0f IOPS (noise ±%.1f%%), so the maximum was not the peak and every rate of the curve is set low; lengthen the rate_curve's max_ramp or max_runtime.",
+		w.RatePct, got, 100*(got-peak)/peak, peak, 100*noise/peak)}
+}
+
+// peakNoise is the noise of a run's IOPS: twice the standard error of the
+// mean of its intervals' IOPS; zero with fewer than two intervals.
+func peakNoise(res *metrics.Result) float64 {
+	n := float64(len(res.Series))
+	if n < 2 {
+		return 0
+	}
+	var sum, sumSq float64
+	for _, s := range res.Series {
+		v := s.ReadIOPS + s.WriteIOPS
+		sum += v
+		sumSq += v * v
+	}
+	mean := sum / n
+	variance := max(0, (sumSq-n*mean*mean)/(n-1))
+	return 2 * math.Sqrt(variance/n)
+}
+
 func totalIOPS(res *metrics.Result) float64 {
 	return sumDirections(res, func(d *metrics.DirStats) float64 { return d.IOPS })
 }

@@ -101,3 +101,37 @@ func TestAggregateUsesBestRounds(t *testing.T) {
 		t.Errorf("best two of 300, 100, 200: IOPS %v, %v", rec.Result.Read.IOPS, rec.Log)
 	}
 }
+
+// TestRateAboveMax warns only when a rate step beats its curve's maximum
+// by more than the maximum's noise, twice the standard error of its
+// intervals' IOPS.
+func TestRateAboveMax(t *testing.T) {
+	// intervals of 9,000, 10,000 and 11,000 IOPS: mean 10,000, standard
+	// deviation 1,000, noise 2 * 1,000 / sqrt(3) = 1,155
+	peak := okRecord("max", 10_000, 1000)
+	for _, v := range []float64{9_000, 10_000, 11_000} {
+		peak.Result.Series = append(peak.Result.Series, metrics.Sample{ReadIOPS: v / 2, WriteIOPS: v / 2})
+	}
+	r := &runner{records: map[string]*results.Record{"max": peak}}
+	cases := []struct {
+		name string
+		w    plan.Workload
+		iops float64
+		want string
+	}{
+		{"below", plan.Workload{RatePct: 120, RateBase: "max"}, 9_500, ""},
+		{"within noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_100, ""},
+		{"above noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_200, "completed 11200 IOPS, 12.0% more than the curve's uncontrolled maximum of 10000 IOPS (noise ±11.5%)"},
+		{"not a rate step", plan.Workload{}, 20_000, ""},
+		{"unknown base", plan.Workload{RatePct: 50, RateBase: "missing"}, 20_000, ""},
+	}
+	for _, tc := range cases {
+		got := r.rateAboveMax(&tc.w, okRecord("step", tc.iops, 1000).Result)
+		switch {
+		case tc.want == "" && got != nil:
+			t.Errorf("%s: warned %q", tc.name, got.Message)
+		case tc.want != "" && (got == nil || got.Kind != results.WarnRateAboveMax || !strings.Contains(got.Message, tc.want)):
+			t.Errorf("%s: %+v, want a %s warning saying %q", tc.name, got, results.WarnRateAboveMax, tc.want)
+		}
+	}
+}

@@ -255,7 +255,7 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 		return
 	}
 	start, length := readRegion(t.io.Capacity, w)
-	unwritten, err := unwrittenBytes(t.io.Path, start, length)
+	unwritten, err := plan.UnwrittenBytes(t.io.Path, start, length)
 	if err != nil || length <= 0 {
 		return
 	}
@@ -294,36 +294,4 @@ func readRegion(capacity int64, w *plan.Workload) (start, length int64) {
 		length = capacity - start
 	}
 	return start, min(length, capacity-start)
-}
-
-// unwrittenBytes counts the bytes of [start, start+length) of a file that
-// lie in holes, as SEEK_DATA and SEEK_HOLE report them (on ext4 and XFS
-// that includes allocated blocks never written).
-func unwrittenBytes(path string, start, length int64) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	fd, end := int(f.Fd()), start+length
-	var holes int64
-	for off := start; off < end; {
-		data, err := unix.Seek(fd, off, unix.SEEK_DATA)
-		if err == unix.ENXIO {
-			return holes + end - off, nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		holes += min(data, end) - off
-		if data >= end {
-			break
-		}
-		hole, err := unix.Seek(fd, data, unix.SEEK_HOLE)
-		if err != nil {
-			return 0, err
-		}
-		off = hole
-	}
-	return holes, nil
 }

@@ -512,6 +512,9 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		res.Latency = metrics.LatencyEngine
 	}
 	rec.Result = res
+	if warn := r.rateAboveMax(&w, res); warn != nil {
+		rec.Warnings = append(rec.Warnings, *warn)
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)

@@ -78,7 +78,7 @@ func TestRunResumesCompleteSteps(t *testing.T) {
 // any I/O.
 func TestRunNeverWritesAnUnwritableFile(t *testing.T) {
 	target := filepath.Join(t.TempDir(), "data.bin")
-	content := bytes.Repeat([]byte("drivebench"), 1<<20)
+	content := bytes.Repeat([]byte("drivebench data!"), 1<<20) // 16 MiB, the size small.hcl gives the drive
 	if err := os.WriteFile(target, content, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,40 +9,84 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/script"
 )
 
-// summarize calls the plan's summary hook with the run as plain values
-// and stores the sections it returns in summary.json, for the reports to
-// add. A hook that fails leaves its error there instead and counts as a
-// failed step; the error return is for a file that cannot be written.
+// summarize runs the plan's summary hook on the run as its results
+// folder holds it, at the run's report step. A hook that fails leaves its
+// error in summary.json and counts as a failed step; the error return is
+// for a file that cannot be read or written.
 func (r *runner) summarize(ctx context.Context) error {
-	path := filepath.Join(r.opt.Dir, results.SummaryFile)
 	h := r.plan.Report.Summary
 	if h == nil {
-		if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return err
-		}
-		return nil
+		return removeSummary(r.opt.Dir)
 	}
-	s := &results.Summary{Schema: results.SummarySchema, Hook: hookWhere(h)}
-	sections, prints, err := r.hooksFor(h.Script).Summary(ctx, h.Script, h.Function, r.reportModel(), h.Args)
-	s.Log = prints
+	s, err := summarizeFolder(ctx, r.hooksFor(h.Script), r.plan, r.folder)
 	if err != nil {
-		r.summaryFailed(s, err)
-	}
-	s.Sections = sections
-	if err := results.WriteJSONAtomic(path, s); err != nil {
 		return r.saveError(err)
+	}
+	if s.Error != "" {
+		r.summaryFailed(s)
 	}
 	return nil
 }
 
-// summaryFailed records a summary hook's error in the summary and in the
-// outcome, as a failed step with an error verdict.
-func (r *runner) summaryFailed(s *results.Summary, err error) {
-	rec := &results.Record{Kind: "summary", Name: "report summary (" + s.Hook + ")", Status: results.StatusOK}
-	r.hookFailed(rec, "summary", err)
-	s.Error, s.Where = rec.Verdicts[0].Message, rec.Verdicts[0].Where
+// Summarize runs the plan's summary hook on the run recorded in dir and
+// stores what it returned in dir's summary.json, so that `drivebench
+// report DIR` regenerates the hook's sections from the folder alone, as
+// it does every other section: the hook sees what it would have seen at
+// the end of the run. A plan without a summary hook removes summary.json.
+// The returned summary holds the hook's error when it failed; the error
+// return is for a folder that cannot be read or written.
+func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits) (*results.Summary, error) {
+	h := p.Report.Summary
+	if h == nil {
+		return nil, removeSummary(dir)
+	}
+	folder, err := results.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	rt := script.New(hookRoot(p.Dir, h.Script), limits)
+	defer rt.Close()
+	return summarizeFolder(ctx, rt, p, folder)
+}
+
+func removeSummary(dir string) error {
+	err := os.Remove(filepath.Join(dir, results.SummaryFile))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// summarizeFolder calls the summary hook with runModel and writes what it
+// returned, or its error, to summary.json.
+func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *results.Folder) (*results.Summary, error) {
+	h := p.Report.Summary
+	model, err := runModel(p, f)
+	if err != nil {
+		return nil, err
+	}
+	s := &results.Summary{Schema: results.SummarySchema, Hook: hookWhere(h)}
+	sections, prints, err := rt.Summary(ctx, h.Script, h.Function, model, h.Args)
+	s.Sections, s.Log = sections, prints
+	if err != nil {
+		s.Sections = nil
+		s.Error, s.Where = err.Error(), ""
+		var se *script.Error
+		if errors.As(err, &se) {
+			s.Error, s.Where = se.Msg, se.Place()
+		}
+	}
+	return s, results.WriteJSONAtomic(filepath.Join(f.Dir, results.SummaryFile), s)
+}
+
+// summaryFailed records a summary hook's error in the outcome, as a
+// failed step with an error verdict.
+func (r *runner) summaryFailed(s *results.Summary) {
+	rec := &results.Record{Kind: "summary", Name: "report summary (" + s.Hook + ")", Status: results.StatusFailed, Error: s.Error}
+	rec.Verdicts = []results.Verdict{{Check: "summary", Status: results.VerdictError, Message: s.Error, Where: s.Where}}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.out.Records = append(r.out.Records, rec)
@@ -50,43 +94,49 @@ func (r *runner) summaryFailed(s *results.Summary, err error) {
 	r.out.Failed++
 }
 
-// reportModel is the run as a summary hook sees it: the plan's name and
-// variables, the drives, every step in graph order (an adaptive step's
-// points after it) with its figures and verdicts, every verdict, and
-// every acceptance row. Figures use the names of expectations:
-// read.iops, read.bw (bytes/s), read.lat.p99_us.
-func (r *runner) reportModel() map[string]any {
-	var drives, steps, verdicts, acceptance []any
-	for _, d := range r.plan.Drives {
-		if t := r.targets[d.Name]; t != nil {
-			dv := r.driveValue(d.Name)
-			drives = append(drives, map[string]any{"name": dv.Name, "path": dv.Path, "size": dv.Size, "spec": dv.Spec, "facts": dv.Facts})
-		}
+// runModel is the run as a summary hook sees it, read from its results
+// folder: the plan's name and variables, the drives, every step in graph
+// order (an adaptive step's points after it) with its figures and
+// verdicts, every verdict, and every acceptance row. Figures use the
+// names of expectations: read.iops, read.bw (bytes/s), read.lat.p99_us.
+func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
+	recs, err := f.Records()
+	if err != nil {
+		return nil, err
 	}
-	for _, n := range r.graph.Nodes {
-		rec := r.record(n.ID)
-		if rec == nil {
-			continue
-		}
+	byID := map[string]*results.Record{}
+	for _, rec := range recs {
+		byID[rec.StepID] = rec
+	}
+	var drives, steps, verdicts, acceptance []any
+	for _, d := range f.Manifest.Drives {
+		drives = append(drives, map[string]any{"name": d.Name, "path": d.Path, "size": d.Size, "spec": specValue(d.Spec), "facts": d.Facts})
+	}
+	add := func(rec *results.Record) {
 		steps = append(steps, stepModel(rec))
-		for _, id := range rec.Points {
-			if p := r.record(id); p != nil {
-				steps = append(steps, stepModel(p))
-			}
+		for _, v := range rec.Verdicts {
+			verdicts = append(verdicts, map[string]any{"check": v.Check, "drive": v.Drive, "status": v.Status, "message": v.Message, "where": v.Where})
 		}
 		for _, row := range rec.Acceptance {
 			acceptance = append(acceptance, acceptanceModel(rec.Drive, row))
 		}
 	}
-	r.mu.Lock()
-	for _, v := range r.out.Verdicts {
-		verdicts = append(verdicts, map[string]any{"check": v.Check, "drive": v.Drive, "status": v.Status, "message": v.Message, "where": v.Where})
+	for _, st := range f.Manifest.Steps {
+		rec := byID[st.ID]
+		if rec == nil || st.Kind == string(plan.KindReport) {
+			continue
+		}
+		add(rec)
+		for _, id := range rec.Points {
+			if pt := byID[id]; pt != nil {
+				add(pt)
+			}
+		}
 	}
-	r.mu.Unlock()
 	return map[string]any{
-		"plan": r.plan.Name, "variables": r.plan.Variables, "drives": orEmpty(drives), "steps": orEmpty(steps),
+		"plan": p.Name, "variables": p.Variables, "drives": orEmpty(drives), "steps": orEmpty(steps),
 		"verdicts": orEmpty(verdicts), "acceptance": orEmpty(acceptance),
-	}
+	}, nil
 }
 
 func orEmpty(list []any) []any {

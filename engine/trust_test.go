@@ -44,33 +44,6 @@ func TestReadOfATruncatedFileIsFlagged(t *testing.T) {
 	}
 }
 
-// TestUnwrittenBytes counts the holes of a file with data in its middle.
-func TestUnwrittenBytes(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "f")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	f.Truncate(1 << 20)
-	f.WriteAt(make([]byte, 64<<10), 256<<10)
-	f.Sync()
-	tests := []struct {
-		start, length, want int64
-	}{
-		{0, 1 << 20, 1<<20 - 64<<10},
-		{256 << 10, 64 << 10, 0},
-		{0, 256 << 10, 256 << 10},
-		{300 << 10, 100 << 10, 80 << 10},
-	}
-	for _, tt := range tests {
-		got, err := unwrittenBytes(path, tt.start, tt.length)
-		if err != nil || got != tt.want {
-			t.Errorf("unwrittenBytes(%d, %d) = %d, %v; want %d", tt.start, tt.length, got, err, tt.want)
-		}
-	}
-}
-
 func TestHostWarnings(t *testing.T) {
 	tests := []struct {
 		load  results.HostLoad

@@ -36,6 +36,10 @@ type IDNs struct {
 	NPDG     uint16  `json:"npdg"`     // preferred deallocate granularity, 0's based blocks
 	NPDA     uint16  `json:"npda"`     // preferred deallocate alignment, 0's based blocks
 	NOWS     uint16  `json:"nows"`     // optimal write size, 0's based blocks
+	MSSRL    uint16  `json:"mssrl"`    // maximum single source range length (copy), blocks
+	MCL      uint32  `json:"mcl"`      // maximum copy length, blocks
+	MSRC     uint8   `json:"msrc"`     // maximum source range count, 0's based
+	NULBAF   uint8   `json:"nulbaf"`   // number of unique attribute LBA formats
 	ANAGRPID uint32  `json:"anagrpid"` // ANA group identifier
 	NSATTR   uint8   `json:"nsattr"`   // namespace attributes (bit 0: write protected)
 	NVMSETID uint16  `json:"nvmsetid"`
@@ -105,6 +109,7 @@ func decodeNsFields(p page, ns *IDNs) {
 	ns.NABSN, ns.NABO, ns.NABSPF, ns.NOIOB = p.u16(40), p.u16(42), p.u16(44), p.u16(46)
 	ns.NVMCAP = p.u128(48)
 	ns.NPWG, ns.NPWA, ns.NPDG, ns.NPDA, ns.NOWS = p.u16(64), p.u16(66), p.u16(68), p.u16(70), p.u16(72)
+	ns.MSSRL, ns.MCL, ns.MSRC, ns.NULBAF = p.u16(74), p.u32(76), p.u8(80), p.u8(82)
 	ns.ANAGRPID, ns.NSATTR, ns.NVMSETID, ns.ENDGID = p.u32(92), p.u8(99), p.u16(100), p.u16(102)
 	ns.NGUID, ns.EUI64 = p.hex(104, 16), p.hex(120, 8)
 }
@@ -148,4 +153,29 @@ func blocksToBytes(field string, blocks, size uint64) (uint64, error) {
 		return 0, fmt.Errorf("%s %d blocks of %d bytes overflows 64 bits", field, blocks, size)
 	}
 	return lo, nil
+}
+
+// Protection says how end-to-end data protection is set (DPS): "none",
+// or "type 1, in the first 8 bytes of metadata".
+func (ns *IDNs) Protection() string {
+	if ns.DPS&7 == 0 {
+		return "none"
+	}
+	where := "last"
+	if ns.DPS&8 != 0 {
+		where = "first"
+	}
+	return fmt.Sprintf("type %d, in the %s bytes of metadata", ns.DPS&7, where)
+}
+
+// DeallocatedRead says what a read of a deallocated block returns
+// (DLFEAT bits 2:0): "zeroes", "ones (0xff)" or "not reported".
+func (ns *IDNs) DeallocatedRead() string {
+	switch ns.DLFEAT & 7 {
+	case 1:
+		return "zeroes"
+	case 2:
+		return "ones (0xff)"
+	}
+	return "not reported"
 }

@@ -65,6 +65,22 @@ func (p page) ascii(off, n int) string {
 	return strings.TrimRight(string(p[off:off+n]), " \x00")
 }
 
+// padded reads a fixed-width ASCII field as nvme-cli prints it: up to
+// the first NUL, trailing spaces kept.
+func (p page) padded(off, n int) string {
+	field := p[off : off+n]
+	if i := bytes.IndexByte(field, 0); i >= 0 {
+		field = field[:i]
+	}
+	return string(field)
+}
+
+// uuid reads 16 bytes as a UUID, in byte order: "00000000-0000-...".
+func (p page) uuid(off int) string {
+	h := hex.EncodeToString(p[off : off+16])
+	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+}
+
 // cstring reads a NUL-terminated string in a fixed-width field (SUBNQN).
 func (p page) cstring(off, n int) string {
 	field := p[off : off+n]

@@ -1,6 +1,8 @@
 package nvme
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/big"
 )
@@ -95,3 +97,24 @@ func (s *SmartLog) BytesRead() *big.Int { return DataUnitsToBytes(s.DataUnitsRea
 
 // BytesWritten returns DataUnitsWritten in bytes.
 func (s *SmartLog) BytesWritten() *big.Int { return DataUnitsToBytes(s.DataUnitsWritten) }
+
+// MarshalJSON writes the log with nvme-cli's names: beside the list of
+// sensors, each sensor that reports a temperature as
+// temperature_sensor_N (1-based, Kelvin), the keys nvme-cli prints.
+func (s *SmartLog) MarshalJSON() ([]byte, error) {
+	type plain SmartLog
+	b, err := json.Marshal((*plain)(s))
+	if err != nil {
+		return nil, err
+	}
+	var extra bytes.Buffer
+	for i, k := range s.TempSensors {
+		if k != 0 {
+			fmt.Fprintf(&extra, `,"temperature_sensor_%d":%d`, i+1, uint16(k))
+		}
+	}
+	if extra.Len() == 0 {
+		return b, nil
+	}
+	return append(append(b[:len(b)-1], extra.Bytes()...), '}'), nil
+}

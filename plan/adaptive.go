@@ -87,6 +87,13 @@ func adaptiveValue(name string, v any) (any, error) {
 		}
 		return wholeNumber(name, v, 1, math.MaxInt64)
 	case "read_pct":
+		if s, ok := v.(string); ok { // "70%", as in a plan
+			p, err := ParsePercent(s)
+			if err != nil {
+				return nil, fmt.Errorf("read_pct = %q: must be a whole number from 0 to 100 or a percentage such as \"70%%\"", s)
+			}
+			return wholeNumber(name, p, 0, 100)
+		}
 		return wholeNumber(name, v, 0, 100)
 	case "rate_iops":
 		return rate(v)

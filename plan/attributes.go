@@ -110,6 +110,35 @@ func (l *loader) numberValue(v cty.Value, s site) (*big.Float, bool) {
 	return nv.AsBigFloat(), true
 }
 
+// percentValue converts a percentage, written as a number (25) or a
+// string ("25%"), to its number.
+func (l *loader) percentValue(v cty.Value, s site) (*big.Float, bool) {
+	if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+		p, err := ParsePercent(v.AsString())
+		if err != nil {
+			l.errorAt(s, "Invalid Percentage", fmt.Sprintf("%s must be a percentage, a number such as 25 or a string such as \"25%%\"; %s.", s.name, err))
+			return nil, false
+		}
+		return big.NewFloat(p), true
+	}
+	return l.numberValue(v, s)
+}
+
+// percentInt converts a percentage (see percentValue) to a whole number
+// from lo to hi.
+func (l *loader) percentInt(v cty.Value, s site, lo, hi int64) (int64, bool) {
+	f, ok := l.percentValue(v, s)
+	if !ok {
+		return 0, false
+	}
+	n, acc := f.Int64()
+	if !f.IsInt() || acc != big.Exact || n < lo || n > hi {
+		l.errorAt(s, "Value Out Of Range", fmt.Sprintf("%s must be a whole percentage from %d to %d; got %s.", s.name, lo, hi, f.Text('g', 10)))
+		return 0, false
+	}
+	return n, true
+}
+
 // intValue converts v to a whole number from lo to hi.
 func (l *loader) intValue(v cty.Value, s site, lo, hi int64) (int64, bool) {
 	f, ok := l.numberValue(v, s)
@@ -335,8 +364,14 @@ type itemSites struct {
 // its key and value. Keys of an object that is not written out (a
 // variable, merge(...)) get the whole expression's site.
 func objectItemSites(attr *hcl.Attribute) func(key string) itemSites {
+	return exprItemSites(attr.Expr, attrSite(attr))
+}
+
+// exprItemSites is objectItemSites for an object expression at the site
+// whole, such as one element of a list of objects.
+func exprItemSites(expr hcl.Expression, whole site) func(key string) itemSites {
 	items := map[string]itemSites{}
-	if obj, ok := attr.Expr.(*hclsyntax.ObjectConsExpr); ok {
+	if obj, ok := expr.(*hclsyntax.ObjectConsExpr); ok {
 		for _, item := range obj.Items {
 			kv, diags := item.KeyExpr.Value(nil)
 			if diags.HasErrors() || kv.Type() != cty.String || !kv.IsKnown() || kv.IsNull() {
@@ -344,8 +379,8 @@ func objectItemSites(attr *hcl.Attribute) func(key string) itemSites {
 			}
 			key := kv.AsString()
 			items[key] = itemSites{
-				key:   site{name: attr.Name + "." + key, subject: item.KeyExpr.Range(), context: attr.Range},
-				value: site{name: attr.Name + "." + key, subject: item.ValueExpr.Range(), context: attr.Range},
+				key:   site{name: whole.name + "." + key, subject: item.KeyExpr.Range(), context: whole.context},
+				value: site{name: whole.name + "." + key, subject: item.ValueExpr.Range(), context: whole.context},
 			}
 		}
 	}
@@ -353,10 +388,19 @@ func objectItemSites(attr *hcl.Attribute) func(key string) itemSites {
 		if s, ok := items[key]; ok {
 			return s
 		}
-		whole := attrSite(attr)
-		whole.name = attr.Name + "." + key
-		return itemSites{key: whole, value: whole}
+		w := whole
+		w.name = whole.name + "." + key
+		return itemSites{key: w, value: w}
 	}
+}
+
+// elementExpr is the expression of the list element i of attr when the
+// list is written out, else the whole expression.
+func elementExpr(attr *hcl.Attribute, i int) hcl.Expression {
+	if tuple, ok := attr.Expr.(*hclsyntax.TupleConsExpr); ok && i < len(tuple.Exprs) {
+		return tuple.Exprs[i]
+	}
+	return attr.Expr
 }
 
 // objectValue evaluates an attribute that must be an object or a map.
@@ -556,4 +600,40 @@ func (l *loader) checkUnknownExact(attr *hcl.Attribute, what string, want ...cty
 
 func (l *loader) unknownTypeError(attr *hcl.Attribute, what string, v cty.Value) {
 	l.errorAt(attrSite(attr), "Incorrect Value Type", fmt.Sprintf("%s must be %s; its value is not known until its variables are set, but it will be %s. Change the variable's type or the expression.", attr.Name, what, v.Type().FriendlyName()))
+}
+
+// content is body.Content(schema) with the attributes set to null taken
+// out: in HCL null means "not set", as in runtime = var.quick ? "5s" :
+// null, so such an attribute is treated as absent everywhere (a default
+// applies, a required one is missing) rather than slipping past the
+// checks. A required attribute set to null is reported at its place.
+func (l *loader) content(body hcl.Body, schema *hcl.BodySchema) (*hcl.BodyContent, hcl.Diagnostics) {
+	content, diags := body.Content(schema)
+	if content == nil {
+		return content, diags
+	}
+	for _, as := range schema.Attributes {
+		attr, ok := content.Attributes[as.Name]
+		if !ok || !l.isNull(attr) {
+			continue
+		}
+		delete(content.Attributes, as.Name)
+		if as.Required {
+			rng := attr.Expr.Range()
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  "Missing required argument",
+				Detail:   fmt.Sprintf("The argument %q is required, but it is null here, which in HCL means not set. Give it a value.", as.Name),
+				Subject:  &rng,
+			})
+		}
+	}
+	return content, diags
+}
+
+// isNull reports whether attr's value is a known null; an expression that
+// does not evaluate is left to the attribute's own decoding to report.
+func (l *loader) isNull(attr *hcl.Attribute) bool {
+	v, diags := attr.Expr.Value(l.sc.ctx)
+	return !diags.HasErrors() && v.IsKnown() && v.IsNull()
 }

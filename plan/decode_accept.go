@@ -24,14 +24,14 @@ const defaultTolerancePct = 5
 
 // decodeAcceptBlock decodes one accept block.
 func (l *loader) decodeAcceptBlock(block *hcl.Block) *Accept {
-	content, diags := block.Body.Content(acceptBlockSchema)
+	content, diags := l.content(block.Body, acceptBlockSchema)
 	l.diags = append(l.diags, diags...)
 	name := block.Labels[0]
 	l.define(block, name)
 	attrs := content.Attributes
 	a := &Accept{Name: name, TolerancePct: defaultTolerancePct, Range: block.DefRange}
 	if v, ok := l.value(attrs["tolerance_pct"]); ok {
-		if f, ok := l.numberValue(v, attrSite(attrs["tolerance_pct"])); ok {
+		if f, ok := l.percentValue(v, attrSite(attrs["tolerance_pct"])); ok {
 			pct, _ := f.Float64()
 			if pct < 0 || pct >= 100 {
 				l.errorAt(attrSite(attrs["tolerance_pct"]), "Value Out Of Range", "tolerance_pct is a percentage from 0 to below 100, such as 5.")

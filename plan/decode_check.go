@@ -34,7 +34,7 @@ func (l *loader) decodeCheckBlock(block *hcl.Block) []*Check {
 
 // decodeCheck decodes one check.
 func (l *loader) decodeCheck(block *hcl.Block, name string, body hcl.Body) *Check {
-	content, diags := body.Content(checkBlockSchema)
+	content, diags := l.content(body, checkBlockSchema)
 	l.diags = append(l.diags, diags...)
 	l.define(block, name)
 	attrs := content.Attributes

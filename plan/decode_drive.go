@@ -55,7 +55,7 @@ func (l *loader) decodeDriveBlock(block *hcl.Block) []*Drive {
 
 // decodeDrive decodes one drive.
 func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Drive {
-	content, diags := body.Content(driveBlockSchema)
+	content, diags := l.content(body, driveBlockSchema)
 	l.diags = append(l.diags, diags...)
 	d := &Drive{Name: name, Engine: l.testbedEngine(), Range: block.DefRange}
 	if l.define(block, name) {
@@ -63,6 +63,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 		l.driveOrder = append(l.driveOrder, d.Name)
 	}
 	attrs := content.Attributes
+	l.driveAttrs[name] = attrs
 	if attrs["path"] != nil && !l.stringAttr(attrs["path"], &d.Path) {
 		// The path is unknown (a missing variable, a bad expression): that
 		// has been reported, and the drive is not taken for a scratch file.

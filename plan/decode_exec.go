@@ -52,7 +52,7 @@ func (l *loader) decodeExecBlock(block *hcl.Block) []*Profile {
 
 // decodeExec decodes one exec step.
 func (l *loader) decodeExec(block *hcl.Block, name string, body hcl.Body) *Profile {
-	content, diags := body.Content(execBlockSchema)
+	content, diags := l.content(body, execBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	x := &Exec{Timeout: defaultExecTimeout}

@@ -61,7 +61,7 @@ func (l *loader) decodeLibraries(include *hcl.Attribute, byType map[string]hcl.B
 func (l *loader) decodePresets() {
 	file, diags := parseConfig(presetMixes, presetFile)
 	l.sources.Files[presetFile] = file
-	content, cdiags := file.Body.Content(libraryFileSchema)
+	content, cdiags := l.content(file.Body, libraryFileSchema)
 	l.diags = append(append(l.diags, diags...), cdiags...)
 	l.inScope(l.newScope(presetFile, ""), func() {
 		for _, b := range content.Blocks {
@@ -114,7 +114,7 @@ func (l *loader) decodeLibraryFile(path string) {
 	if !ok {
 		return
 	}
-	content, diags := file.Body.Content(libraryFileSchema)
+	content, diags := l.content(file.Body, libraryFileSchema)
 	l.diags = append(l.diags, diags...)
 	l.inScope(l.newScope(path, ""), func() {
 		for _, b := range content.Blocks {
@@ -131,7 +131,7 @@ func (l *loader) decodeLibraryFile(path string) {
 // decodeSpecSheetBlock decodes one spec_sheet block and makes it
 // available to drives by name.
 func (l *loader) decodeSpecSheetBlock(block *hcl.Block) {
-	content, diags := block.Body.Content(specSheetBlockSchema)
+	content, diags := l.content(block.Body, specSheetBlockSchema)
 	l.diags = append(l.diags, diags...)
 	name := block.Labels[0]
 	if !l.define(block, name) {

@@ -24,7 +24,7 @@ var mixBlockSchema = &hcl.BodySchema{
 // decodeMixBlock decodes one mix block and makes it available to
 // profiles by name.
 func (l *loader) decodeMixBlock(block *hcl.Block, preset bool) {
-	content, diags := block.Body.Content(mixBlockSchema)
+	content, diags := l.content(block.Body, mixBlockSchema)
 	l.diags = append(l.diags, diags...)
 	name := block.Labels[0]
 	if old := l.mixes[name]; old != nil && old.Preset && !preset {
@@ -71,7 +71,7 @@ func (l *loader) pctAttr(attr *hcl.Attribute, def int) int {
 	if !ok {
 		return def
 	}
-	n, ok := l.intValue(v, attrSite(attr), 0, 100)
+	n, ok := l.percentInt(v, attrSite(attr), 0, 100)
 	if !ok {
 		return def
 	}
@@ -166,14 +166,19 @@ func (l *loader) zonesAttr(attr *hcl.Attribute) []Zone {
 	}
 	var zones []Zone
 	var access, region float64
+	valid := true
 	for i, v := range vals {
-		z, ok := l.zoneValue(v, sites[i])
+		z, ok := l.zoneValue(v, sites[i], exprItemSites(elementExpr(attr, i), sites[i]))
 		if !ok {
-			return nil
+			valid = false // every bad zone is reported, not only the first
+			continue
 		}
 		access += z.AccessPct
 		region += z.RegionPct
 		zones = append(zones, z)
+	}
+	if !valid {
+		return nil
 	}
 	if len(zones) == 0 || math.Abs(access-100) > 1e-6 || math.Abs(region-100) > 1e-6 {
 		l.errorAt(attrSite(attr), "Zones Do Not Add Up", fmt.Sprintf(
@@ -183,8 +188,9 @@ func (l *loader) zonesAttr(attr *hcl.Attribute) []Zone {
 	return zones
 }
 
-// zoneValue decodes one zone object.
-func (l *loader) zoneValue(v cty.Value, s site) (Zone, bool) {
+// zoneValue decodes one zone object at s, each of its keys and values at
+// the site items gives it.
+func (l *loader) zoneValue(v cty.Value, s site, items func(string) itemSites) (Zone, bool) {
 	const example = "{ access_pct = 80, region_pct = 20 }"
 	if !l.notNull(v, s) {
 		return Zone{}, false
@@ -194,28 +200,36 @@ func (l *loader) zoneValue(v cty.Value, s site) (Zone, bool) {
 		return Zone{}, false
 	}
 	var z Zone
+	ok := true
 	for it := v.ElementIterator(); it.Next(); {
 		k, ev := it.Element()
+		key := k.AsString()
 		var dst *float64
-		switch k.AsString() {
+		switch key {
 		case "access_pct":
 			dst = &z.AccessPct
 		case "region_pct":
 			dst = &z.RegionPct
 		default:
-			l.errorAt(s, "Unknown Zone Key", fmt.Sprintf("%s has a key %q; a zone has access_pct and region_pct, as in %s.%s",
-				s.name, k.AsString(), example, didYouMean(k.AsString(), []string{"access_pct", "region_pct"})))
-			return Zone{}, false
+			l.errorAt(items(key).key, "Unknown Zone Key", fmt.Sprintf("%s has a key %q; a zone has access_pct and region_pct, as in %s.%s",
+				s.name, key, example, didYouMean(key, []string{"access_pct", "region_pct"})))
+			ok = false
+			continue
 		}
-		f, ok := l.numberValue(ev, s)
-		if !ok {
-			return Zone{}, false
+		vs := items(key).value
+		f, isNumber := l.percentValue(ev, vs)
+		if !isNumber {
+			ok = false
+			continue
 		}
 		*dst, _ = f.Float64()
 		if *dst <= 0 || *dst > 100 {
-			l.errorAt(s, "Value Out Of Range", fmt.Sprintf("%s.%s is a percentage: more than 0 and at most 100.", s.name, k.AsString()))
-			return Zone{}, false
+			l.errorAt(vs, "Value Out Of Range", fmt.Sprintf("%s is a percentage: more than 0 and at most 100.", vs.name))
+			ok = false
 		}
+	}
+	if !ok {
+		return Zone{}, false
 	}
 	if z.AccessPct == 0 || z.RegionPct == 0 {
 		l.errorAt(s, "Incomplete Zone", fmt.Sprintf("%s needs both access_pct and region_pct, as in %s.", s.name, example))

@@ -62,7 +62,7 @@ func (l *loader) decodeModuleBlock(block *hcl.Block) *moduleInstance {
 	if !ok {
 		return nil
 	}
-	content, diags := file.Body.Content(moduleFileSchema)
+	content, diags := l.content(file.Body, moduleFileSchema)
 	l.diags = append(l.diags, diags...)
 	inputs := l.moduleInputs(name, attrs)
 	sc := l.newScope(path, name+".")

@@ -48,7 +48,7 @@ func (l *loader) decodePreconditionBlock(block *hcl.Block) []*Precondition {
 
 // decodePrecondition decodes one precondition.
 func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body) *Precondition {
-	content, diags := body.Content(preconditionBlockSchema)
+	content, diags := l.content(body, preconditionBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	p := &Precondition{
@@ -79,6 +79,11 @@ func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body
 			l.checkPurgeTargets(what, l.drivesOf(drives), attrSite(attrs["pattern"]))
 		} else {
 			l.checkRegion(&p.Workload, l.drivesOf(drives), attrs)
+			at := site{subject: p.Range, context: p.Range}
+			if attrs["bs"] != nil {
+				at = attrSite(attrs["bs"])
+			}
+			l.checkTargetFit(&p.Workload, l.drivesOf(drives), attrs, []int64{p.Workload.BS}, []site{at})
 			l.checkDirectorySize(what, l.drivesOf(drives), attrSite(attrs["pattern"]))
 		}
 	}

@@ -78,7 +78,7 @@ func (l *loader) decodeProfileBlock(block *hcl.Block) []*Profile {
 
 // decodeProfile decodes one profile.
 func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Profile {
-	content, diags := body.Content(profileBlockSchema)
+	content, diags := l.content(body, profileBlockSchema)
 	l.diags = append(l.diags, diags...)
 	p := &Profile{
 		Name:  name,
@@ -304,7 +304,7 @@ func (l *loader) dataPctAttr(attrs hcl.Attributes, name, pattern, data string, d
 			"%s applies to data = %q; this profile writes data = %q. Remove %s or change data.", name, pattern, data, name))
 	default:
 		if v, ok := l.value(attr); ok {
-			if n, ok := l.intValue(v, attrSite(attr), 1, 99); ok {
+			if n, ok := l.percentInt(v, attrSite(attr), 1, 99); ok {
 				*dst = int(n)
 			}
 		}
@@ -381,11 +381,41 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 		"read_pct applies only to the mixed modes rw = \"rw\" and \"randrw\"; this profile runs %s. Remove read_pct or use a mixed mode.", quotedList(modes)))
 }
 
+// profileSizes lists a profile's transfer sizes, each with the site it is
+// written at: the swept values of bs, or its one bs.
+func profileSizes(p *Profile, attrs, sweep hcl.Attributes) ([]int64, []site) {
+	var sizes []int64
+	var sites []site
+	for _, a := range p.Sweep {
+		if a.Param != "bs" || sweep["bs"] == nil {
+			continue
+		}
+		for _, v := range a.Values {
+			if n, ok := v.(int64); ok {
+				sizes, sites = append(sizes, n), append(sites, attrSite(sweep["bs"]))
+			}
+		}
+		return sizes, sites
+	}
+	if len(p.Workload.BSSplit) > 0 {
+		return nil, nil
+	}
+	at := site{subject: p.Range, context: p.Range}
+	if attrs["bs"] != nil {
+		at = attrSite(attrs["bs"])
+	}
+	return []int64{p.Workload.BS}, []site{at}
+}
+
 // checkProfileDrives checks a profile against the drives it runs on:
 // writes need writable drives, and the region must fit.
 func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 	drives := l.drivesOf(p.Drives)
 	l.checkRegion(&p.Workload, drives, attrs)
+	if p.Exec == nil {
+		sizes, sites := profileSizes(p, attrs, sweep)
+		l.checkTargetFit(&p.Workload, drives, attrs, sizes, sites)
+	}
 	l.checkDirectorySize(fmt.Sprintf("Profile %q", p.Name), drives, site{subject: p.Range, context: p.Range})
 	writes := profileWrites(p)
 	if attr := attrs["verify"]; attr != nil && p.Workload.Verify && !writes {

@@ -46,7 +46,7 @@ func (l *loader) decodeReports(blocks hcl.Blocks) Report {
 
 // decodeReportBlock decodes one report block.
 func (l *loader) decodeReportBlock(block *hcl.Block) Report {
-	content, diags := block.Body.Content(reportBlockSchema)
+	content, diags := l.content(block.Body, reportBlockSchema)
 	l.diags = append(l.diags, diags...)
 	r := Report{Formats: append([]string(nil), defaultReportFormats...)}
 	if attr := content.Attributes["summary"]; attr != nil {

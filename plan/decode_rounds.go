@@ -13,6 +13,8 @@ var rateCurveBlockSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "percents", Required: true},
 		{Name: "stop"},
+		{Name: "max_ramp"},
+		{Name: "max_runtime"},
 	},
 }
 
@@ -129,7 +131,7 @@ func (l *loader) decodeAdaptive(p *Profile, blocks map[string]hcl.Blocks) {
 			return
 		}
 	}
-	content, diags := block.Body.Content(adaptiveBlockSchema)
+	content, diags := l.content(block.Body, adaptiveBlockSchema)
 	l.diags = append(l.diags, diags...)
 	a := &Adaptive{MaxPoints: defaultAdaptivePoints, Hook: l.hookBlock(block, content.Attributes)}
 	l.countAttr(content.Attributes["max_points"], &a.MaxPoints, maxSweepPoints)
@@ -141,7 +143,7 @@ func (l *loader) decodeAdaptive(p *Profile, blocks map[string]hcl.Blocks) {
 // decodeRateCurve decodes a rate curve: increasing percentages of the
 // measured maximum, and an optional stop condition.
 func (l *loader) decodeRateCurve(block *hcl.Block, profileAttrs hcl.Attributes) *RateCurve {
-	content, diags := block.Body.Content(rateCurveBlockSchema)
+	content, diags := l.content(block.Body, rateCurveBlockSchema)
 	l.diags = append(l.diags, diags...)
 	for _, name := range []string{"rate_iops", "rate_bw"} {
 		if attr := profileAttrs[name]; attr != nil {
@@ -150,6 +152,8 @@ func (l *loader) decodeRateCurve(block *hcl.Block, profileAttrs hcl.Attributes) 
 		}
 	}
 	c := &RateCurve{Stop: l.stopAttr(content.Attributes["stop"])}
+	l.durationAttr(content.Attributes["max_ramp"], &c.MaxRamp)
+	l.durationAttr(content.Attributes["max_runtime"], &c.MaxRuntime)
 	attr := content.Attributes["percents"]
 	vals, sites, ok := l.listValues(attr)
 	if !ok {
@@ -159,7 +163,7 @@ func (l *loader) decodeRateCurve(block *hcl.Block, profileAttrs hcl.Attributes) 
 		l.errorAt(attrSite(attr), "Empty Rate Curve", "percents = [] gives a curve of no points. List percentages of the maximum, such as range_pct(10, 100, 10).")
 	}
 	for i, v := range vals {
-		f, ok := l.numberValue(v, sites[i])
+		f, ok := l.percentValue(v, sites[i])
 		if !ok {
 			return c
 		}
@@ -233,7 +237,7 @@ func (l *loader) stopItem(stop *StopCondition, key string, v cty.Value, s itemSi
 // decodeRepeat decodes a repeat block: how many rounds, and which of
 // them are averaged.
 func (l *loader) decodeRepeat(block *hcl.Block) *Repeat {
-	content, diags := block.Body.Content(repeatBlockSchema)
+	content, diags := l.content(block.Body, repeatBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	r := &Repeat{Rounds: 1, Aggregate: Aggregate{Use: "all"}}
@@ -260,7 +264,7 @@ func (l *loader) decodeRepeat(block *hcl.Block) *Repeat {
 
 // decodeSteadyState decodes a steady_state block, with SNIA's defaults.
 func (l *loader) decodeSteadyState(block *hcl.Block, p *Profile) *SteadyState {
-	content, diags := block.Body.Content(steadyStateBlockSchema)
+	content, diags := l.content(block.Body, steadyStateBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	ss := &SteadyState{Metric: "iops", Window: 5, MaxRounds: 25, ExcursionPct: 20, SlopePct: 10}
@@ -306,7 +310,7 @@ func (l *loader) pctFloatAttr(attr *hcl.Attribute, dst *float64) {
 	if !ok {
 		return
 	}
-	if f, ok := l.numberValue(v, attrSite(attr)); ok {
+	if f, ok := l.percentValue(v, attrSite(attr)); ok {
 		pct, _ := f.Float64()
 		if pct <= 0 || pct > 100 {
 			l.errorAt(attrSite(attr), "Value Out Of Range", fmt.Sprintf("%s is a percentage: more than 0 and at most 100.", attr.Name))

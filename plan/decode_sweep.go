@@ -40,7 +40,7 @@ func (l *loader) decodeSweepBlocks(p *Profile, blocks hcl.Blocks) hcl.Attributes
 		l.blockError(extra, "Duplicate Sweep Block", fmt.Sprintf(
 			"Profile %q already has a sweep block. Put all swept parameters in the first one and remove this one.", p.Name))
 	}
-	content, diags := blocks[0].Body.Content(sweepBlockSchema)
+	content, diags := l.content(blocks[0].Body, sweepBlockSchema)
 	l.diags = append(l.diags, diags...)
 	swept := hcl.Attributes{}
 	points := [][]Param{nil}
@@ -328,7 +328,7 @@ func (l *loader) sweepValue(param string, v cty.Value, s site) (any, bool) {
 	case "numjobs":
 		return l.intValue(v, s, 1, maxNumJobs)
 	case "read_pct":
-		return l.intValue(v, s, 0, 100)
+		return l.percentInt(v, s, 0, 100)
 	case "bs":
 		return l.positiveSizeValue(v, s)
 	}

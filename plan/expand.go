@@ -283,6 +283,8 @@ func describeAggregate(a Aggregate, rounds int) string {
 func addRateCurve(c *chain, pr *Profile, pt []Param) []string {
 	curve := pr.RateCurve
 	base := profileNode(c.d, pr, pt)
+	*base.Workload = curve.MaxWorkload(*base.Workload)
+	base.Estimate = estimate(base.Workload, c.d)
 	group := base.Name
 	base.Name += " / max"
 	base.Group = group

@@ -44,6 +44,11 @@ func (e *limitError) Error() string { return e.msg }
 // MaxNesting, scanning its tokens without parsing.
 func checkNesting(src []byte, filename string) hcl.Diagnostics {
 	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	return nestingOf(tokens)
+}
+
+// nestingOf is checkNesting on tokens.
+func nestingOf(tokens hclsyntax.Tokens) hcl.Diagnostics {
 	depth := 0
 	for _, t := range tokens {
 		switch t.Type {
@@ -108,9 +113,12 @@ func nestingDiag(rng hcl.Range) hcl.Diagnostics {
 }
 
 // parseConfig parses a plan file's native syntax after checking its
-// nesting, so that a hostile file cannot overflow the parser's stack.
+// tokens: its nesting, so that a hostile file cannot overflow the parser's
+// stack, and the unterminated comments and heredocs the parser would
+// report in the wrong place.
 func parseConfig(src []byte, filename string) (*hcl.File, hcl.Diagnostics) {
-	if diags := checkNesting(src, filename); diags.HasErrors() {
+	tokens, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
+	if diags := append(nestingOf(tokens), unterminated(tokens)...); diags.HasErrors() {
 		return &hcl.File{Body: hcl.EmptyBody(), Bytes: src}, diags
 	}
 	return hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
@@ -299,6 +307,13 @@ func accountEvaluation(file *hcl.File) {
 		switch x := n.(type) {
 		case *hclsyntax.ForExpr:
 			x.CollExpr = accounted(forFunction, x.CollExpr)
+		case *hclsyntax.BinaryOpExpr:
+			switch x.Op {
+			case hclsyntax.OpDivide:
+				x.Op = checkedDivide
+			case hclsyntax.OpModulo:
+				x.Op = checkedModulo
+			}
 		case *hclsyntax.TemplateExpr:
 			if len(x.Parts) > 1 { // a template of one part is a plain string or a plain ${value}
 				for i, p := range x.Parts {
@@ -309,6 +324,26 @@ func accountEvaluation(file *hcl.File) {
 			}
 		}
 		return nil
+	})
+}
+
+// checkedDivide and checkedModulo are HCL's / and %, refusing a zero
+// divisor: HCL's own make 4 / 0 infinite and 5 % 0 five.
+var (
+	checkedDivide = &hclsyntax.Operation{Impl: refuseZeroDivisor("/", hclsyntax.OpDivide.Impl), Type: cty.Number}
+	checkedModulo = &hclsyntax.Operation{Impl: refuseZeroDivisor("%", hclsyntax.OpModulo.Impl), Type: cty.Number}
+)
+
+func refuseZeroDivisor(op string, f function.Function) function.Function {
+	return function.New(&function.Spec{
+		Params: f.Params(),
+		Type:   function.StaticReturnType(cty.Number),
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if args[1].Equals(cty.Zero).True() {
+				return cty.NilVal, function.NewArgErrorf(1, "the right side of %s is zero; dividing by zero has no value", op)
+			}
+			return f.Call(args)
+		},
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // Sources keeps the parsed plan files so that diagnostics can be shown
@@ -136,6 +137,10 @@ type loader struct {
 	scratchChecks map[*Drive]func()
 	// unset names the variables left unknown under LoadOptions.Unset.
 	unset []string
+	// driveAttrs holds each drive's attributes, for diagnostics about its
+	// target; targets what was found at each drive's path.
+	driveAttrs map[string]hcl.Attributes
+	targets    map[string]*targetFacts
 }
 
 func newLoader(path string, opts LoadOptions) *loader {
@@ -153,6 +158,8 @@ func newLoader(path string, opts LoadOptions) *loader {
 		parsed:        map[string]*hcl.File{},
 		rootDir:       filepath.Dir(path),
 		scratchChecks: map[*Drive]func(){},
+		driveAttrs:    map[string]hcl.Attributes{},
+		targets:       map[string]*targetFacts{},
 	}
 	l.sc = l.newScope(path, "")
 	return l
@@ -202,7 +209,7 @@ func (l *loader) cannotRead(path string, err error, from *site) {
 // file order with a module's blocks in the module block's place, so that
 // references can be checked as they are met.
 func (l *loader) decodePlan(file *hcl.File) *Plan {
-	content, diags := file.Body.Content(planFileSchema)
+	content, diags := l.content(file.Body, planFileSchema)
 	l.diags = append(l.diags, diags...)
 	byType := blocksByType(content.Blocks)
 	root := l.sc
@@ -242,7 +249,8 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	l.hookMemoryAttr(content.Attributes["hook_memory"], p)
 	p.Mixes = l.usedMixes
 	l.checkScratchSizes(p)
-	l.checkDrivesDeclared(p)
+	l.checkSameTargets(p)
+	l.checkDrivesDeclared(p, file)
 	l.checkHostsUsed(p)
 	l.checkPlanSize(p)
 	return p
@@ -330,10 +338,19 @@ func (l *loader) hookMemoryAttr(attr *hcl.Attribute, p *Plan) {
 	}
 }
 
-// checkDrivesDeclared reports a plan without drives.
-func (l *loader) checkDrivesDeclared(p *Plan) {
+// checkDrivesDeclared reports a plan without drives; not one whose drive
+// blocks all have errors of their own (a missing name, say), which are
+// reported where they are.
+func (l *loader) checkDrivesDeclared(p *Plan, file *hcl.File) {
 	if len(p.Drives) > 0 {
 		return
+	}
+	if body, ok := file.Body.(*hclsyntax.Body); ok {
+		for _, b := range body.Blocks {
+			if b.Type == "drive" {
+				return
+			}
+		}
 	}
 	l.diags = append(l.diags, &hcl.Diagnostic{
 		Severity: hcl.DiagError,

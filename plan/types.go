@@ -268,6 +268,31 @@ type RateCurve struct {
 	// Stop, when set, skips the rest of the curve once a point's latency
 	// exceeds a limit.
 	Stop *StopCondition
+	// MaxRamp and MaxRuntime are the ramp and runtime of the
+	// uncontrolled maximum; zero for the defaults (see MaxWorkload).
+	MaxRamp, MaxRuntime time.Duration
+}
+
+// MaxWorkload is the workload of the curve's uncontrolled point, whose
+// IOPS set every later point's rate. It runs MaxRuntime when set (the
+// profile's runtime otherwise) after a ramp of MaxRamp, which defaults to
+// the profile's ramp plus its runtime: the first point of a curve follows
+// whatever ran before it (a precondition, another curve's writes), while
+// each later point follows a step of its own workload, so the maximum is
+// measured only after running the workload unmeasured as long as one step.
+// A run bounded by bytes instead of time has no ramp and keeps its budget.
+func (c *RateCurve) MaxWorkload(w Workload) Workload {
+	if w.Runtime <= 0 {
+		return w
+	}
+	w.Ramp = w.Ramp + w.Runtime
+	if c.MaxRamp > 0 {
+		w.Ramp = c.MaxRamp
+	}
+	if c.MaxRuntime > 0 {
+		w.Runtime = c.MaxRuntime
+	}
+	return w
 }
 
 // Repeat runs each point Rounds times and combines the rounds.

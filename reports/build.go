@@ -83,7 +83,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 			Profiles:      buildMethods(m.Profiles),
 			Checks:        buildMethods(m.Checks),
 		},
-		Results:         buildResults(steps, rev),
+		Results:         buildResults(steps, rev, profileHeadlines(m.Profiles)),
 		Applications:    buildApplications(steps, rev),
 		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps, rev),
@@ -101,6 +101,20 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
 	s.arrange()
 	return s
+}
+
+// profileHeadlines are the headlines the plan gave its profiles
+// (headline = "bw"), by profile.
+func profileHeadlines(methods []results.Method) map[string]string {
+	out := map[string]string{}
+	for _, m := range methods {
+		for _, kv := range m.Params {
+			if kv.Key == "headline" {
+				out[m.Name] = kv.Value
+			}
+		}
+	}
+	return out
 }
 
 // setRegions sets each method's region from the workload of its first

@@ -64,6 +64,13 @@ func peakClause(peak Row, swept bool, headline string, curve bool) string {
 	if swept {
 		lead = "Peak of "
 	}
+	if headline == headlineLat && peak.Total.MeanLatNs != nil {
+		at := ""
+		if name := pointName(peak, curve); name != "" {
+			at = " at " + name
+		}
+		return "Measured " + figuresText(peak.Total, headline) + at
+	}
 	return lead + figuresText(peak.Total, headline) + pointAndLatency(peak, pointName(peak, curve))
 }
 
@@ -71,8 +78,11 @@ func peakClause(peak Row, swept bool, headline string, curve bool) string {
 // "41,230 IOPS (168.9 MB/s)" or "2,418.4 MB/s (18,450 IOPS)".
 func figuresText(f *Figures, headline string) string {
 	iops, bw := format.Count(f.IOPS)+" IOPS", format.Bandwidth(f.BWBytes)
-	if headline == headlineBW {
+	switch {
+	case headline == headlineBW:
 		return bw + " (" + iops + ")"
+	case headline == headlineLat && f.MeanLatNs != nil:
+		return format.Latency(*f.MeanLatNs) + " mean latency (" + iops + ", " + bw + ")"
 	}
 	return iops + " (" + bw + ")"
 }
@@ -132,7 +142,7 @@ func inFlight(params []Param) (float64, bool) {
 
 // minSeries is the length from which a time series is charted and
 // described: shorter runs say little about behaviour over time.
-const minSeries = 30
+const minSeries = 10
 
 // seriesSentence says how IOPS moved over a long run, comparing its first
 // and last tenth: "Over 6 h 00 min, IOPS fell from 520,113 (first tenth of

@@ -849,8 +849,11 @@ func headlineOf(s *Summary, profile string) string {
 // headlineText writes the headline figure in full: "590,441 IOPS" or
 // "2,418.4 MB/s".
 func headlineText(f *Figures, headline string) string {
-	if headline == headlineBW {
+	switch {
+	case headline == headlineBW:
 		return format.Bandwidth(f.BWBytes)
+	case headline == headlineLat && f.MeanLatNs != nil:
+		return format.Latency(*f.MeanLatNs) + " mean"
 	}
 	return format.Count(f.IOPS) + " IOPS"
 }

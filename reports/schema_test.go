@@ -223,7 +223,7 @@ func TestValidatorCatches(t *testing.T) {
 		{"missing field", func(m map[string]any) { delete(m, "counts") }, `required property "counts" is missing`},
 		{"wrong type", func(m map[string]any) { m["drives"] = "nvme0" }, "$.drives: \"nvme0\" is not of type array"},
 		{"null list", func(m map[string]any) { m["checks"] = nil }, "$.checks: <nil> is not of type array"},
-		{"bad enum", func(m map[string]any) { firstTable(m)["headline"] = "latency" }, "is not one of [iops bw]"},
+		{"bad enum", func(m map[string]any) { firstTable(m)["headline"] = "latency" }, "is not one of [iops bw lat]"},
 		{"wrong version", func(m map[string]any) { m["schema"] = "drivebench/report/v0" }, "is not drivebench/report/v1"},
 		{"fraction for an integer", func(m map[string]any) { m["counts"].(map[string]any)["steps"].(map[string]any)["ok"] = 1.5 }, "is not of type integer"},
 		{"bad time", func(m map[string]any) { m["generated_at"] = "yesterday" }, "is not a date-time"},

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -16,7 +17,7 @@ import (
 // first steps appear, with one row per point in step order: a repeated
 // point's row stands for its rounds (see groupPoints), and the points of
 // an adaptive search follow in the order it measured them.
-func buildResults(steps []step, rev *revisions) []ProfileResult {
+func buildResults(steps []step, rev *revisions, headlines map[string]string) []ProfileResult {
 	var tables [][]step
 	index := map[[2]string]int{}
 	for _, s := range steps {
@@ -34,14 +35,16 @@ func buildResults(steps []step, rev *revisions) []ProfileResult {
 	}
 	out := []ProfileResult{}
 	for _, ts := range tables {
-		out = append(out, buildTable(ts, rev))
+		out = append(out, buildTable(ts, rev, headlines[ts[0].source()]))
 	}
 	return out
 }
 
 // buildTable makes the table of one profile on one drive from its steps:
 // its points and, for an adaptive profile, the search that chose them.
-func buildTable(steps []step, rev *revisions) ProfileResult {
+// lead is the headline the plan gave the profile, "" to choose one by
+// transfer size.
+func buildTable(steps []step, rev *revisions, lead string) ProfileResult {
 	t := ProfileResult{Profile: steps[0].source(), Drive: steps[0].info.Drive, Rows: []Row{}}
 	searches, points := splitSearches(steps)
 	w := steadyWindow(points)
@@ -53,7 +56,7 @@ func buildTable(steps []step, rev *revisions) ProfileResult {
 		shown = append(shown, p.shown)
 	}
 	t.Search = buildSearch(searches, t.Rows)
-	finishTable(&t, shown, headline(points))
+	finishTable(&t, shown, cmp.Or(lead, headline(points)))
 	return t
 }
 
@@ -119,6 +122,9 @@ func resultOf(steps []step, i int) *metrics.Result {
 const (
 	headlineIOPS = "iops"
 	headlineBW   = "bw"
+	// headlineLat leads with the mean latency; charts and rankings still
+	// use IOPS, the load the latency was measured at.
+	headlineLat = "lat"
 )
 
 // largeBlock is the block size from which reviews quote bandwidth rather

@@ -106,6 +106,12 @@ const (
 	WarnHostCPU    = "host_cpu"
 	WarnPageCache  = "page_cache"
 	WarnTail       = "tail"
+	// WarnRateAboveMax: a rate step beat its curve's uncontrolled
+	// maximum by more than the maximum's noise.
+	WarnRateAboveMax = "rate_above_max"
+	// WarnNoPercentiles: imported fio output of several jobs without
+	// latency bins, whose percentiles cannot be merged.
+	WarnNoPercentiles = "no_percentiles"
 )
 
 // Warning is one reason to doubt a step's figures, in words a reader

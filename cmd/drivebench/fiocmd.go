@@ -7,11 +7,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/engine/fio"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 )
 
 // cmdImport turns fio outputs into a results folder and writes its
@@ -129,6 +132,7 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 	var notes []string
 	var errs []error
 	width := len(fmt.Sprint(len(g.Nodes)))
+	aggregates := aggregateRules(g)
 	for i, n := range g.Nodes {
 		if n.Workload == nil {
 			continue
@@ -138,12 +142,15 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 			notes = append(notes, fmt.Sprintf("step %s: its rate is %g%% of the IOPS step %s measures, known only when the plan runs; no job file", n.Name, w.RatePct, w.RateBase))
 			continue
 		}
-		text, err := fio.JobFile(n.ID, targets[n.Drive], w)
+		id := fio.StepIdentity{Plan: p.Name, Step: n.ID, Name: n.Name, Kind: string(n.Kind), Source: n.Source, Drive: n.Drive,
+			Size: targets[n.Drive].Capacity, Pass: n.Pass, Passes: n.Passes, Point: resultParams(n.Point),
+			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: aggregates[n.ID]}
+		text, err := fio.ExportJob(id, filepath.Base(p.File), targets[n.Drive], w)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("step %s: %w", n.Name, err))
 			continue
 		}
-		jobs = append(jobs, job{name: fmt.Sprintf("%0*d-%s.fio", width, i+1, n.ID), text: text, step: n.Name})
+		jobs = append(jobs, job{name: fmt.Sprintf("%0*d-%s.fio", width, i+1, fileStem(n.Name)), text: text, step: n.Name})
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, notes, err
@@ -204,4 +211,40 @@ func capacity(path string) (int64, error) {
 		return 0, errors.New("neither a regular file nor a block device")
 	}
 	return f.Seek(0, io.SeekEnd)
+}
+
+// aggregateRules gives each round of a repeated step the rule its
+// aggregate step combines the rounds with, as the plan's repeat block
+// writes it: use = "best", keep = 1.
+func aggregateRules(g *plan.Graph) map[string]string {
+	rules := map[string]string{}
+	for _, n := range g.Nodes {
+		if n.Aggregate == nil {
+			continue
+		}
+		rule := fmt.Sprintf("use = %q", n.Aggregate.Use)
+		if n.Aggregate.Keep > 0 {
+			rule += fmt.Sprintf(", keep = %d", n.Aggregate.Keep)
+		}
+		for _, dep := range n.DependsOn {
+			rules[dep] = rule
+		}
+	}
+	return rules
+}
+
+func resultParams(pt []plan.Param) []results.Param {
+	var out []results.Param
+	for _, p := range pt {
+		out = append(out, results.Param{Name: p.Name, Value: p.Value})
+	}
+	return out
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// fileStem makes a step name usable in a file name:
+// "scratch / 4k-random-read / iodepth=4" is "scratch-4k-random-read-iodepth-4".
+func fileStem(name string) string {
+	return strings.Trim(unsafeFileChars.ReplaceAllString(name, "-"), "-")
 }

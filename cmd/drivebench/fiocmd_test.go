@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,5 +119,145 @@ func TestExportFio(t *testing.T) {
 		if msg, err := exec.Command("fio", "--parse-only", f).CombinedOutput(); err != nil {
 			t.Errorf("fio --parse-only %s: %v\n%s", f, err, msg)
 		}
+	}
+}
+
+// headings lists a Markdown report's headings.
+func headings(t *testing.T, path string) []string {
+	t.Helper()
+	md, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(md), "\n") {
+		if strings.HasPrefix(line, "#") {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func chartFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(dir, "charts", "*.svg"))
+	for i := range files {
+		files[i] = filepath.Base(files[i])
+	}
+	return files
+}
+
+// TestExportImportRoundTrip: the quickstart exported as fio job files,
+// run by fio and imported gives a report with the same sections and
+// charts as the quickstart run by drivebench, but for the check, whose
+// hook fio does not run.
+func TestExportImportRoundTrip(t *testing.T) {
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed")
+	}
+	tmp := t.TempDir()
+	vars := []string{"-var", "runtime=500ms", "-var", "size=16MiB"}
+	native := filepath.Join(tmp, "native")
+	if code, out, errOut := runCLI(t, append(append([]string{"run"}, vars...), "-out", native, "../../examples/quickstart.hcl")...); code != exitOK && code != exitCheckFailed {
+		t.Fatalf("native run: exit %d\n%s%s", code, out, errOut)
+	}
+	jobs := filepath.Join(tmp, "jobs")
+	if code, _, errOut := runCLI(t, append(append([]string{"export", "fio"}, vars...), "-out", jobs, "../../examples/quickstart.hcl")...); code != exitOK {
+		t.Fatalf("export: exit %d\n%s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(jobs, "*.fio"))
+	var outputs []string
+	for _, f := range files {
+		text, _ := os.ReadFile(f)
+		if filepath.Base(f) == "4-scratch-4k-random-read-iodepth-4.fio" {
+			for _, want := range []string{"# drivebench plan quickstart (quickstart.hcl)\n", "# step: scratch / 4k-random-read / iodepth=4 (profile, step ID ",
+				"# profile 4k-random-read, sweep point iodepth=4\n", "\n[scratch-4k-random-read-iodepth-4]\n"} {
+				if !strings.Contains(string(text), want) {
+					t.Errorf("%s lacks %q:\n%s", f, want, text)
+				}
+			}
+		}
+		out := strings.TrimSuffix(f, ".fio") + ".json"
+		cmd := exec.Command("fio", "--output-format=json+", "--output="+out, f)
+		if msg, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("fio %s: %v\n%s", f, err, msg)
+		}
+		outputs = append(outputs, out)
+	}
+	if len(files) != 6 {
+		t.Fatalf("%d job files, want the 2 fill passes and 4 profile points", len(files))
+	}
+	imported := filepath.Join(tmp, "imported")
+	if code, _, errOut := runCLI(t, append([]string{"import", "fio", "-out", imported}, outputs...)...); code != exitOK {
+		t.Fatalf("import: exit %d\n%s", code, errOut)
+	}
+	var want []string
+	for _, h := range headings(t, filepath.Join(native, "report.md")) {
+		if h != "### Checks" { // the plan's check hook, listed in the methodology
+			want = append(want, h)
+		}
+	}
+	if got := headings(t, filepath.Join(imported, "report.md")); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sections of the imported report:\n%s\nwant those of the native run:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got, want := chartFiles(t, imported), chartFiles(t, native); strings.Join(got, " ") != strings.Join(want, " ") || len(want) == 0 {
+		t.Errorf("charts of the imported report %v, want %v", got, want)
+	}
+	folder, err := results.Open(imported)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nat, _ := results.Open(native)
+	for _, s := range folder.Manifest.Steps {
+		if !slices.ContainsFunc(nat.Manifest.Steps, func(n results.StepInfo) bool { return n.ID == s.ID && n.Name == s.Name && n.Source == s.Source }) {
+			t.Errorf("imported step %+v is not a step of the native run", s)
+		}
+	}
+}
+
+// TestExportGroupsJobsAndRounds: numjobs > 1 comes with group_reporting,
+// and each round's file says how the rounds are combined.
+func TestExportGroupsJobsAndRounds(t *testing.T) {
+	planFile := filepath.Join(t.TempDir(), "jobs.hcl")
+	os.WriteFile(planFile, []byte(`drive "scratch" {
+  size     = "16MiB"
+  writable = true
+}
+
+profile "many" {
+  rw      = "randread"
+  bs      = "4KiB"
+  runtime = "300ms"
+  numjobs = 4
+  repeat {
+    rounds = 3
+    keep   = 1
+    use    = "best"
+  }
+}
+`), 0o644)
+	dir := filepath.Join(t.TempDir(), "jobs")
+	if code, _, errOut := runCLI(t, "export", "fio", planFile, "-out", dir); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.fio"))
+	if len(files) != 3 {
+		t.Fatalf("job files %v, want one per round", files)
+	}
+	text, _ := os.ReadFile(files[1])
+	for _, want := range []string{"group_reporting=1\n", "numjobs=4\n", "# round 2 of 3: run every round's file; the report combines the rounds with use = \"best\", keep = 1\n"} {
+		if !strings.Contains(string(text), want) {
+			t.Errorf("%s lacks %q:\n%s", files[1], want, text)
+		}
+	}
+	if _, err := exec.LookPath("fio"); err != nil {
+		t.Skip("fio is not installed")
+	}
+	out, err := exec.Command("fio", "--output-format=json", files[0]).Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(out), `"jobname"`); n != 1 {
+		t.Errorf("fio printed %d job results for numjobs = 4, want 1 (group_reporting)", n)
 	}
 }

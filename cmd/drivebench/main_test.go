@@ -395,3 +395,14 @@ func TestMemoryBombFailsItsStep(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateWarnsOfUnwrittenReads: validate and plan warn of a read of
+// space no step writes, and still accept the plan.
+func TestValidateWarnsOfUnwrittenReads(t *testing.T) {
+	for _, cmd := range []string{"validate", "plan"} {
+		code, _, errOut := runCLI(t, cmd, "testdata/read-unwritten.hcl")
+		if code != exitOK || !strings.Contains(errOut, "Warning: Read Of Never-Written Space") || !strings.Contains(errOut, "read-unwritten.hcl:7:1") {
+			t.Errorf("%s: exit %d\n%s", cmd, code, errOut)
+		}
+	}
+}

@@ -105,6 +105,9 @@ type pageKind struct {
 	// whole number of 64-byte entries.
 	size   int
 	decode func(b []byte) (decoded, error)
+	// check says why a file is not this kind of page; nil when the kind
+	// has no fixed marks to check.
+	check func(b []byte) error
 }
 
 // decoded is a decoded page: a value with nvme-cli's JSON names, and its
@@ -123,23 +126,23 @@ var pageKinds = []pageKind{
 	{"id-ctrl", nvme.IDCtrlSize, func(b []byte) (decoded, error) {
 		c, err := nvme.DecodeIDCtrl(b)
 		return decoded{c, func(t *table) { ctrlRows(t, c) }}, err
-	}},
+	}, nvme.CheckIDCtrl},
 	{"id-ns", nvme.IDNsSize, func(b []byte) (decoded, error) {
 		ns, err := nvme.DecodeIDNs(b)
 		return decoded{ns, func(t *table) { nsRows(t, 0, ns) }}, err
-	}},
+	}, nvme.CheckIDNs},
 	{"smart-log", nvme.SmartLogSize, func(b []byte) (decoded, error) {
 		s, err := nvme.DecodeSmartLog(b)
 		return decoded{s, func(t *table) { smartRows(t, s) }}, err
-	}},
+	}, nvme.CheckSmartLog},
 	{"error-log", 0, func(b []byte) (decoded, error) {
 		entries, err := nvme.DecodeErrorLog(b)
 		return decoded{errorLogJSON{Errors: append([]nvme.ErrorLogEntry{}, entries...)}, func(t *table) { errorLogRows(t, entries) }}, err
-	}},
+	}, nil},
 	{"fw-log", nvme.FwSlotLogSize, func(b []byte) (decoded, error) {
 		log, err := nvme.DecodeFwSlotLog(b)
 		return decoded{log, func(t *table) { fwLogRows(t, log) }}, err
-	}},
+	}, nvme.CheckFwSlotLog},
 }
 
 func pageKindNames() []string {
@@ -161,7 +164,9 @@ func findPageKind(name string) (pageKind, bool) {
 
 func cmdNVMeDecode(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("nvme decode", strings.Join(pageKindNames(), "|")+" FILE",
-		"Decode an NVMe page saved with nvme-cli's -b (binary) output, e.g. nvme smart-log /dev/nvme0 -b > smart.bin.", io)
+		"Decode an NVMe page saved with nvme-cli's -b (binary) output, e.g. nvme smart-log /dev/nvme0 -b > smart.bin.\n"+
+			"The page is checked to be of the kind named (an id-ns page is not decoded as id-ctrl). With -json, every field\n"+
+			"nvme-cli prints, by nvme-cli's names and with its values (serial, model and firmware keep their padding).", io)
 	asJSON := fs.Bool("json", false, "print JSON with nvme-cli's field names instead of a table")
 	args, code, done := parseInterspersed(fs, args)
 	if done {
@@ -176,6 +181,9 @@ func cmdNVMeDecode(_ context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	page, err := readPage(args[1], kind)
+	if err == nil && kind.check != nil && len(page) >= kind.size {
+		err = kind.check(page)
+	}
 	if err == nil {
 		var d decoded
 		if d, err = kind.decode(page); err == nil {
@@ -354,8 +362,8 @@ func nsRows(t *table, nsid uint32, ns *nvme.IDNs) {
 	t.row("In use", "%s", blocksText(ns.UsedBytes, ns.NUSE))
 	t.row("Block size", "%d bytes + %d metadata (LBA format %d)", block, ns.LBAFormats[ns.FormatInUse].MS, ns.FormatInUse)
 	t.row("LBA formats", "%s", lbaFormats(ns))
-	t.row("Protection", "%s", protectionText(ns.DPS))
-	t.row("Deallocated reads", "%s", deallocText(ns.DLFEAT))
+	t.row("Protection", "%s", ns.Protection())
+	t.row("Deallocated reads", "%s", ns.DeallocatedRead())
 	t.row("NGUID", "%s", ns.NGUID)
 	t.row("EUI-64", "%s", ns.EUI64)
 	t.end()
@@ -443,10 +451,7 @@ func blocksText(bytes, blocks uint64) string {
 func powerStates(states []nvme.PowerState) string {
 	parts := make([]string, len(states))
 	for i, ps := range states {
-		parts[i] = fmt.Sprintf("%d: %s W", i, format.Plain(ps.MaxPowerWatts()))
-		if ps.NonOperational() {
-			parts[i] += " (non-operational)"
-		}
+		parts[i] = fmt.Sprintf("%d: %v", i, ps)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -466,29 +471,6 @@ func lbaFormats(ns *nvme.IDNs) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
-}
-
-func protectionText(dps uint8) string {
-	if dps&7 == 0 {
-		return "none"
-	}
-	where := "last"
-	if dps&8 != 0 {
-		where = "first"
-	}
-	return fmt.Sprintf("type %d, in the %s bytes of metadata", dps&7, where)
-}
-
-// deallocText says what a read of a deallocated block returns (DLFEAT
-// bits 2:0).
-func deallocText(dlfeat uint8) string {
-	switch dlfeat & 7 {
-	case 1:
-		return "zeroes"
-	case 2:
-		return "ones (0xff)"
-	}
-	return "not reported"
 }
 
 func sensorsText(sensors [8]nvme.Kelvin) string {

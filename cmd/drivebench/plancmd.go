@@ -46,6 +46,7 @@ func checkPlan(path string, pf *planFlags, io stdio, unset bool) checked {
 	}
 	c.plan = p
 	c.graph = plan.Expand(p)
+	c.diags = append(c.diags, plan.LintReads(p, c.graph)...)
 	c.diags = append(c.diags, engine.ValidateHooks(p, script.Limits{})...)
 	if len(p.Unset) == 0 {
 		// Engine checks look at the drives' paths and sizes, which unset

@@ -7,7 +7,11 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/catalog"
+	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
+	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/script"
 )
 
 // defaultFormats are written when the plan does not choose.
@@ -81,6 +85,10 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
 	}
+	code := exitOK
+	if !regenerateSummary(ctx, dir, io) {
+		code = exitStepFailed
+	}
 	if err := writeReports(dir, list, dirs); err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
@@ -92,5 +100,37 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		writeJUnit(io, *junit, dir)
 		fmt.Fprintln(io.out, *junit)
 	}
-	return exitOK
+	return code
+}
+
+// regenerateSummary runs the summary hook of the plan the folder records
+// again, on the folder, so its sections are rewritten like every other
+// part of the report. When the plan can no longer be loaded the sections
+// summary.json holds stay, and a note says why. false when the hook
+// failed.
+func regenerateSummary(ctx context.Context, dir string, io stdio) bool {
+	folder, err := results.Open(dir)
+	if err != nil {
+		return true // writeReports says what is wrong with the folder
+	}
+	m := folder.Manifest
+	if m.PlanPath == "" {
+		return true
+	}
+	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: io.getenv})
+	if diags.HasErrors() {
+		fmt.Fprintf(io.err, "drivebench report: the summary hook's sections are kept from %s: the plan %s does not load (%s)\n",
+			results.SummaryFile, m.PlanPath, diags.Errs()[0])
+		return true
+	}
+	s, err := engine.Summarize(ctx, p, dir, script.Limits{})
+	switch {
+	case err != nil:
+		fmt.Fprintln(io.err, "drivebench report: summary hook:", err)
+		return false
+	case s != nil && s.Error != "":
+		fmt.Fprintf(io.err, "drivebench report: summary hook %s failed: %s\n", s.Hook, strings.TrimPrefix(s.Where+": "+s.Error, ": "))
+		return false
+	}
+	return true
 }

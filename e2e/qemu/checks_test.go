@@ -44,8 +44,7 @@ func stepJSON(t *testing.T, s *guestStep) map[string]any {
 
 // compareWithNvmeCli compares every value both objects have, recursively,
 // after checking that both have the required keys (all of nvme-cli's
-// when required is nil). nvme-cli pads strings with spaces; drivebench
-// trims them.
+// when required is nil). Strings compare as printed, padding included.
 func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any, required []string) {
 	t.Helper()
 	o, ok := ours.(map[string]any)
@@ -62,7 +61,7 @@ func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any,
 			t.Errorf("%s.%s: in nvme-cli's JSON %v, in drivebench's %v", what, key, inCli, inOurs)
 		}
 	}
-	t.Logf("%s: %d values equal in nvme-cli and drivebench", what, compareValues(t, what, cli, o))
+	t.Logf("%s: %d values of nvme-cli compared field for field with drivebench's", what, compareValues(t, what, cli, o))
 }
 
 // compareValues compares cli and ours where both have a value and returns
@@ -78,9 +77,12 @@ func compareValues(t *testing.T, path string, cli, ours any) int {
 		}
 		n := 0
 		for _, k := range sortedKeys(c) {
-			if v, ok := o[k]; ok {
-				n += compareValues(t, path+"."+k, c[k], v)
+			v, ok := o[k]
+			if !ok {
+				t.Errorf("%s.%s: nvme-cli prints it, drivebench does not", path, k)
+				continue
 			}
+			n += compareValues(t, path+"."+k, c[k], v)
 		}
 		return n
 	case []any:
@@ -95,7 +97,7 @@ func compareValues(t *testing.T, path string, cli, ours any) int {
 		}
 		return n
 	}
-	if cv, ov := strings.TrimRight(fmt.Sprint(cli), " "), fmt.Sprint(ours); cv != ov {
+	if cv, ov := fmt.Sprint(cli), fmt.Sprint(ours); cv != ov {
 		t.Errorf("%s: nvme-cli %q, drivebench %q", path, cv, ov)
 	}
 	return 1
@@ -115,18 +117,11 @@ func sortedKeys(m map[string]any) []string {
 func checkIdentity(t *testing.T, steps map[string]*guestStep) {
 	info := stepJSON(t, step(t, steps, "info-before"))
 	idCtrl := stepJSON(t, step(t, steps, "nvme-id-ctrl"))
-	compareWithNvmeCli(t, "id_ctrl", idCtrl, info["id_ctrl"], []string{
-		"vid", "ssvid", "sn", "mn", "fr", "rab", "ieee", "cmic", "mdts", "cntlid", "ver", "oacs", "acl", "aerl",
-		"frmw", "lpa", "elpe", "npss", "wctemp", "cctemp", "tnvmcap", "unvmcap", "sanicap", "sqes", "cqes",
-		"nn", "oncs", "fna", "vwc", "sgls", "subnqn", "psds",
-	})
+	compareWithNvmeCli(t, "id_ctrl", idCtrl, info["id_ctrl"], nil)
 	if sn := strings.TrimSpace(fmt.Sprint(idCtrl["sn"])); sn != guestSerial {
 		t.Errorf("nvme-cli reads serial %q, QEMU was given %q", sn, guestSerial)
 	}
-	compareWithNvmeCli(t, "id_ns", stepJSON(t, step(t, steps, "nvme-id-ns")), info["id_ns"], []string{
-		"nsze", "ncap", "nuse", "nsfeat", "nlbaf", "flbas", "mc", "dpc", "dps", "dlfeat", "nvmcap", "lbafs",
-		"eui64", "nguid",
-	})
+	compareWithNvmeCli(t, "id_ns", stepJSON(t, step(t, steps, "nvme-id-ns")), info["id_ns"], nil)
 	t.Logf("drivebench nvme info:\n%s", step(t, steps, "info-text").stdout)
 }
 

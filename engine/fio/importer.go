@@ -99,6 +99,22 @@ func (im imported) groups() []jobGroup {
 	return gs
 }
 
+// identity is the step a job file exported by drivebench ran, read from
+// the job's description.
+func (g jobGroup) identity() (StepIdentity, bool) {
+	return parseIdentity(g.jobs[0].Options["description"])
+}
+
+// stepInfo is the group's step: the exported step it ran, or a profile
+// named after the job.
+func (im imported) stepInfo(g jobGroup) results.StepInfo {
+	if id, ok := g.identity(); ok {
+		return results.StepInfo{ID: id.Step, Kind: id.Kind, Name: id.Name, Drive: id.Drive, Source: id.Source, Pass: id.Pass,
+			Point: id.Point, Group: id.Group, Round: id.Round, Rounds: id.Rounds}
+	}
+	return results.StepInfo{ID: im.stepID(g), Kind: "profile", Name: im.stepName(g), Drive: g.drive(), Source: g.name, Point: im.point(g)}
+}
+
 // stepID derives the step's ID from the file's content and the job name,
 // so importing the same output again gives the same step.
 func (im imported) stepID(g jobGroup) string {
@@ -138,11 +154,15 @@ func (im imported) record(g jobGroup) *results.Record {
 	res := Merge(g.jobs)
 	res.Hosts = hostBreakdown(g.jobs)
 	res.Latency = im.out.LatencyDefinition()
+	info := im.stepInfo(g)
 	rec := &results.Record{
-		StepID: im.stepID(g), Kind: "profile", Name: im.stepName(g), Drive: g.drive(), Source: g.name,
-		Point: im.point(g), Engine: "fio", Status: results.StatusOK,
+		StepID: info.ID, Kind: info.Kind, Name: info.Name, Drive: info.Drive, Source: info.Source, Pass: info.Pass,
+		Point: info.Point, Engine: "fio", Status: results.StatusOK,
 		Started: res.Start, Finished: im.out.Time, Result: res,
 		Log: im.notes(g, res),
+	}
+	if len(g.jobs) > 1 && !hasHist(res) {
+		rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnNoPercentiles, Message: noPercentiles})
 	}
 	var errs []error
 	for _, j := range g.jobs {
@@ -186,13 +206,16 @@ func (im imported) notes(g jobGroup, res *metrics.Result) []string {
 		notes = append(notes, "latency is fio's clat (from submission done to completion; fio recorded no lat percentiles)")
 	}
 	if len(g.jobs) > 1 && !hasHist(res) {
-		notes = append(notes, "no percentiles: fio's plain json output has no latency bins, and percentiles of several jobs cannot be merged without them; use --output-format=json+ or group_reporting")
+		notes = append(notes, noPercentiles)
 	}
 	if im.out.Truncated {
 		notes = append(notes, "fio's output ends in a report cut short; these figures are from the last complete one")
 	}
 	return append(notes, im.out.Warnings...)
 }
+
+// noPercentiles says why the percentiles of an import are missing.
+const noPercentiles = "No latency percentiles: fio's plain json output has no latency bins, and the percentiles of several jobs cannot be merged without them. Run fio with --output-format=json+, or with group_reporting."
 
 func hasHist(r *metrics.Result) bool {
 	for _, d := range []*metrics.DirStats{r.Read, r.Write} {
@@ -211,7 +234,10 @@ func importManifest(imports []imported) *results.Manifest {
 	var names []string
 	versions := map[string]bool{}
 	drives := map[string]bool{}
-	profiles := map[string]bool{}
+	planNames := map[string]bool{}
+	methods := map[string]*results.Method{}
+	var methodOrder []string
+	points := map[string][][]results.Param{}
 	for _, im := range imports {
 		planHash.Write([]byte(im.hash))
 		names = append(names, filepath.Base(im.file))
@@ -220,16 +246,37 @@ func importManifest(imports []imported) *results.Manifest {
 			m.Created = im.out.Time
 		}
 		for _, g := range im.groups() {
-			m.Steps = append(m.Steps, results.StepInfo{ID: im.stepID(g), Kind: "profile", Name: im.stepName(g), Drive: g.drive(), Source: g.name, Point: im.point(g)})
-			if !drives[g.drive()] {
-				drives[g.drive()] = true
-				m.Drives = append(m.Drives, results.Drive{Name: g.drive(), Path: g.drive()})
+			info := im.stepInfo(g)
+			m.Steps = append(m.Steps, info)
+			id, exported := g.identity()
+			if exported && id.Plan != "" {
+				planNames[id.Plan] = true
 			}
-			if !profiles[g.name] {
-				profiles[g.name] = true
-				m.Profiles = append(m.Profiles, results.Method{Name: g.name, Params: optionParams(g.jobs[0].Options)})
+			if !drives[info.Drive] {
+				drives[info.Drive] = true
+				m.Drives = append(m.Drives, results.Drive{Name: info.Drive, Path: g.drive(), Size: id.Size})
 			}
+			key := info.Kind + "\x00" + info.Source
+			if _, ok := methods[key]; !ok {
+				methods[key] = &results.Method{Name: info.Source, Params: optionParams(g.jobs[0].Options)}
+				methodOrder = append(methodOrder, key)
+			}
+			methods[key].Drives = appendNew(methods[key].Drives, info.Drive)
+			points[key] = append(points[key], info.Point)
 		}
+	}
+	for _, key := range methodOrder {
+		meth := methods[key]
+		meth.Sweep = sweepOf(points[key])
+		meth.Params = withoutSwept(meth.Params, meth.Sweep)
+		if strings.HasPrefix(key, "precondition\x00") {
+			m.Preconditions = append(m.Preconditions, *meth)
+		} else {
+			m.Profiles = append(m.Profiles, *meth)
+		}
+	}
+	if len(planNames) == 1 {
+		m.Plan = slices.Collect(maps.Keys(planNames))[0]
 	}
 	m.PlanFile = strings.Join(names, ", ")
 	m.PlanHash = hex.EncodeToString(planHash.Sum(nil))
@@ -245,9 +292,54 @@ func importManifest(imports []imported) *results.Manifest {
 func optionParams(opts map[string]string) []results.KV {
 	var kv []results.KV
 	for _, k := range slices.Sorted(maps.Keys(opts)) {
-		if k != "name" && k != "filename" {
+		if k != "name" && k != "filename" && k != "description" {
 			kv = append(kv, results.KV{Key: k, Value: opts[k]})
 		}
 	}
 	return kv
+}
+
+// appendNew appends s unless list holds it.
+func appendNew(list []string, s string) []string {
+	if slices.Contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// sweepOf lists the parameters whose values differ between the points of
+// one profile, with their values in order of first appearance.
+func sweepOf(points [][]results.Param) []results.SweepDim {
+	var dims []results.SweepDim
+	for _, pt := range points {
+		for _, p := range pt {
+			if p.Name == "file" {
+				continue
+			}
+			i := slices.IndexFunc(dims, func(d results.SweepDim) bool { return d.Param == p.Name })
+			if i < 0 {
+				dims = append(dims, results.SweepDim{Param: p.Name})
+				i = len(dims) - 1
+			}
+			dims[i].Values = appendNew(dims[i].Values, fmt.Sprint(p.Value))
+		}
+	}
+	var swept []results.SweepDim
+	for _, d := range dims {
+		if len(d.Values) > 1 {
+			swept = append(swept, d)
+		}
+	}
+	return swept
+}
+
+// withoutSwept drops the options a sweep lists, which differ per point.
+func withoutSwept(params []results.KV, sweep []results.SweepDim) []results.KV {
+	var out []results.KV
+	for _, kv := range params {
+		if !slices.ContainsFunc(sweep, func(d results.SweepDim) bool { return d.Param == kv.Key }) {
+			out = append(out, kv)
+		}
+	}
+	return out
 }

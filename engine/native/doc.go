@@ -24,14 +24,19 @@
 // when io_uring was asked for, and psync when it was the default.
 //
 // Both spare the Go scheduler where they safely can, because on a
-// virtual machine every thread hand-off costs microseconds: psync first
-// tries a buffered transfer with RWF_NOWAIT as a raw system call, which
-// the page cache completes at once or refuses at once (the I/O is then
-// issued normally), and a ring's goroutine waits for completions in a raw
-// io_uring_enter, which signals interrupt, while a permit allows it: one
-// fewer than GOMAXPROCS, so a P is always free for the rest of the
-// program. O_DIRECT reads at an iodepth above one are submitted as soon
-// as each is ready; everything else is submitted in batches.
+// virtual machine every thread hand-off costs microseconds. A goroutine
+// that may block in the kernel, a psync slot or a ring's goroutine, does
+// so in a raw system call that keeps its P, and the run adds one P to
+// GOMAXPROCS for each of them while it lasts (up to 1024 in the process;
+// the rest wait in ordinary system calls): a completion never waits for a
+// P, and the Ps there were before stay free for the rest of the program.
+// psync first tries a buffered transfer with RWF_NOWAIT, which the page
+// cache completes at once or refuses at once (the I/O is then issued
+// normally); a ring's goroutine waits for completions in io_uring_enter,
+// which signals interrupt, so the runtime can still stop it for a
+// garbage collection. O_DIRECT reads at an iodepth above one are
+// submitted as soon as each is ready; everything else is submitted in
+// batches.
 //
 // The region is offset bytes into the target, size bytes (or size_pct
 // percent of the capacity, or the rest of the target) long, rounded down

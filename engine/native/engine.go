@@ -82,6 +82,9 @@ type run struct {
 	jobs   []*job
 	// paced is set when a rate target schedules the I/Os.
 	paced bool
+	// userSpaceFS is set when a process serves the target's file system
+	// (FUSE).
+	userSpaceFS bool
 	// base is the origin of the run's clock.
 	base time.Time
 
@@ -122,6 +125,7 @@ func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
 		_ = r.buffers.release()
 		return nil, err
 	}
+	r.userSpaceFS = servedByProcess(r.fd)
 	if w.Verify {
 		r.blocks = newBlockTable(l.region, l.granule, runNonce(w.Seed))
 	}
@@ -213,6 +217,8 @@ func (r *run) newSlot(j *job, index int, seed uint64, buf *int) *slot {
 // launch starts the run's clock and every job on the I/O method; the
 // returned channel closes when all have stopped.
 func (r *run) launch() <-chan struct{} {
+	granted, release := reserveProcs(r.method.waiters(r))
+	r.method.grant(r, granted)
 	r.base = time.Now()
 	var wg sync.WaitGroup
 	for _, j := range r.jobs {
@@ -221,6 +227,7 @@ func (r *run) launch() <-chan struct{} {
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()
+		release()
 		close(done)
 	}()
 	return done

@@ -51,16 +51,16 @@ func (s *recordingSys) open(path string, flags int) (int, error) {
 	return s.unixSyscalls.open(path, flags)
 }
 
-func (s *recordingSys) pread(fd int, buf []byte, off int64) (int, error) {
-	return s.do(opRead, buf, off, func() (int, error) { return s.unixSyscalls.pread(fd, buf, off) })
+func (s *recordingSys) pread(fd int, buf []byte, off int64, holdP bool) (int, error) {
+	return s.do(opRead, buf, off, func() (int, error) { return s.unixSyscalls.pread(fd, buf, off, holdP) })
 }
 
-func (s *recordingSys) pwrite(fd int, buf []byte, off int64) (int, error) {
+func (s *recordingSys) pwrite(fd int, buf []byte, off int64, holdP bool) (int, error) {
 	return s.do(opWrite, buf, off, func() (int, error) {
 		if s.write != nil {
 			return s.write(fd, buf, off)
 		}
-		return s.unixSyscalls.pwrite(fd, buf, off)
+		return s.unixSyscalls.pwrite(fd, buf, off, holdP)
 	})
 }
 

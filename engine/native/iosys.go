@@ -13,8 +13,12 @@ import (
 // individual transfers.
 type syscalls interface {
 	open(path string, flags int) (fd int, err error)
-	pread(fd int, buf []byte, off int64) (int, error)
-	pwrite(fd int, buf []byte, off int64) (int, error)
+	// pread and pwrite transfer buf at off, waiting for the kernel.
+	// With holdP the wait is a raw system call that keeps the
+	// goroutine's P (see procs.go); the caller must own a P reserved for
+	// it.
+	pread(fd int, buf []byte, off int64, holdP bool) (int, error)
+	pwrite(fd int, buf []byte, off int64, holdP bool) (int, error)
 	// tryPread and tryPwrite attempt a buffered transfer that the kernel
 	// completes without waiting (RWF_NOWAIT): from or into the page
 	// cache. ok is false when it would have to wait, or cannot tell; the
@@ -34,12 +38,44 @@ func (unixSyscalls) open(path string, flags int) (int, error) {
 	return retryEINTR(func() (int, error) { return unix.Open(path, flags, 0) })
 }
 
-func (unixSyscalls) pread(fd int, buf []byte, off int64) (int, error) {
+func (unixSyscalls) pread(fd int, buf []byte, off int64, holdP bool) (int, error) {
+	if holdP {
+		if n, err, ok := rawTransfer(unix.SYS_PREADV2, fd, buf, off); ok {
+			return n, err
+		}
+	}
 	return retryEINTR(func() (int, error) { return unix.Pread(fd, buf, off) })
 }
 
-func (unixSyscalls) pwrite(fd int, buf []byte, off int64) (int, error) {
+func (unixSyscalls) pwrite(fd int, buf []byte, off int64, holdP bool) (int, error) {
+	if holdP {
+		if n, err, ok := rawTransfer(unix.SYS_PWRITEV2, fd, buf, off); ok {
+			return n, err
+		}
+	}
 	return retryEINTR(func() (int, error) { return unix.Pwrite(fd, buf, off) })
+}
+
+// rawTransfer issues preadv2 or pwritev2 as a raw system call, which
+// keeps the goroutine's P while the kernel waits for the device; ok is
+// false on a kernel without the call (ENOSYS), for the caller to issue an
+// ordinary one. A signal's EINTR is tried again.
+func rawTransfer(trap uintptr, fd int, buf []byte, off int64) (int, error, bool) {
+	iov := unix.Iovec{Base: &buf[0]}
+	iov.SetLen(len(buf))
+	lo, hi := offsetHalves(off)
+	for {
+		n, _, errno := unix.RawSyscall6(trap, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, lo, hi, 0)
+		switch errno {
+		case 0:
+			return int(n), nil, true
+		case unix.EINTR:
+			continue
+		case unix.ENOSYS:
+			return 0, nil, false
+		}
+		return -1, errno, true
+	}
 }
 
 func (unixSyscalls) close(fd int) error { return unix.Close(fd) }
@@ -110,6 +146,13 @@ func openTarget(sys syscalls, path string, writes, direct bool) (int, error) {
 		return -1, &directRefusedError{path: path, cause: err}
 	}
 	return -1, fmt.Errorf("open %s: %w", path, err)
+}
+
+// servedByProcess reports whether fd's file system is served by a process
+// (FUSE) rather than the kernel.
+func servedByProcess(fd int) bool {
+	var st unix.Statfs_t
+	return unix.Fstatfs(fd, &st) == nil && st.Type == unix.FUSE_SUPER_MAGIC
 }
 
 // arena is the memory slots transfer through: one anonymous mapping cut

@@ -2,6 +2,7 @@ package native
 
 import (
 	"bytes"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestTryTransferMovesCachedBytes(t *testing.T) {
 	case ok && (err != nil || n != len(data)):
 		t.Fatalf("tryPwrite: %d bytes, %v", n, err)
 	case !ok: // the filesystem cannot tell that a buffered write will not wait
-		if _, err := sys.pwrite(fd, data, 16384); err != nil {
+		if _, err := sys.pwrite(fd, data, 16384, false); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,12 +50,12 @@ func (s *partialSys) tryPwrite(_ int, buf []byte, _ int64) (int, error, bool) {
 	return len(buf) / 2, nil, true
 }
 
-func (s *partialSys) pread(_ int, buf []byte, off int64) (int, error) {
+func (s *partialSys) pread(_ int, buf []byte, off int64, _ bool) (int, error) {
 	s.rest = append(s.rest, transfer{op: opRead, offset: off, length: len(buf)})
 	return len(buf), nil
 }
 
-func (s *partialSys) pwrite(_ int, buf []byte, off int64) (int, error) {
+func (s *partialSys) pwrite(_ int, buf []byte, off int64, _ bool) (int, error) {
 	s.rest = append(s.rest, transfer{op: opWrite, offset: off, length: len(buf)})
 	return len(buf), nil
 }
@@ -63,15 +64,42 @@ func TestTransferFinishesWhatTheTryLeft(t *testing.T) {
 	for _, o := range []op{opRead, opWrite} {
 		sys := &partialSys{}
 		r := &run{sys: sys}
-		n, err := r.transfer(&ioRequest{op: o, offset: 8192, buf: make([]byte, 16384)})
+		n, err := r.transfer(&ioRequest{op: o, offset: 8192, buf: make([]byte, 16384)}, false)
 		want := []transfer{{op: o, offset: 8192 + 8192, length: 8192}}
 		if n != 16384 || err != nil || !reflect.DeepEqual(sys.rest, want) {
 			t.Errorf("%s: moved %d bytes (%v), then asked for %+v; want 16384 and %+v", o.syscall(), n, err, sys.rest, want)
 		}
 		sys.rest = nil
 		r.direct = true
-		if _, err := r.transfer(&ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
+		if _, err := r.transfer(&ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}, false); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
 			t.Errorf("%s under O_DIRECT: asked for %+v; want the whole transfer, not tried", o.syscall(), sys.rest)
 		}
+	}
+}
+
+// TestHeldTransfersMoveTheSameBytes writes and reads back through both
+// kinds of wait: the raw system call that keeps the P and the ordinary
+// one.
+func TestHeldTransfersMoveTheSameBytes(t *testing.T) {
+	for _, holdP := range []bool{false, true} {
+		path, content := patternFile(t, t.TempDir(), 64<<10)
+		fd, err := unix.Open(path, unix.O_RDWR, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sys unixSyscalls
+		data := bytes.Repeat([]byte{0x5A}, 4096)
+		if n, err := sys.pwrite(fd, data, 8192, holdP); n != len(data) || err != nil {
+			t.Fatalf("holdP %v: pwrite moved %d bytes, %v", holdP, n, err)
+		}
+		copy(content[8192:], data)
+		got := make([]byte, 16384)
+		if n, err := sys.pread(fd, got, 4096, holdP); n != len(got) || err != nil || !bytes.Equal(got, content[4096:4096+16384]) {
+			t.Fatalf("holdP %v: pread moved %d bytes, %v; want the file's bytes", holdP, n, err)
+		}
+		if _, err := sys.pread(-1, got, 0, holdP); !errors.Is(err, unix.EBADF) {
+			t.Errorf("holdP %v: pread of a closed descriptor gave %v; want EBADF", holdP, err)
+		}
+		unix.Close(fd)
 	}
 }

@@ -17,6 +17,10 @@ type ioMethod interface {
 	// sharedRecorder reports whether a job's slots record into one
 	// recorder (they run on one goroutine) rather than one each.
 	sharedRecorder() bool
+	// waiters is how many goroutines of r may block in the kernel at
+	// once; grant lets the first n of them do it holding a P.
+	waiters(r *run) int
+	grant(r *run, n int)
 }
 
 // ioMethods are the supported ioengine values.

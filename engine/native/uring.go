@@ -3,8 +3,6 @@ package native
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -120,9 +118,9 @@ type ring struct {
 	// fixedBuffers and fixedFile say what was registered.
 	fixedBuffers bool
 	fixedFile    bool
-	// raw is set while the ring's goroutine holds a raw-wait permit: it
-	// then waits in io_uring_enter without handing its P back to the
-	// scheduler.
+	// raw is set when the ring's goroutine has a P reserved for it
+	// (procs.go): it then waits in io_uring_enter without handing its P
+	// back to the scheduler.
 	raw bool
 	// arg and ts are the wait arguments, kept here so they outlive the
 	// system call that points at them.
@@ -335,30 +333,6 @@ func (r *ring) enter(minComplete, flags, arg, argSize uintptr) (uintptr, unix.Er
 	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
 	return n, errno
 }
-
-// rawPermits is how many ring goroutines may wait in raw system calls at
-// once: one fewer than GOMAXPROCS, so that at least one P is always free
-// for the rest of the program. It is set on first use.
-var rawPermits struct {
-	once sync.Once
-	left atomic.Int64
-}
-
-// acquireRawPermit takes a raw-wait permit; false when none is left.
-func acquireRawPermit() bool {
-	rawPermits.once.Do(func() { rawPermits.left.Store(int64(runtime.GOMAXPROCS(0) - 1)) })
-	for {
-		n := rawPermits.left.Load()
-		if n <= 0 {
-			return false
-		}
-		if rawPermits.left.CompareAndSwap(n, n-1) {
-			return true
-		}
-	}
-}
-
-func releaseRawPermit() { rawPermits.left.Add(1) }
 
 // ready returns the completions the kernel has posted: the queue
 // positions from head up to, not including, tail. Pass them to cqe, then

@@ -13,6 +13,15 @@ type uring struct{}
 
 func (uring) sharedRecorder() bool { return true }
 
+// waiters is one per job: the ring's goroutine.
+func (uring) waiters(r *run) int { return len(r.jobs) }
+
+func (uring) grant(r *run, n int) {
+	for i, j := range r.jobs {
+		j.holdP = i < n
+	}
+}
+
 // runJob runs j on a ring of its own. The goroutine stays locked to its
 // thread, which the ring requires and which ends with it, taking its timer
 // slack along.
@@ -27,9 +36,7 @@ func (uring) runJob(r *run, j *job) {
 		return
 	}
 	defer rg.close()
-	if rg.raw = acquireRawPermit(); rg.raw {
-		defer releaseRawPermit()
-	}
+	rg.raw = j.holdP
 	rj := newRingJob(r, j, rg)
 	rj.register()
 	rj.loop()

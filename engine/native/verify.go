@@ -183,7 +183,7 @@ func (r *run) verifyPass(t *blockTable, reg region) (int64, error) {
 	for off := reg.start; off < reg.end(); off += chunk {
 		n := min(chunk, reg.end()-off)
 		data := buf.buffer(0)[:n]
-		got, err := r.sys.pread(r.fd, data, off)
+		got, err := r.sys.pread(r.fd, data, off, false)
 		if err == nil && got != len(data) {
 			err = &shortTransfer{got: got, want: len(data)}
 		}

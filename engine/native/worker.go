@@ -27,6 +27,9 @@ type job struct {
 	// limited.
 	pace  *schedule
 	slots []*slot
+	// holdP says that the job's ring waits in raw system calls, on a P
+	// reserved for it.
+	holdP bool
 }
 
 // claim takes the job's next size bytes (fewer at the end of its budget
@@ -65,6 +68,9 @@ type slot struct {
 	// writes supplies the write buffers; nil when the run only reads.
 	// It points at writeState.
 	writes *writeData
+	// holdP says that the slot's psync transfers wait in raw system
+	// calls, on a P reserved for the slot.
+	holdP bool
 	// free is when, on the run's clock, the slot's last paced I/O would
 	// have completed had every one been issued at its intended time.
 	free int64
@@ -206,9 +212,30 @@ func (r *run) ioError(req *ioRequest, err error) error {
 
 // psync runs every slot as a goroutine that issues one pread or pwrite at
 // a time and waits for it, so a job has iodepth system calls in flight.
+// Each slot waits on a P of its own (procs.go), so a slot whose I/O
+// completes runs at once, not after whichever slots hold the CPUs' Ps.
 type psync struct{}
 
 func (psync) sharedRecorder() bool { return false }
+
+// waiters is one per slot: each may block in the kernel.
+func (psync) waiters(r *run) int { return len(r.jobs) * len(r.jobs[0].slots) }
+
+// grant lets the first n slots wait holding their P, unless a process
+// serves the target's file system (FUSE): that may be this one, which a
+// garbage collection would stop while it waits for every P, including
+// those of slots waiting for the server's answer. A raw wait is not
+// interruptible, so elsewhere a collection waits for the I/Os in flight.
+func (psync) grant(r *run, n int) {
+	if r.userSpaceFS {
+		n = 0
+	}
+	for _, j := range r.jobs {
+		for _, s := range j.slots {
+			s.holdP, n = n > 0, n-1
+		}
+	}
+}
 
 func (psync) runJob(r *run, j *job) {
 	var wg sync.WaitGroup
@@ -235,7 +262,7 @@ func (r *run) runSlot(s *slot) {
 			runtime.Gosched()
 		}
 		issued := r.clock()
-		n, err := r.transfer(&req)
+		n, err := r.transfer(&req, s.holdP)
 		if !s.complete(r, &req, n, r.clock()-issued, err) {
 			return
 		}
@@ -244,8 +271,8 @@ func (r *run) runSlot(s *slot) {
 
 // transfer issues req synchronously. A buffered transfer is first tried
 // without waiting, which the page cache usually allows; what that does
-// not move is then moved by pread or pwrite.
-func (r *run) transfer(req *ioRequest) (int, error) {
+// not move is then moved by pread or pwrite, holding the P with holdP.
+func (r *run) transfer(req *ioRequest, holdP bool) (int, error) {
 	var done int
 	if !r.direct {
 		n, err, ok := r.try(req)
@@ -259,9 +286,9 @@ func (r *run) transfer(req *ioRequest) (int, error) {
 	var n int
 	var err error
 	if req.op == opRead {
-		n, err = r.sys.pread(r.fd, req.buf[done:], req.offset+int64(done))
+		n, err = r.sys.pread(r.fd, req.buf[done:], req.offset+int64(done), holdP)
 	} else {
-		n, err = r.sys.pwrite(r.fd, req.buf[done:], req.offset+int64(done))
+		n, err = r.sys.pwrite(r.fd, req.buf[done:], req.offset+int64(done), holdP)
 	}
 	return done + max(n, 0), err
 }

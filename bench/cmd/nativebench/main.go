@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/pprof"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
@@ -33,6 +34,7 @@ type report struct {
 	MeanNs    float64 `json:"mean_ns"`
 	P50Ns     uint64  `json:"p50_ns"`
 	P99Ns     uint64  `json:"p99_ns"`
+	P999Ns    uint64  `json:"p999_ns"`
 	MaxNs     uint64  `json:"max_ns"`
 	RuntimeNs int64   `json:"runtime_ns"`
 	CPUUser   float64 `json:"cpu_user_sec"`
@@ -59,6 +61,7 @@ func run() error {
 		file     string
 		size     int64
 		interval time.Duration
+		profile  string
 	)
 	flag.StringVar(&file, "file", "", "target file or block device (required)")
 	flag.Int64Var(&size, "size", 0, "bytes of the target to use; 0 means its whole size")
@@ -79,6 +82,7 @@ func run() error {
 	flag.BoolVar(&w.Verify, "verify", false, "write block headers and verify them afterwards")
 	flag.Uint64Var(&w.Seed, "seed", 1, "random seed")
 	flag.DurationVar(&interval, "interval", time.Second, "time series interval; short ones simulate long runs")
+	flag.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
 	flag.Parse()
 	if file == "" {
 		return fmt.Errorf("-file is required")
@@ -89,11 +93,35 @@ func run() error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if profile != "" {
+		stopProfile, err := startProfile(profile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	res, err := native.Engine{Interval: interval}.Run(ctx, t, w, nil)
 	if err != nil {
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(summarize(res, w))
+}
+
+// startProfile starts a CPU profile into path; the returned function
+// ends it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
 }
 
 // target resolves file to a driver target of size bytes.
@@ -123,7 +151,7 @@ func summarize(res *metrics.Result, w plan.Workload) report {
 		}
 	}
 	secs := float64(res.RuntimeNs) / 1e9
-	rep := report{IOEngine: w.IOEngine, IOs: merged.Count(), MeanNs: merged.Mean(), P50Ns: merged.Percentile(50), P99Ns: merged.Percentile(99), MaxNs: merged.Max(),
+	rep := report{IOEngine: w.IOEngine, IOs: merged.Count(), MeanNs: merged.Mean(), P50Ns: merged.Percentile(50), P99Ns: merged.Percentile(99), P999Ns: merged.Percentile(99.9), MaxNs: merged.Max(),
 		RuntimeNs: res.RuntimeNs, CPUUser: res.CPU.UserSec, CPUSys: res.CPU.SysSec, Samples: len(res.Series), TargetIOPS: w.RateIOPS}
 	if secs > 0 {
 		rep.IOPS, rep.BW = float64(merged.Count())/secs, float64(bytes)/secs

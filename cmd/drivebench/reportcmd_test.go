@@ -1,0 +1,84 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// copyPlan copies the files of a testdata plan folder into a temporary
+// one, so a test can change them.
+func copyPlan(t *testing.T, from string) string {
+	t.Helper()
+	dir := t.TempDir()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// TestReportRegeneratesSummaryHook: `drivebench report DIR` runs the
+// plan's summary hook again on the folder, so a changed hook changes the
+// report without running anything; without the plan the stored sections
+// stay; a hook that fails says so and exits 3.
+func TestReportRegeneratesSummaryHook(t *testing.T) {
+	planDir := copyPlan(t, "testdata/summary")
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stdout, stderr := runCLI(t, "run", "-out", out, filepath.Join(planDir, "summary.hcl")); code != exitOK {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "Steps measured") || !strings.Contains(md, "1 of 1 steps ran to the end") {
+		t.Fatalf("the run's report lacks the hook's section:\n%s", md)
+	}
+
+	star := filepath.Join(planDir, "summary.star")
+	os.WriteFile(star, []byte(strings.Replace(readFile(t, star), `"Steps measured"`, `"Steps, again"`, 1)), 0o644)
+	os.Remove(filepath.Join(out, results.SummaryFile))
+	if code, _, stderr := runCLI(t, "report", out); code != exitOK {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "report.md"))
+	if !strings.Contains(md, "Steps, again") || strings.Contains(md, "Steps measured") {
+		t.Errorf("report did not run the changed hook:\n%s", md)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(out, results.SummaryFile)), "Steps, again") {
+		t.Error("summary.json was not rewritten")
+	}
+
+	os.WriteFile(star, []byte("def summary(report):\n    return report[\"no such key\"]\n"), 0o644)
+	code, _, stderr := runCLI(t, "report", out)
+	if code != exitStepFailed || !strings.Contains(stderr, "summary.star:2:") {
+		t.Errorf("a failing hook: exit %d, stderr %q; want %d and the hook's line", code, stderr, exitStepFailed)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "no such key") {
+		t.Errorf("the report does not show the hook's error:\n%s", md)
+	}
+
+	os.Remove(filepath.Join(planDir, "summary.hcl"))
+	code, _, stderr = runCLI(t, "report", out)
+	if code != exitOK || !strings.Contains(stderr, "kept from summary.json") {
+		t.Errorf("without the plan: exit %d, stderr %q; want the stored sections kept, and a note", code, stderr)
+	}
+}
