@@ -3,6 +3,7 @@ module github.com/drivebench/drivebench
 go 1.26.8
 
 require (
+	github.com/agext/levenshtein v1.2.1
 	github.com/hanwen/go-fuse/v2 v2.12.1
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/jackc/pgx/v5 v5.12.0
@@ -15,7 +16,6 @@ require (
 )
 
 require (
-	github.com/agext/levenshtein v1.2.1 // indirect
 	github.com/apparentlymart/go-textseg/v15 v15.0.0 // indirect
 	github.com/apparentlymart/go-textseg/v17 v17.0.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect

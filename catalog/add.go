@@ -57,7 +57,7 @@ func (c *Catalog) Add(ctx context.Context, dir string) (AddResult, error) {
 
 // AddRecords adds a run that is already in memory, read from (or about
 // to be written to) the results folder dir, as Add does.
-func (c *Catalog) AddRecords(ctx context.Context, dir string, m *results.Manifest, recs []*results.Record, health map[string]json.RawMessage) (AddResult, error) {
+func (c *Catalog) AddRecords(ctx context.Context, dir string, m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (AddResult, error) {
 	run, err := newRun(dir, m, recs, health)
 	if err != nil {
 		return AddResult{Dir: dir}, err
@@ -75,10 +75,10 @@ type run struct {
 	id, content string
 	manifest    *results.Manifest
 	records     []*results.Record
-	health      map[string]json.RawMessage
+	health      map[string]*results.Health
 }
 
-func newRun(dir string, m *results.Manifest, recs []*results.Record, health map[string]json.RawMessage) (*run, error) {
+func newRun(dir string, m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (*run, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -109,7 +109,7 @@ func runID(m *results.Manifest, recs []*results.Record) string {
 // hashes the records as JSON, but their histograms in the compact binary
 // form: the JSON form of hundreds of bins per histogram would cost more
 // than the rest of an add.
-func contentHash(m *results.Manifest, recs []*results.Record, health map[string]json.RawMessage) (string, error) {
+func contentHash(m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (string, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	for _, v := range []any{m, health} {
@@ -281,7 +281,11 @@ func (c *Catalog) insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 	}
 	h := newBatch("health", "run_id", "drive", "document")
 	for _, name := range slices.Sorted(mapKeys(r.health)) {
-		h.add(r.id, name, string(r.health[name]))
+		doc, err := json.Marshal(r.health[name])
+		if err != nil {
+			return err
+		}
+		h.add(r.id, name, string(doc))
 	}
 	return h.exec(ctx, tx, c.postgres)
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// driveHealth is what an NVMe drive said about itself around the run,
-// stored in the results folder's health/<drive>.json.
+// driveHealth is what an NVMe drive said about itself around the run, as
+// the nvme package read it: what hooks see as drive["health"]. The results
+// folder keeps it as a results.Health (HealthRecord).
 type driveHealth struct {
 	Before *nvme.HealthSnapshot `json:"before"`
 	After  *nvme.HealthSnapshot `json:"after,omitempty"`
@@ -43,11 +44,11 @@ func (r *runner) snapshotBefore() {
 	}
 }
 
-// saveHealth stores the health documents, so the report can show them
-// even if the run never ends.
+// saveHealth stores the drives' health, so the report can show it even
+// if the run never ends.
 func (r *runner) saveHealth() error {
 	for name, h := range r.health {
-		if err := r.folder.WriteHealth(name, h); err != nil {
+		if err := r.folder.WriteHealth(HealthRecord(name, h.Before, h.After, h.EngineBytesWritten, h.Error)); err != nil {
 			return r.saveError(err)
 		}
 	}

@@ -158,6 +158,10 @@ const (
 var criticalWarningNames = []string{"spare", "temperature", "reliability", "read-only",
 	"volatile-backup", "pmr-read-only"}
 
+// CriticalWarningBits is how many bits of CriticalWarning the
+// specification defines; the rest are reserved.
+const CriticalWarningBits = 6
+
 // Has reports whether every bit of bits is set.
 func (w CriticalWarning) Has(bits CriticalWarning) bool { return w&bits == bits }
 

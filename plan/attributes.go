@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agext/levenshtein"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -521,7 +522,7 @@ func quotedList(names []string) string {
 func didYouMean(given string, options []string) string {
 	best, bestDist := "", 3
 	for _, o := range options {
-		if d := editDistance(strings.ToLower(given), strings.ToLower(o)); d < bestDist {
+		if d := levenshtein.Distance(strings.ToLower(given), strings.ToLower(o), nil); d < bestDist {
 			best, bestDist = o, d
 		}
 	}
@@ -529,28 +530,6 @@ func didYouMean(given string, options []string) string {
 		return ""
 	}
 	return fmt.Sprintf(" Did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
 
 // sortedKeys returns a map's keys in order.

@@ -9,18 +9,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/results"
 )
 
-// driveHealthDoc is the layout the engine stores in health/<drive>.json
-// (engine/health.go), built here from the nvme package's own types.
+// driveHealthDoc is what the engine read from a drive around a run: the
+// nvme package's snapshots, what drivebench wrote, and what went wrong.
 type driveHealthDoc struct {
-	Before             *nvme.HealthSnapshot `json:"before"`
-	After              *nvme.HealthSnapshot `json:"after,omitempty"`
-	Change             *nvme.SmartChange    `json:"change,omitempty"`
-	EngineBytesWritten uint64               `json:"engine_bytes_written"`
-	Error              string               `json:"error,omitempty"`
+	Before, After      *nvme.HealthSnapshot
+	EngineBytesWritten uint64
+	Error              string
+}
+
+// record is the drive's health as the engine stores it.
+func (d driveHealthDoc) record() *results.Health {
+	return engine.HealthRecord("nvme0", d.Before, d.After, d.EngineBytesWritten, d.Error)
 }
 
 // qemuSnapshot decodes the pages QEMU's emulated controller returned
@@ -91,48 +95,44 @@ func qemuHealth(t testing.TB) driveHealthDoc {
 		}
 	}
 	before := qemuSnapshot(t, start)
-	doc := driveHealthDoc{Before: before, After: after(before, end.Add(120*time.Millisecond), read, written, readIOs, writeIOs), EngineBytesWritten: written}
-	change, err := nvme.DiffSmart(doc.Before.SmartLog, doc.After.SmartLog)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc.Change = change
-	return doc
+	return driveHealthDoc{Before: before, After: after(before, end.Add(120*time.Millisecond), read, written, readIOs, writeIOs), EngineBytesWritten: written}
 }
 
 // TestQEMUHealthFixture keeps testdata/qemu/health/nvme0.json the
 // document the engine would store for that run on QEMU's controller;
 // -update rewrites it.
 func TestQEMUHealthFixture(t *testing.T) {
-	data, err := json.MarshalIndent(qemuHealth(t), "", "  ")
+	data, err := json.MarshalIndent(qemuHealth(t).record(), "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	compareGolden(t, filepath.Join("testdata", "qemu", results.HealthDir, "nvme0.json"), append(data, '\n'))
 }
 
-// healthSummary builds the Summary of one drive's health document.
-func healthSummary(t *testing.T, doc any) *Summary {
+// healthSummary builds the Summary of one drive's health, as stored in
+// and read back from health/nvme0.json.
+func healthSummary(t *testing.T, doc driveHealthDoc) *Summary {
 	t.Helper()
-	data, err := json.Marshal(doc)
+	data, err := json.Marshal(doc.record())
 	if err != nil {
 		t.Fatal(err)
 	}
+	var h results.Health
+	if err := json.Unmarshal(data, &h); err != nil {
+		t.Fatal(err)
+	}
+	return summaryOfHealth(&h)
+}
+
+func summaryOfHealth(h *results.Health) *Summary {
 	s := Build(&results.Manifest{Plan: "health", Drives: []results.Drive{{Name: "nvme0", Path: "/dev/nvme0n1"}}}, nil)
-	s.SetHealth(map[string]json.RawMessage{"nvme0": data})
+	s.SetHealth(map[string]*results.Health{"nvme0": h})
 	return s
 }
 
 func TestHealthFromNVMe(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
 	before := qemuSnapshot(t, t0)
-	diff := func(b, a *nvme.HealthSnapshot) *nvme.SmartChange {
-		c, err := nvme.DiffSmart(b.SmartLog, a.SmartLog)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
 	tests := []struct {
 		name  string
 		doc   func() driveHealthDoc
@@ -143,7 +143,7 @@ func TestHealthFromNVMe(t *testing.T) {
 			name: "quiet run",
 			doc: func() driveHealthDoc {
 				a := after(before, t0.Add(41*time.Minute), 0, 1_024_000_000, 0, 250_000)
-				return driveHealthDoc{Before: before, After: a, Change: diff(before, a), EngineBytesWritten: 1_023_410_176}
+				return driveHealthDoc{Before: before, After: a, EngineBytesWritten: 1_023_410_176}
 			},
 			check: func(t *testing.T, h DriveHealth) {
 				c := h.Change
@@ -175,7 +175,7 @@ func TestHealthFromNVMe(t *testing.T) {
 				log.Temperature, log.CriticalWarning = 345, nvme.WarnTemperature|nvme.WarnReliability
 				log.MediaErrors, log.NumErrLogEntries, log.PercentUsed = nvme.Uint128From(3), nvme.Uint128From(1), 2
 				a.SmartLog = &log
-				return driveHealthDoc{Before: before, After: a, Change: diff(before, a)}
+				return driveHealthDoc{Before: before, After: a}
 			},
 			check: func(t *testing.T, h DriveHealth) {
 				c := h.Change
@@ -197,7 +197,7 @@ func TestHealthFromNVMe(t *testing.T) {
 			name: "something else wrote",
 			doc: func() driveHealthDoc {
 				a := after(before, t0.Add(time.Minute), 0, 512_001, 0, 2)
-				return driveHealthDoc{Before: before, After: a, Change: diff(before, a)}
+				return driveHealthDoc{Before: before, After: a}
 			},
 			lines: []string{"Between the readings the drive counted 1.02 MB written (2 data units of 512,000 bytes), though drivebench wrote nothing to it in that time. " +
 				"Its temperature was 50 °C at both readings. It added no media error, error-log entry or critical warning."},
@@ -254,24 +254,35 @@ func TestHealthFromNVMe(t *testing.T) {
 	}
 }
 
-// TestHealthDocumentDamage feeds health documents this version cannot
-// fully read: the report is still made, with a note.
+// TestHealthDocumentDamage: readings the engine cannot fully use, and a
+// document this version cannot read: the report is still made, with a
+// note.
 func TestHealthDocumentDamage(t *testing.T) {
-	huge := `{"data_units_written":"340282366920938463463374607431768211455","data_units_read":"0","media_errors":"0","num_err_log_entries":"0","unsafe_shutdowns":"0"}`
-	snap := `{"path":"/dev/nvme0n1","smart_log":{"temperature":0}}`
-	tests := []struct {
-		name, doc, note string
-	}{
-		{"not an object", `[1, 2]`, "health/nvme0.json cannot be read"},
-		{"bad counter", `{"before":{"smart_log":{"media_errors":"-1"}}}`, `"-1" is not an unsigned 128-bit decimal number`},
-		{"counter beyond 64 bits", `{"before":` + snap + `,"after":` + snap + `,"change":` + huge + `}`, "moved by more than 2^64"},
+	snap := &nvme.HealthSnapshot{Path: "/dev/nvme0n1", SmartLog: &nvme.SmartLog{}}
+	huge := *snap
+	huge.SmartLog = &nvme.SmartLog{DataUnitsWritten: nvme.Uint128{Hi: 1}}
+	doc := driveHealthDoc{Before: snap, After: &huge}
+	h := summaryOfHealth(doc.record()).Health[0]
+	if note := "moved by more than 2^64"; !slices.ContainsFunc(h.Notes, func(n string) bool { return strings.Contains(n, note) }) {
+		t.Errorf("notes = %q, want one with %q", h.Notes, note)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			s := healthSummary(t, json.RawMessage(tt.doc))
-			h := s.Health[0]
-			if !slices.ContainsFunc(h.Notes, func(n string) bool { return strings.Contains(n, tt.note) }) {
-				t.Errorf("notes = %q, want one with %q", h.Notes, tt.note)
+	for name, doc := range map[string]string{
+		"not an object":     `[1, 2]`,
+		"a counter's type":  `{"schema":"drivebench/health/v1","before":{"percent_used":"x"}}`,
+		"an unknown schema": `{"schema":"drivebench/health/v9"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.MkdirAll(filepath.Join(dir, "health"), 0o755)
+			os.WriteFile(filepath.Join(dir, "manifest.json"), []byte(`{"schema":"`+results.ManifestSchema+`"}`), 0o644)
+			os.WriteFile(filepath.Join(dir, "health", "nvme0.json"), []byte(doc), 0o644)
+			os.MkdirAll(filepath.Join(dir, "steps"), 0o755)
+			s, err := Load(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(s.Notes) != 1 || !strings.Contains(s.Notes[0], "health/nvme0.json") {
+				t.Errorf("notes = %q, want one naming health/nvme0.json", s.Notes)
 			}
 			renderSummary(t, s)
 		})
@@ -282,7 +293,7 @@ func TestHealthDocumentDamage(t *testing.T) {
 // documents of drives the manifest does not list.
 func TestHealthOrder(t *testing.T) {
 	s := Build(&results.Manifest{Drives: []results.Drive{{Name: "b"}, {Name: "a"}}}, nil)
-	s.SetHealth(map[string]json.RawMessage{"z": []byte(`{}`), "a": []byte(`{}`), "b": []byte(`{}`), "c": []byte(`{}`)})
+	s.SetHealth(map[string]*results.Health{"z": {}, "a": {}, "b": {}, "c": {}})
 	var order []string
 	for _, h := range s.Health {
 		order = append(order, h.Drive)
@@ -292,16 +303,19 @@ func TestHealthOrder(t *testing.T) {
 	}
 }
 
-// TestWarningNamesMatchNVMe keeps the report's names of the critical
-// warning bits those of the nvme package.
+// TestWarningNamesMatchNVMe: the report words every critical warning
+// the nvme package names, and names reserved bits by number.
 func TestWarningNamesMatchNVMe(t *testing.T) {
-	for bit := range 6 {
-		w := nvme.CriticalWarning(1 << bit)
-		if got, want := warningNames(uint8(w)), w.Names(); !slices.Equal(got, want) {
-			t.Errorf("bit %d: %v, nvme names it %v", bit, got, want)
+	for bit := range nvme.CriticalWarningBits {
+		for _, name := range nvme.CriticalWarning(1 << bit).Names() {
+			if warningMeaning(name) == "warning "+name {
+				t.Errorf("bit %d: the report has no words for %q", bit, name)
+			}
 		}
 	}
-	if got := warningNames(0xc0); !slices.Equal(got, []string{"bit 6", "bit 7"}) {
+	snap := &nvme.HealthSnapshot{SmartLog: &nvme.SmartLog{CriticalWarning: 0xc0}}
+	doc := driveHealthDoc{Before: snap}
+	if got := doc.record().Before.CriticalWarnings; !slices.Equal(got, []string{"bit 6", "bit 7"}) {
 		t.Errorf("reserved bits = %v", got)
 	}
 }
@@ -345,12 +359,12 @@ func FuzzHealth(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(seed)
-	f.Add([]byte(`{"before":{"smart_log":{"temperature":65535,"critical_warning":255}},"after":{"id_ns":{"lbaf_in_use":-1}},"change":{"percent_used":-300}}`))
+	f.Add([]byte(`{"before":{"temperature_c":-273,"critical_warnings":["x"]},"after":{"percent_used":-1},"change":{"percent_used":-300,"written_ratio":-1}}`))
 	f.Fuzz(func(t *testing.T, doc []byte) {
-		if !json.Valid(doc) {
+		var h results.Health
+		if json.Unmarshal(doc, &h) != nil {
 			return
 		}
-		s := healthSummary(t, json.RawMessage(doc))
-		renderSummary(t, s)
+		renderSummary(t, summaryOfHealth(&h))
 	})
 }

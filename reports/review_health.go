@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/results"
 )
 
 // healthOf is the health of the named drive, nil when the run has none.
@@ -252,7 +253,7 @@ func healthSentences(h DriveHealth) string {
 func writtenSentence(h DriveHealth) string {
 	c := h.Change
 	counted := fmt.Sprintf("Between the readings the drive counted %s written (%s of 512,000 bytes)",
-		format.Bytes(c.BytesWritten), countOf(c.BytesWritten/dataUnitBytes, "data unit", "data units"))
+		format.Bytes(c.BytesWritten), countOf(c.BytesWritten/results.DataUnitBytes, "data unit", "data units"))
 	switch {
 	case c.BytesWritten == 0 && h.EngineBytesWritten == 0:
 		return "Neither the drive nor drivebench counted any data written between the readings."

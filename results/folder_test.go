@@ -155,3 +155,26 @@ func TestParamsReadBackAsWritten(t *testing.T) {
 		t.Errorf("got %#v", got)
 	}
 }
+
+func TestHealthRoundTripAndRefusals(t *testing.T) {
+	f := newFolder(t)
+	temp := 41
+	h := &Health{Drive: "nvme0", Path: "/dev/nvme0n1", EngineBytesWritten: 4096,
+		Before: &HealthReading{TemperatureC: &temp, DataUnitsWritten: "340282366920938463463374607431768211455"},
+		Change: &HealthChange{BytesWritten: 512_000, NewCriticalWarnings: []string{"temperature"}}}
+	if err := f.WriteHealth(h); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.Health()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := got["nvme0"]; g == nil || g.Schema != HealthSchema || *g.Before.TemperatureC != 41 ||
+		g.Before.DataUnitsWritten != h.Before.DataUnitsWritten || g.Change.NewCriticalWarnings[0] != "temperature" {
+		t.Errorf("health did not survive the round trip: %+v", got)
+	}
+	os.WriteFile(filepath.Join(f.Dir, HealthDir, "old.json"), []byte(`{"before":{"smart_log":{}}}`), 0o644)
+	if _, err := f.Health(); err == nil || !strings.Contains(err.Error(), "old.json") || !strings.Contains(err.Error(), "another version") {
+		t.Errorf("a health document of another version: %v", err)
+	}
+}

@@ -3,6 +3,7 @@
 //
 // Usage:
 //
+//	drivebench init [TARGET]        write a starter plan for a device or file
 //	drivebench validate PLAN        check a plan and its hooks
 //	drivebench fmt [PATH...]        format plan files
 //	drivebench plan PLAN            list the steps a plan expands to
@@ -33,6 +34,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	"github.com/agext/levenshtein"
 )
 
 // Exit codes, part of the interface: scripts and CI gate on them.
@@ -78,6 +81,7 @@ var commands []command
 
 func init() {
 	commands = []command{
+		{name: "init", summary: "write a commented starter plan for a device or file, its size and block size detected", run: cmdInit},
 		{name: "validate", summary: "check a plan and its hooks without running anything", run: cmdValidate},
 		{name: "fmt", summary: "rewrite plan files in the canonical HCL layout; -check and -diff for CI", run: cmdFmt},
 		{name: "plan", summary: "list the steps a plan expands to, with estimated durations", run: cmdPlan},
@@ -148,7 +152,7 @@ func findCommand(cmds []command, name string) *command {
 func suggestCommand(cmds []command, name string) string {
 	best, bestDist := "", 3
 	for _, c := range cmds {
-		if d := editDistance(name, c.name); d < bestDist {
+		if d := levenshtein.Distance(name, c.name, nil); d < bestDist {
 			best, bestDist = c.name, d
 		}
 	}
@@ -156,27 +160,6 @@ func suggestCommand(cmds []command, name string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %q?", best)
-}
-
-// editDistance is the Levenshtein distance of two short words.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 const exitCodesLine = "Exit codes: 0 all checks passed, 1 a check failed, 2 plan or usage error, 3 a step failed to run, 130 interrupted."

@@ -20,7 +20,7 @@ drive "d" {
 
 profile "reads" {
   rw      = "randread"
-  runtime = "50ms"
+  io_size = "1MiB"
   sweep {
     iodepth = [1, 2]
     numjobs = [1, 2]
