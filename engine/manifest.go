@@ -19,7 +19,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
 		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles,
 		Testbed:     results.Testbed{Name: "local", Detected: DetectTestbed()},
-		Percentiles: p.Report.Percentiles,
+		Percentiles: p.Report.Percentiles, Units: p.Report.Units,
 	}
 	if abs, err := filepath.Abs(p.File); err == nil {
 		m.PlanPath = abs

@@ -18,8 +18,9 @@ type Chart struct {
 	Marks []Mark
 	// Band shades a range of x, such as a steady-state window.
 	Band *Band
-	// Heat, when set, replaces the value axes and lines.
+	// Heat, when set, replaces the value axes and lines; so does Bars.
 	Heat *HeatMap
+	Bars *Bars
 }
 
 // Line is one series of points, drawn in the order given.

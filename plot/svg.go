@@ -12,9 +12,12 @@ import (
 func (c *Chart) SVG() []byte {
 	p := newCanvas(c)
 	p.open(c.Title)
-	if c.Heat != nil {
+	switch {
+	case c.Heat != nil:
 		p.heatMap(c.Heat)
-	} else {
+	case c.Bars != nil:
+		p.bars(c.Bars)
+	default:
 		p.valueAxes(c)
 		p.band(c.Band)
 		for _, l := range c.Lines {
@@ -50,6 +53,9 @@ type legendItem struct {
 
 func newCanvas(c *Chart) *canvas {
 	p := &canvas{left: plotLeft, right: chartWidth - plotRightPad, top: plotTop, bottom: plotTop + plotHeight}
+	if c.Bars != nil {
+		p.bottom = plotTop + barsHeight(c.Bars) + 16
+	}
 	if c.Y2 != nil {
 		p.right = chartWidth - y2Pad
 	}
@@ -65,6 +71,9 @@ func newCanvas(c *Chart) *canvas {
 func legendOf(c *Chart) []legendItem {
 	if c.Heat != nil {
 		return heatKey(c.Heat)
+	}
+	if c.Bars != nil {
+		return barsKey(c.Bars)
 	}
 	var items []legendItem
 	for _, l := range c.Lines {

@@ -83,7 +83,8 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 			Profiles:      buildMethods(m.Profiles),
 			Checks:        buildMethods(m.Checks),
 		},
-		Results:         buildResults(steps, rev, profileHeadlines(m.Profiles)),
+		Units:           string(unitOf(m.Units)),
+		Results:         buildResults(steps, rev, profileHeadlines(m.Profiles), unitOf(m.Units)),
 		Applications:    buildApplications(steps, rev),
 		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps, rev),
@@ -96,6 +97,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Notes:           []string{},
 	}
 	annotateResults(s.Results, steps, m.Percentiles)
+	s.Grids = buildGrids(s.Results)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}

@@ -23,6 +23,7 @@ const (
 	chartPercentiles   = "percentiles"
 	chartSteadyState   = "steady_state"
 	chartSummaryHook   = "summary_chart"
+	chartGrid          = "grid"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -63,6 +64,14 @@ func planCharts(s *Summary) []plannedChart {
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
 			},
 			draw: func() *plot.Chart { return steadyStateChart(ss) },
+		})
+	}
+	for i := range s.Grids {
+		g := &s.Grids[i]
+		out = append(out, plannedChart{
+			place: func(s *Summary, ref ChartRef) { s.Grids[i].Chart = ref.File },
+			ref:   ChartRef{Kind: chartGrid, Title: "Read and write on " + g.Drive, File: chartFile(used, "read-write", chartGrid, g.Drive)},
+			draw:  func() *plot.Chart { return gridChart(g, s.unit()) },
 		})
 	}
 	return append(out, hookCharts(s, used)...)
@@ -170,17 +179,17 @@ func completedRows(t *ProfileResult) []Row {
 }
 
 // headlineAxis is a y axis for the headline figure, from zero.
-func headlineAxis(values []float64, headline string) *plot.Axis {
+func headlineAxis(values []float64, headline string, u bwUnit) *plot.Axis {
 	if headline == headlineBW {
-		return plot.LinearAxis("Bandwidth", values, true, format.ShortBandwidth)
+		return plot.LinearAxis("Bandwidth", values, true, u.short)
 	}
 	return plot.LinearAxis("IOPS", values, true, format.ShortCount)
 }
 
 // shortHeadline writes a headline figure for a mark or a cell.
-func shortHeadline(v float64, headline string) string {
+func shortHeadline(v float64, headline string, u bwUnit) string {
 	if headline == headlineBW {
-		return format.Significant(v, format.BandwidthUnits)
+		return u.short(v)
 	}
 	return format.Significant(v, format.CountUnits) + " IOPS"
 }
@@ -254,12 +263,12 @@ func sweepChart(profile string, entries []entry, param string) *plot.Chart {
 			if x, ok := paramValue(*peak, param); ok {
 				if xv, isNum := x.(float64); isNum {
 					v := headlineValue(peak.Total, headline)
-					c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: xv, Y: v}, Color: plot.SeriesColor(i), Label: "peak " + shortHeadline(v, headline)})
+					c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: xv, Y: v}, Color: plot.SeriesColor(i), Label: "peak " + shortHeadline(v, headline, entries[0].table.unit())})
 				}
 			}
 		}
 	}
-	c.Y = headlineAxis(ys, headline)
+	c.Y = headlineAxis(ys, headline, entries[0].table.unit())
 	return c
 }
 
@@ -296,7 +305,7 @@ func heatMapChart(title string, e entry, dims []string, headline string) *plot.C
 	h := &plot.HeatMap{
 		XTitle: dims[0], YTitle: dims[1], PeakRow: -1, PeakCol: -1,
 		Metric: metricName(headline),
-		Cell:   func(v float64) string { return shortHeadline(v, headline) },
+		Cell:   func(v float64) string { return shortHeadline(v, headline, e.table.unit()) },
 	}
 	if headline != headlineBW {
 		h.Cell = func(v float64) string { return format.Significant(v, format.CountUnits) }

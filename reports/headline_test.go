@@ -38,3 +38,21 @@ func TestPlanHeadline(t *testing.T) {
 		}
 	}
 }
+
+// TestMiBps: report { units = "MiB/s" } writes bandwidth in MiB/s in the
+// text, the tables and the grid, and says what the unit is.
+func TestMiBps(t *testing.T) {
+	m := sweepManifest()
+	m.Units = "MiB/s"
+	recs := []*results.Record{record("qd1", "ok", t0, &metrics.Result{Read: dir(256, 85000, 1000)})}
+	s, md := render(t, m, recs)
+	// 256 IOPS of 4096 bytes is 1 MiB/s, 1.05 MB/s.
+	for _, want := range []string{"(1.0 MiB/s)", "| IOPS | MiB/s |", "Bandwidth is in MiB/s (binary"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q", want)
+		}
+	}
+	if s.Units != "MiB/s" || strings.Contains(s.Results[0].Highlight, "MB/s") {
+		t.Errorf("units %q, highlight %q", s.Units, s.Results[0].Highlight)
+	}
+}

@@ -31,7 +31,7 @@ func highlight(t *ProfileResult) string {
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
 	curve := shapeOf(t) == shapeRateCurve
-	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline, curve)
+	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline, t.unit(), curve)
 	if tail := tailClause(done, t.Mixed, curve); tail != "" {
 		sentence += "; " + tail
 	}
@@ -59,7 +59,7 @@ func partialSentence(t *ProfileResult) string {
 // peakClause states the best point: "Peak of 41,230 IOPS (168.9 MB/s) at
 // iodepth=16 with 388.2 µs mean latency", bandwidth first when it is the
 // profile's headline.
-func peakClause(peak Row, swept bool, headline string, curve bool) string {
+func peakClause(peak Row, swept bool, headline string, u bwUnit, curve bool) string {
 	lead := "Measured "
 	if swept {
 		lead = "Peak of "
@@ -69,15 +69,15 @@ func peakClause(peak Row, swept bool, headline string, curve bool) string {
 		if name := pointName(peak, curve); name != "" {
 			at = " at " + name
 		}
-		return "Measured " + figuresText(peak.Total, headline) + at
+		return "Measured " + figuresText(peak.Total, headline, u) + at
 	}
-	return lead + figuresText(peak.Total, headline) + pointAndLatency(peak, pointName(peak, curve))
+	return lead + figuresText(peak.Total, headline, u) + pointAndLatency(peak, pointName(peak, curve))
 }
 
 // figuresText writes IOPS and bandwidth, the headline first:
 // "41,230 IOPS (168.9 MB/s)" or "2,418.4 MB/s (18,450 IOPS)".
-func figuresText(f *Figures, headline string) string {
-	iops, bw := format.Count(f.IOPS)+" IOPS", format.Bandwidth(f.BWBytes)
+func figuresText(f *Figures, headline string, u bwUnit) string {
+	iops, bw := format.Count(f.IOPS)+" IOPS", u.text(f.BWBytes)
 	switch {
 	case headline == headlineBW:
 		return bw + " (" + iops + ")"
@@ -115,7 +115,7 @@ func lightestSentence(t *ProfileResult) string {
 		return ""
 	}
 	r := t.Rows[best]
-	return "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline) + latencyTail(r) + "."
+	return "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline, t.unit()) + latencyTail(r) + "."
 }
 
 // latencyTail is " with 18.4 µs mean latency", or nothing.

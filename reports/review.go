@@ -21,7 +21,7 @@ func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
+		docResults, docGrids, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
 		docProblems, docSummaryHook,
 	} {
 		section(d, s)
@@ -385,8 +385,7 @@ func docResults(d *document, s *Summary) {
 		d.para(plain("The run has no profile steps."))
 		return
 	}
-	d.para(plain("IOPS and bandwidth add reads and writes. Bandwidth is in MB/s " +
-		"(decimal: 1 MB/s is 10^6 bytes per second). Under each table, which latency it holds."))
+	d.para(plain("IOPS and bandwidth add reads and writes. " + s.unit().definition() + " Under each table, which latency it holds."))
 	for _, sec := range s.Sections {
 		tables := sectionTables(s, sec.Profile)
 		if len(tables) == 1 {
@@ -422,14 +421,15 @@ func sectionTables(s *Summary, profile string) []*ProfileResult {
 }
 
 func resultTable(d *document, s *Summary, t *ProfileResult) {
-	cols, cells := plainColumns(t.Columns), plainCells
+	u := s.unit()
+	cols, cells := plainColumns(t.Columns, u), plainCells
 	if t.Mixed {
-		cols, cells = mixedColumns(t.Columns), mixedCells
+		cols, cells = mixedColumns(t.Columns, u), mixedCells
 	}
 	curve := shapeOf(t) == shapeRateCurve
 	rows := make([][][]span, len(t.Rows))
 	for i, r := range t.Rows {
-		texts := cells(r, t.Columns)
+		texts := cells(r, t.Columns, u)
 		rows[i] = make([][]span, len(texts)+1)
 		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
@@ -466,7 +466,7 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 				spans(fmt.Sprint(round.Round) + s.revisionMarker(round.PlanHash)),
 				spans(statusWords(round.Status, round.Total != nil)),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return format.Count(f.IOPS) })),
-				spans(figureOrDash(round.Total, func(f *Figures) string { return format.MBps(f.BWBytes) })),
+				spans(figureOrDash(round.Total, func(f *Figures) string { return s.unit().number(f.BWBytes) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return latencyText(f.MeanLatNs) })),
 				spans(figureOrDash(round.Total, func(f *Figures) string { return nsText(f.P99Ns) })),
 				spans(cond(round.Used, "✓", "")),
@@ -485,7 +485,7 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 		title, used = "Rounds behind the averaged rows; ✓ marks the rounds averaged.", "Averaged"
 	}
 	cols := []column{
-		{"Round", true}, {title: "Status"}, {"IOPS", true}, {"MB/s", true},
+		{"Round", true}, {title: "Status"}, {"IOPS", true}, {s.unit().column(), true},
 		{"Mean latency", true}, {"p99", true}, {title: used},
 	}
 	if swept {
@@ -504,8 +504,8 @@ func figureOrDash(f *Figures, text func(*Figures) string) string {
 
 // plainColumns are the columns of a table that reads or writes, with
 // its latency percentiles.
-func plainColumns(tail []float64) []column {
-	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+func plainColumns(tail []float64, u bwUnit) []column {
+	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {u.column(), true}, {"Mean latency", true}}
 	for _, p := range tail {
 		cols = append(cols, column{tailTitle(p), true})
 	}
@@ -513,9 +513,9 @@ func plainColumns(tail []float64) []column {
 }
 
 // mixedColumns are the columns of a table that both reads and writes.
-func mixedColumns(tail []float64) []column {
+func mixedColumns(tail []float64, u bwUnit) []column {
 	cols := []column{{title: "Point"}, {title: "Status"}, {"IOPS", true}, {"Read IOPS", true},
-		{"Write IOPS", true}, {"MB/s", true}, {"Mean latency", true}}
+		{"Write IOPS", true}, {u.column(), true}, {"Mean latency", true}}
 	for _, p := range tail {
 		cols = append(cols, column{tailTitle(p) + " read / write", true})
 	}
@@ -550,11 +550,25 @@ func rowNotes(r Row) []string {
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:
-		return []string{"avg of " + plural(r.Averaged, "round")}
+		return []string{chosenRounds(r)}
 	case rounds > 0:
 		return []string{"aggregate of " + plural(rounds, "round")}
 	}
 	return nil
+}
+
+// chosenRounds says which rounds a repeated point's figures stand for,
+// in the plan's words: "best of 5 rounds" for the best one round of five,
+// "mean of last 3 of 5 rounds"; "avg of 3 rounds" when the record does
+// not say.
+func chosenRounds(r Row) string {
+	if strings.HasPrefix(r.Aggregate, "mean of best 1 of ") {
+		return "best of " + strings.TrimPrefix(r.Aggregate, "mean of best 1 of ")
+	}
+	if r.Aggregate != "" {
+		return r.Aggregate
+	}
+	return "avg of " + plural(r.Averaged, "round")
 }
 
 // pointParts are a row's name and the notes on what it stands for: a
@@ -597,25 +611,25 @@ func pointCell(r Row, curve, markPeak bool, marker string) []span {
 }
 
 // plainCells are a row's cells after the point.
-func plainCells(r Row, tail []float64) []string {
+func plainCells(r Row, tail []float64, u bwUnit) []string {
 	f := r.Total
 	if f == nil {
 		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 4+len(tail)-1)...)
 	}
-	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS), u.number(f.BWBytes), latencyText(f.MeanLatNs)}
 	for _, p := range tail {
 		cells = append(cells, tailText(f, p))
 	}
 	return cells
 }
 
-func mixedCells(r Row, tail []float64) []string {
+func mixedCells(r Row, tail []float64, u bwUnit) []string {
 	f := r.Total
 	if f == nil {
 		return append([]string{statusText(r.Status)}, slices.Repeat([]string{format.Dash}, 6+len(tail)-1)...)
 	}
 	cells := []string{statusWords(r.Status, true), format.Count(f.IOPS),
-		dirIOPS(r.Read), dirIOPS(r.Write), format.MBps(f.BWBytes), latencyText(f.MeanLatNs)}
+		dirIOPS(r.Read), dirIOPS(r.Write), u.number(f.BWBytes), latencyText(f.MeanLatNs)}
 	for _, p := range tail {
 		cells = append(cells, tailText(r.Read, p)+" / "+tailText(r.Write, p))
 	}
@@ -693,7 +707,7 @@ func rankingTable(d *document, s *Summary, sec Section) {
 		return
 	}
 	cols := []column{
-		{"Rank", true}, {title: "Drive"}, {title: "Peak at"}, {"IOPS", true}, {"MB/s", true},
+		{"Rank", true}, {title: "Drive"}, {title: "Peak at"}, {"IOPS", true}, {s.unit().column(), true},
 		{"Mean latency", true}, {"p99", true},
 	}
 	var rows [][]string
@@ -702,7 +716,7 @@ func rankingTable(d *document, s *Summary, sec Section) {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
 			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), format.Count(r.Total.IOPS),
-			format.MBps(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
+			s.unit().number(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 		})
 	}
 	d.table(cols, rows)
@@ -803,7 +817,7 @@ func docConclusion(d *document, s *Summary) {
 				continue
 			}
 			row := []string{
-				sec.Profile, r.Drive, headlineText(&r.Total, headline), s.peakText(r),
+				sec.Profile, r.Drive, headlineText(&r.Total, headline, s.unit()), s.peakText(r),
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
 			if len(accepted) > 0 {
@@ -848,10 +862,10 @@ func headlineOf(s *Summary, profile string) string {
 
 // headlineText writes the headline figure in full: "590,441 IOPS" or
 // "2,418.4 MB/s".
-func headlineText(f *Figures, headline string) string {
+func headlineText(f *Figures, headline string, u bwUnit) string {
 	switch {
 	case headline == headlineBW:
-		return format.Bandwidth(f.BWBytes)
+		return u.text(f.BWBytes)
 	case headline == headlineLat && f.MeanLatNs != nil:
 		return format.Latency(*f.MeanLatNs) + " mean"
 	}

@@ -120,6 +120,9 @@ func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
 	}
 	if p.aggregate {
 		row.Averaged = len(used)
+		if _, rule, ok := cutLast(p.shown.info.Name, " / "); ok && strings.HasPrefix(rule, "mean of ") {
+			row.Aggregate = rule
+		}
 		return
 	}
 	windowAverage(row, w)
@@ -175,4 +178,12 @@ func usedRounds(rec *results.Record) []string {
 		}
 	}
 	return names
+}
+
+// cutLast splits s around the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }

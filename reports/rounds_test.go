@@ -71,7 +71,7 @@ func TestAggregateRows(t *testing.T) {
 		t.Errorf("counts = %+v: every round and aggregate is a step", s.Counts.Steps)
 	}
 	for _, line := range []string{
-		"| **iodepth=1** (avg of 2 rounds, peak) | ok | 1,050 | 4.3 | 952.4 µs | — | — | — | — | — |",
+		"| **iodepth=1** (mean of last 2 of 3 rounds, peak) | ok | 1,050 | 4.3 | 952.4 µs | — | — | — | — | — |",
 		"| iodepth=8 (aggregate of 3 rounds) | failed | — | — | — | — | — | — | — | — |",
 		"Rounds behind the averaged rows; ✓ marks the rounds averaged.",
 		"| Point | Round | Status | IOPS | MB/s | Mean latency | p99 | Averaged |",

@@ -49,6 +49,11 @@ type Summary struct {
 	Preconditioning []PreconditionPass `json:"preconditioning"`
 	// SteadyState lists the steady-state searches of the run.
 	SteadyState []SteadyState `json:"steady_state"`
+	// Units is the unit of bandwidth in the report: "MB/s" or "MiB/s".
+	Units string `json:"units"`
+	// Grids pair the read and the write of each test of a drive, as
+	// CrystalDiskMark shows them.
+	Grids []Grid `json:"grids"`
 	// Acceptance compares the drives' spec sheets with what was measured,
 	// figure by figure, as the acceptance steps recorded it.
 	Acceptance []AcceptanceRow `json:"acceptance"`
@@ -162,6 +167,8 @@ type SweepDim struct {
 
 // ProfileResult is the table of one profile on one drive.
 type ProfileResult struct {
+	// units is the report's bandwidth unit, for the highlight.
+	units   bwUnit `json:"-"`
 	Profile string `json:"profile"`
 	Drive   string `json:"drive"`
 	// Mixed is true when some point both read and wrote; rows then carry
@@ -249,6 +256,9 @@ type Row struct {
 	// Averaged is set on the row of a repeated point: the number of rounds
 	// whose figures the row averages.
 	Averaged int `json:"averaged,omitempty"`
+	// Aggregate says, in the plan's words, which rounds the row of a
+	// repeated point averages: "mean of best 1 of 5 rounds".
+	Aggregate string `json:"aggregate,omitempty"`
 	// Round is set on the row of a steady-state profile's point: the
 	// round whose figures the row shows, the point's last round that ran.
 	// Once a measurement window has been judged the row shows instead
@@ -639,6 +649,27 @@ type SteadyState struct {
 	PlanHash string `json:"plan_hash,omitempty"`
 	// Chart is the SVG file of the rounds, relative to the report.
 	Chart string `json:"chart"`
+}
+
+// Grid is the read-and-write table of a drive's tests: profiles that each
+// run the read and the write of one pattern, as CrystalDiskMark's rows.
+type Grid struct {
+	Drive string    `json:"drive"`
+	Rows  []GridRow `json:"rows"`
+	// Chart is the SVG file of the grid's bars, relative to the report.
+	Chart string `json:"chart"`
+}
+
+// GridRow is one test of a grid: its read and its write; nil where that
+// half did not finish.
+type GridRow struct {
+	Test    string   `json:"test"`
+	Profile string   `json:"profile"`
+	Read    *Figures `json:"read,omitempty"`
+	Write   *Figures `json:"write,omitempty"`
+	// At says what the figures stand for: "best of 5 rounds", "single
+	// run".
+	At string `json:"at"`
 }
 
 // SteadyRound is the tracked figure of one round and the judgement made

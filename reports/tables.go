@@ -17,7 +17,7 @@ import (
 // first steps appear, with one row per point in step order: a repeated
 // point's row stands for its rounds (see groupPoints), and the points of
 // an adaptive search follow in the order it measured them.
-func buildResults(steps []step, rev *revisions, headlines map[string]string) []ProfileResult {
+func buildResults(steps []step, rev *revisions, headlines map[string]string, u bwUnit) []ProfileResult {
 	var tables [][]step
 	index := map[[2]string]int{}
 	for _, s := range steps {
@@ -35,7 +35,7 @@ func buildResults(steps []step, rev *revisions, headlines map[string]string) []P
 	}
 	out := []ProfileResult{}
 	for _, ts := range tables {
-		out = append(out, buildTable(ts, rev, headlines[ts[0].source()]))
+		out = append(out, buildTable(ts, rev, headlines[ts[0].source()], u))
 	}
 	return out
 }
@@ -44,8 +44,8 @@ func buildResults(steps []step, rev *revisions, headlines map[string]string) []P
 // its points and, for an adaptive profile, the search that chose them.
 // lead is the headline the plan gave the profile, "" to choose one by
 // transfer size.
-func buildTable(steps []step, rev *revisions, lead string) ProfileResult {
-	t := ProfileResult{Profile: steps[0].source(), Drive: steps[0].info.Drive, Rows: []Row{}}
+func buildTable(steps []step, rev *revisions, lead string, u bwUnit) ProfileResult {
+	t := ProfileResult{Profile: steps[0].source(), Drive: steps[0].info.Drive, Rows: []Row{}, units: u}
 	searches, points := splitSearches(steps)
 	w := steadyWindow(points)
 	var shown []step

@@ -345,6 +345,9 @@ type Manifest struct {
 	// Percentiles are the latency columns the plan's report block asks
 	// for (100 is the maximum); empty for the default columns.
 	Percentiles []float64 `json:"report_percentiles,omitempty"`
+	// Units is the plan's bandwidth unit for the reports, "MB/s" or
+	// "MiB/s"; empty means MB/s.
+	Units string `json:"units,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.

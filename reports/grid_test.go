@@ -1,0 +1,50 @@
+package reports
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func rwRow(rw string, mbps float64, status string) Row {
+	return Row{Params: []Param{{Name: "rw", Value: rw}}, Status: status, Total: &Figures{BWBytes: mbps * 1e6, IOPS: mbps * 1e6 / 4096}}
+}
+
+func TestGrids(t *testing.T) {
+	tables := []ProfileResult{
+		{Profile: "cdm.SEQ1M-Q8T1", Drive: "d", Rows: []Row{rwRow("read", 3500, "ok"), rwRow("write", 3000, "ok")}},
+		{Profile: "cdm.RND4K-Q1T1", Drive: "d", Rows: []Row{rwRow("randread", 60, "ok"), rwRow("randwrite", 200, "failed")}},
+		{Profile: "other", Drive: "d", Rows: []Row{rwRow("read", 1, "ok")}},
+		{Profile: "cdm.SEQ1M-Q8T1", Drive: "e", Rows: []Row{rwRow("read", 1, "ok"), rwRow("write", 1, "ok")}},
+	}
+	grids := buildGrids(tables)
+	if len(grids) != 1 || grids[0].Drive != "d" || len(grids[0].Rows) != 2 {
+		t.Fatalf("grids %+v: want one grid of drive d's two tests (drive e has one test)", grids)
+	}
+	r := grids[0].Rows
+	if r[0].Test != "SEQ1M Q8T1" || r[1].Test != "RND4K Q1T1" || r[1].Write != nil || r[0].Read.BWBytes != 3500e6 {
+		t.Errorf("rows %+v", r)
+	}
+	svg := string(gridChart(&grids[0], unitMBps).SVG())
+	for _, want := range []string{"SEQ1M Q8T1", "3,500.0", "3,000.0", "Read", "Write"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("the bar chart lacks %q", want)
+		}
+	}
+	if !math.IsNaN(bandwidthOf(nil)) {
+		t.Error("a missing half is drawn as a value")
+	}
+}
+
+func TestChosenRounds(t *testing.T) {
+	tests := []struct{ aggregate, want string }{
+		{"mean of best 1 of 5 rounds", "best of 5 rounds"},
+		{"mean of last 3 of 5 rounds", "mean of last 3 of 5 rounds"},
+		{"", "avg of 2 rounds"},
+	}
+	for _, tt := range tests {
+		if got := chosenRounds(Row{Aggregate: tt.aggregate, Averaged: 2}); got != tt.want {
+			t.Errorf("%q: %q, want %q", tt.aggregate, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package reports
+
+import (
+	"github.com/drivebench/drivebench/format"
+)
+
+// bwUnit is the unit a report gives bandwidth in: decimal megabytes per
+// second, as most reviews, or mebibytes, as Tom's Hardware (the plan's
+// report { units = "MiB/s" }).
+type bwUnit string
+
+// The bandwidth units.
+const (
+	unitMBps  bwUnit = "MB/s"
+	unitMiBps bwUnit = "MiB/s"
+)
+
+// unitOf is the unit a manifest names, MB/s when it names none.
+func unitOf(name string) bwUnit {
+	if bwUnit(name) == unitMiBps {
+		return unitMiBps
+	}
+	return unitMBps
+}
+
+// number writes a bandwidth in bytes per second in the unit, without it:
+// "8,668.1".
+func (u bwUnit) number(bytesPerSec float64) string {
+	if u == unitMiBps {
+		return format.Grouped(bytesPerSec/(1<<20), 1)
+	}
+	return format.MBps(bytesPerSec)
+}
+
+// text writes a bandwidth with the unit: "8,266.4 MiB/s".
+func (u bwUnit) text(bytesPerSec float64) string { return u.number(bytesPerSec) + " " + string(u) }
+
+// short writes a bandwidth for a chart tick or a mark: "13.4 GB/s",
+// "12.5 GiB/s".
+func (u bwUnit) short(bytesPerSec float64) string {
+	if u == unitMiBps {
+		return format.Significant(bytesPerSec, binaryBandwidthUnits)
+	}
+	return format.Significant(bytesPerSec, format.BandwidthUnits)
+}
+
+// binaryBandwidthUnits are the binary multiples of bytes per second.
+var binaryBandwidthUnits = []format.Unit{{Factor: 1 << 30, Suffix: " GiB/s"}, {Factor: 1 << 20, Suffix: " MiB/s"}, {Factor: 1 << 10, Suffix: " KiB/s"}, {Factor: 1, Suffix: " B/s"}}
+
+// unit is the bandwidth unit of a table; a table made outside Build has
+// the default.
+func (t *ProfileResult) unit() bwUnit { return unitOf(string(t.units)) }
+
+// unit is the bandwidth unit of the report.
+func (s *Summary) unit() bwUnit { return unitOf(s.Units) }
+
+// column is the title of a bandwidth column: "MB/s".
+func (u bwUnit) column() string { return string(u) }
+
+// definition says what the unit is, for the report's notes.
+func (u bwUnit) definition() string {
+	if u == unitMiBps {
+		return "Bandwidth is in MiB/s (binary: 1 MiB/s is 2^20 bytes per second)."
+	}
+	return "Bandwidth is in MB/s (decimal: 1 MB/s is 10^6 bytes per second)."
+}
