@@ -43,6 +43,8 @@ if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-cloud-amd64 >/dev/null 2>&
   apt-get update >/dev/null
 fi
 export DRIVEBENCH_E2E_QEMU=${DRIVEBENCH_E2E_QEMU:-1}
+# go install ...@VERSION of this commit from a module proxy on disk.
+export DRIVEBENCH_INSTALL_TEST=${DRIVEBENCH_INSTALL_TEST:-1}
 
 # Screenshots and other artefacts the tests keep.
 export DRIVEBENCH_ARTIFACTS=${DRIVEBENCH_ARTIFACTS:-$PWD/.artifacts}

@@ -42,7 +42,30 @@ func cmdImport(_ context.Context, args []string, io stdio) int {
 	for _, f := range reportFiles(nil) {
 		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
 	}
-	return exitOK
+	return importedFailures(io, dir)
+}
+
+// importedFailures lists the imported steps whose figures cannot be taken
+// as measured, and picks the exit code: 3 when there are any.
+func importedFailures(io stdio, dir string) int {
+	folder, err := results.Open(dir)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	recs, err := folder.Records()
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	code := exitOK
+	for _, r := range recs {
+		if r.Status != results.StatusOK {
+			fmt.Fprintf(io.err, "drivebench import: %s: %s: %s\n", r.Name, r.Status, r.Error)
+			code = exitStepFailed
+		}
+	}
+	return code
 }
 
 // cmdExport writes the fio job files of a plan's steps: drivebench export
