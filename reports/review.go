@@ -401,7 +401,7 @@ func docResults(d *document, s *Summary) {
 				d.heading(4, plain(orDash(t.Drive)))
 			}
 			resultTable(d, s, t)
-			d.para(plain(joinSentences(t.LatencyNote, t.TailNote)))
+			d.para(plain(joinSentences(t.LatencyNote, t.TailNote, t.NoiseNote)))
 			tableWarnings(d, t)
 			d.para(plain(t.Highlight))
 		}
@@ -775,7 +775,7 @@ func docChecks(d *document, s *Summary) {
 		if v.Where != "" {
 			message = []span{mono(v.Where), plain(": " + v.Message)}
 		}
-		rows = append(rows, [][]span{spans(v.Check), spans(orDash(v.Drive)), spans(verdictText(v.Status)), message})
+		rows = append(rows, [][]span{spans(v.Check), spans(orDash(v.Drive)), {verdict(v.Status)}, message})
 	}
 	d.richTable([]column{{title: "Check"}, {title: "Drive"}, {title: "Verdict"}, {title: "Message"}}, rows)
 }
