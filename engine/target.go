@@ -87,13 +87,69 @@ func resolveTarget(d *plan.Drive, dir string, willWrite, io bool) (*target, erro
 	return nil, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
 }
 
+// scratchPath is the file a scratch drive is, in the results folder dir.
+func scratchPath(dir, drive string) string { return filepath.Join(dir, "scratch-"+drive+".img") }
+
+// directoryFile is the file a directory drive's I/O steps run on.
+func directoryFile(d *plan.Drive) string {
+	return filepath.Join(d.Directory, "drivebench-"+d.Name+".img")
+}
+
+// usable is how much of a file or device of the given size the drive
+// uses: the plan's size when it gives a smaller one.
+func usable(d *plan.Drive, size int64) int64 {
+	if d.Size > 0 && d.Size < size {
+		return d.Size
+	}
+	return size
+}
+
+// PlannedTarget is the target a run of d would use, found without
+// creating, allocating or checking anything, for `export fio`: a scratch
+// or directory drive is the file a run would create (in dir for a scratch
+// drive), at the plan's size; a file or block device is sized as a run
+// sizes it, a device with its logical block size. It is resolveTarget
+// without its side effects, so an exported job file and a run agree.
+func PlannedTarget(d *plan.Drive, dir string) (driver.Target, error) {
+	planned := func(path string) (driver.Target, error) {
+		if d.Size <= 0 {
+			return driver.Target{}, fmt.Errorf("drive %q: a drive drivebench creates needs a size", d.Name)
+		}
+		return driver.Target{Path: path, Capacity: d.Size, BlockSize: 4096}, nil
+	}
+	switch {
+	case d.Directory != "":
+		return planned(directoryFile(d))
+	case d.Path == "":
+		return planned(scratchPath(dir, d.Name))
+	}
+	info, err := os.Stat(d.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && d.Size > 0:
+		return planned(d.Path)
+	case err != nil:
+		return driver.Target{}, fmt.Errorf("drive %q: %w; give the drive a size", d.Name, err)
+	case info.Mode()&fs.ModeDevice != 0:
+		bi, err := nvme.BlockInfo(d.Path)
+		if err != nil {
+			return driver.Target{}, fmt.Errorf("drive %q: %w", d.Name, err)
+		}
+		return driver.Target{Path: d.Path, Capacity: usable(d, bi.Size), BlockSize: bi.LogicalBlockSize}, nil
+	case info.Mode().IsRegular() && usable(d, info.Size()) > 0:
+		return driver.Target{Path: d.Path, Capacity: usable(d, info.Size()), BlockSize: 4096}, nil
+	case info.Mode().IsRegular():
+		return driver.Target{}, fmt.Errorf("drive %q: %s is empty; give the drive a size", d.Name, d.Path)
+	}
+	return driver.Target{}, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
+}
+
 // scratchTarget creates the drive as a file in the results folder; its
 // exec steps run in work-<drive> there, removed with the file.
 func scratchTarget(d *plan.Drive, dir string) (*target, error) {
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a scratch drive (empty path) needs a size", d.Name)
 	}
-	t, err := fileTarget(d, filepath.Join(dir, "scratch-"+d.Name+".img"), true)
+	t, err := fileTarget(d, scratchPath(dir, d.Name), true)
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +174,7 @@ func directoryTarget(d *plan.Drive, io bool) (*target, error) {
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a directory drive needs a size for the file its profiles run on", d.Name)
 	}
-	t, err := fileTarget(d, filepath.Join(d.Directory, "drivebench-"+d.Name+".img"), true)
+	t, err := fileTarget(d, directoryFile(d), true)
 	if err != nil {
 		return nil, err
 	}
@@ -166,10 +222,7 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
-	capacity := info.Size()
-	if d.Size > 0 && d.Size < capacity {
-		capacity = d.Size
-	}
+	capacity := usable(d, info.Size())
 	if capacity == 0 {
 		return nil, fmt.Errorf("drive %q: %s is empty; give the drive a size so drivebench can allocate it", d.Name, path)
 	}
@@ -193,10 +246,7 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 		}
 	}
-	capacity := info.Size
-	if d.Size > 0 && d.Size < capacity {
-		capacity = d.Size
-	}
+	capacity := usable(d, info.Size)
 	return &target{drive: d, io: driver.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
 }
 

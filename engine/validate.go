@@ -6,6 +6,37 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
+// Validation is a plan loaded and checked, with everything found.
+type Validation struct {
+	Plan    *plan.Plan
+	Graph   *plan.Graph
+	Sources *plan.Sources
+	Diags   hcl.Diagnostics
+}
+
+// Validate is what "validate" means, the same for validate, plan and run:
+// the plan loads (every mistake in the language, at its place), expands
+// to its graph, reads nothing it never wrote unless it says so, every
+// hook defines the function the plan names, and every step's engine can
+// run its workload. With opts.Unset, variables without a value are
+// unknown: what depends on them is not checked, and the engines are not
+// asked, since they look at the drives those variables usually give.
+// Plan and Graph are nil when the plan has errors that stop the checks.
+func Validate(path string, opts plan.LoadOptions) Validation {
+	p, src, diags := plan.Load(path, opts)
+	v := Validation{Sources: src, Diags: diags}
+	if diags.HasErrors() {
+		return v
+	}
+	v.Plan, v.Graph = p, plan.Expand(p)
+	v.Diags = append(v.Diags, plan.LintReads(p, v.Graph)...)
+	v.Diags = append(v.Diags, ValidateHooks(p, script.Limits{})...)
+	if len(p.Unset) == 0 {
+		v.Diags = append(v.Diags, ValidateEngines(p, v.Graph)...)
+	}
+	return v
+}
+
 // hookCall is one hook of a plan and how the engine calls it.
 type hookCall struct {
 	what     string

@@ -24,6 +24,7 @@ const (
 	chartSteadyState   = "steady_state"
 	chartSummaryHook   = "summary_chart"
 	chartGrid          = "grid"
+	chartLadder        = "latency_ladder"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -132,6 +133,11 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 				title := sec.Profile + " on " + e.label + ": " + metricName(headline) + " by " + dims[0] + " and " + dims[1]
 				add(chartHeatmap, e.label, title, func() *plot.Chart { return heatMapChart(title, e, dims, headline) })
 			}
+		}
+	}
+	if t := entries[0].table; len(t.Rows) > 0 {
+		if names, _ := ladderGroups(t); len(names) > 1 {
+			add(chartLadder, "", sec.Profile+": latency against IOPS by "+strings.Join(otherParams(t), " and "), func() *plot.Chart { return ladderChart(sec.Profile, t) })
 		}
 	}
 	if long := withLongSeries(entries); len(long) > 0 {

@@ -48,3 +48,28 @@ func TestChosenRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestLadder: a sweep over read share and (workers, queue depth) draws
+// one latency line per read share and statistic, against IOPS.
+func TestLadder(t *testing.T) {
+	row := func(read, jobs, qd, iops, mean float64) Row {
+		p99, p9999 := uint64(mean*3), uint64(mean*9)
+		return Row{Status: "ok", Params: []Param{{"read_pct", read}, {"numjobs", jobs}, {"iodepth", qd}},
+			Total: &Figures{IOPS: iops, MeanLatNs: &mean, P99Ns: &p99, Tail: []PercentileCell{{P: 99.99, Ns: &p9999}}}}
+	}
+	tab := &ProfileResult{Rows: []Row{
+		row(100, 1, 1, 10000, 80e3), row(100, 4, 32, 500000, 250e3),
+		row(70, 1, 1, 8000, 100e3), row(70, 4, 32, 300000, 400e3),
+	}}
+	names, groups := ladderGroups(tab)
+	if strings.Join(names, "|") != "read_pct=100|read_pct=70" || len(groups[0]) != 2 {
+		t.Fatalf("groups %q", names)
+	}
+	c := ladderChart("mixes", tab)
+	if len(c.Lines) != 6 || c.Lines[2].Name != "read_pct=100 p99.99" || c.Lines[3].Points[1].Y != 400e3 {
+		t.Errorf("lines %+v", c.Lines)
+	}
+	if n, _ := ladderGroups(&ProfileResult{Rows: []Row{row(100, 1, 1, 1, 1)}}); n != nil {
+		t.Errorf("a load-only sweep has ladder groups %q", n)
+	}
+}

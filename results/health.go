@@ -28,7 +28,7 @@ type Health struct {
 	Schema string `json:"schema"`
 	Drive  string `json:"drive"`
 	// Path is the device the drive was read through.
-	Path     string         `json:"path"`
+	Path     string        `json:"path"`
 	Identity *NVMeIdentity `json:"identity,omitempty"`
 	// Before and After are the two readings; After is absent when the run
 	// has not ended or the drive could not be read after it.

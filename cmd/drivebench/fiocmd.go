@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/engine/fio"
 	"github.com/drivebench/drivebench/plan"
@@ -42,7 +42,30 @@ func cmdImport(_ context.Context, args []string, io stdio) int {
 	for _, f := range reportFiles(nil) {
 		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
 	}
-	return exitOK
+	return importedFailures(io, dir)
+}
+
+// importedFailures lists the imported steps whose figures cannot be taken
+// as measured, and picks the exit code: 3 when there are any.
+func importedFailures(io stdio, dir string) int {
+	folder, err := results.Open(dir)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	recs, err := folder.Records()
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench import:", err)
+		return exitUsage
+	}
+	code := exitOK
+	for _, r := range recs {
+		if r.Status != results.StatusOK {
+			fmt.Fprintf(io.err, "drivebench import: %s: %s: %s\n", r.Name, r.Status, r.Error)
+			code = exitStepFailed
+		}
+	}
+	return code
 }
 
 // cmdExport writes the fio job files of a plan's steps: drivebench export
@@ -169,48 +192,21 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 	return files, notes, nil
 }
 
-// exportTargets describes each drive as a run would find it: its path
-// (a scratch drive becomes a file in the export folder, which fio creates)
-// and its capacity, from the plan or from the file or device.
+// exportTargets describes each drive as a run would find it
+// (engine.PlannedTarget); every drive that cannot be described is
+// reported.
 func exportTargets(p *plan.Plan, dir string) (map[string]driver.Target, error) {
 	targets := map[string]driver.Target{}
 	var errs []error
 	for _, d := range p.Drives {
-		t := driver.Target{Path: d.Path, Capacity: d.Size}
-		if d.Path == "" {
-			t.Path = filepath.Join(dir, "scratch-"+d.Name+".img")
-		}
-		if t.Capacity == 0 {
-			size, err := capacity(d.Path)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("drive %q: cannot learn the size of %s (%v); give the drive a size", d.Name, d.Path, err))
-				continue
-			}
-			t.Capacity = size
+		t, err := engine.PlannedTarget(d, dir)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
 		targets[d.Name] = t
 	}
 	return targets, errors.Join(errs...)
-}
-
-// capacity is the size of a regular file or block device.
-func capacity(path string) (int64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return 0, err
-	}
-	if info.Mode().IsRegular() {
-		return info.Size(), nil
-	}
-	if info.Mode()&os.ModeDevice == 0 {
-		return 0, errors.New("neither a regular file nor a block device")
-	}
-	return f.Seek(0, io.SeekEnd)
 }
 
 // aggregateRules gives each round of a repeated step the rule its

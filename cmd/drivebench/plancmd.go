@@ -10,7 +10,6 @@ import (
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
-	"github.com/drivebench/drivebench/script"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -35,25 +34,13 @@ type checked struct {
 	diags hcl.Diagnostics
 }
 
-// checkPlan loads, validates and expands a plan. With unset, variables
-// without a value are unknown instead of an error (validate, plan): what
-// needs their values is not checked, and the plan cannot be run.
+// checkPlan loads, validates and expands a plan (engine.Validate). With
+// unset, variables without a value are unknown instead of an error
+// (validate, plan): what needs their values is not checked, and the plan
+// cannot be run.
 func checkPlan(path string, pf *planFlags, io stdio, unset bool) checked {
-	p, src, diags := plan.Load(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv, Unset: unset})
-	c := checked{path: path, src: src, diags: diags}
-	if diags.HasErrors() {
-		return c
-	}
-	c.plan = p
-	c.graph = plan.Expand(p)
-	c.diags = append(c.diags, plan.LintReads(p, c.graph)...)
-	c.diags = append(c.diags, engine.ValidateHooks(p, script.Limits{})...)
-	if len(p.Unset) == 0 {
-		// Engine checks look at the drives' paths and sizes, which unset
-		// variables usually give.
-		c.diags = append(c.diags, engine.ValidateEngines(p, c.graph)...)
-	}
-	return c
+	v := engine.Validate(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv, Unset: unset})
+	return checked{path: path, plan: v.Plan, graph: v.Graph, src: v.Sources, diags: v.Diags}
 }
 
 // loadPlan loads, validates and expands a plan, printing every diagnostic.

@@ -9,10 +9,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -173,7 +175,53 @@ func (im imported) record(g jobGroup) *results.Record {
 	if err := errors.Join(errs...); err != nil {
 		rec.Status, rec.Error = results.StatusFailed, strings.ReplaceAll(err.Error(), "\n", "; ")
 	}
+	if problems := g.problems(); len(problems) > 0 && rec.Status == results.StatusOK {
+		rec.Status = results.StatusFailed
+		rec.Error = "fio's output does not add up, so its figures are not taken as measured: " + strings.Join(problems, "; ")
+	}
 	return rec
+}
+
+// problems lists what makes a group's figures untrustworthy: the jobs'
+// own problems and options drivebench reads that are not what fio takes.
+func (g jobGroup) problems() []string {
+	var out []string
+	for _, j := range g.jobs {
+		for _, p := range append(j.Problems, optionProblems(j.Options)...) {
+			out = appendNew(out, "job "+j.Name+" "+p)
+		}
+	}
+	return out
+}
+
+// fioPatterns are the values of fio's rw option.
+var fioPatterns = []string{"read", "write", "trim", "randread", "randwrite", "randtrim", "rw", "readwrite", "randrw", "trimwrite", "randtrimwrite"}
+
+// optionProblems checks the options that name a step's point.
+func optionProblems(opts map[string]string) []string {
+	var out []string
+	if rw, ok := opts["rw"]; ok {
+		pattern, _, _ := strings.Cut(rw, ":")
+		if !slices.Contains(fioPatterns, pattern) {
+			out = append(out, fmt.Sprintf("has rw=%s, which is not one of fio's patterns", rw))
+		}
+	}
+	if bs, ok := opts["bs"]; ok {
+		for _, part := range strings.FieldsFunc(bs, func(r rune) bool { return r == ',' || r == '-' || r == ':' }) {
+			if n, err := plan.ParseSize(part); err != nil || n <= 0 {
+				out = append(out, fmt.Sprintf("has bs=%s, which is not a block size", bs))
+				break
+			}
+		}
+	}
+	for _, name := range []string{"iodepth", "numjobs"} {
+		if v, ok := opts[name]; ok {
+			if n, err := strconv.Atoi(v); err != nil || n < 1 {
+				out = append(out, fmt.Sprintf("has %s=%s, which is not a count of 1 or more", name, v))
+			}
+		}
+	}
+	return out
 }
 
 // hostBreakdown merges a client-mode run's jobs per host; nil for a local

@@ -150,3 +150,32 @@ func TestImportRefusesNonFioFiles(t *testing.T) {
 		t.Errorf("a failed import wrote %s", dir)
 	}
 }
+
+// TestImportRefusesFiguresThatDoNotAddUp: fio output whose latency bins are
+// not numbers, whose bs is not a size, or whose I/O took no time, imports
+// as a failed step that says why, never as a measurement (a 0-IOPS "ok").
+func TestImportRefusesFiguresThatDoNotAddUp(t *testing.T) {
+	for _, tc := range []struct{ file, want string }{
+		{"import-bad-bins.json", `job psync-randread read: the latency bins "-1", "abc" are not numbers of ns`},
+		{"import-bad-bs.json", "job psync-randread has bs=banana, which is not a block size"},
+		{"import-zero-runtime.json", "job psync-randread read: 667350 I/Os in a runtime of 0 ms, so no rate can be computed from them"},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "imported")
+			if err := Import(dir, []string{filepath.Join("testdata", tc.file)}); err != nil {
+				t.Fatal(err)
+			}
+			folder, err := results.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := folder.Records()
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("%d records (%v)", len(recs), err)
+			}
+			if recs[0].Status != results.StatusFailed || !strings.HasSuffix(recs[0].Error, tc.want) {
+				t.Errorf("status %s, error %q\nwant failed, ending %q", recs[0].Status, recs[0].Error, tc.want)
+			}
+		})
+	}
+}

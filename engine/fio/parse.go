@@ -51,7 +51,10 @@ type Job struct {
 	// Options are the job's options over the report's global options, as
 	// fio printed them.
 	Options map[string]string
-	figures jobFigures
+	// Problems are what makes the job's figures untrustworthy: latency
+	// bins that are not numbers of ns, I/O counted in no time.
+	Problems []string
+	figures  jobFigures
 }
 
 // Result is the job's own figures as a result.
@@ -297,8 +300,8 @@ func (o *Output) decodeJob(e jobJSON, global optionsJSON) Job {
 		j.Host = *e.Hostname + "," + strconv.Itoa(e.Port)
 	}
 	j.figures = jobFigures{
-		read:  o.decodeDir(e.Read, j),
-		write: o.decodeDir(e.Write, j),
+		read:  o.decodeDir(e.Read, &j, "read"),
+		write: o.decodeDir(e.Write, &j, "write"),
 		cpu:   cpuTime(e),
 		end:   o.Time,
 	}
@@ -311,7 +314,7 @@ func cpuTime(e jobJSON) metrics.CPU {
 	return metrics.CPU{UserSec: e.UsrCPU / 100 * secs, SysSec: e.SysCPU / 100 * secs}
 }
 
-func (o *Output) decodeDir(d dirJSON, j Job) dirFigures {
+func (o *Output) decodeDir(d dirJSON, j *Job, dir string) dirFigures {
 	l := d.Clat
 	if o.Latency == "lat" {
 		l = d.Lat
@@ -324,7 +327,10 @@ func (o *Output) decodeDir(d dirJSON, j Job) dirFigures {
 	}
 	f.percentiles = percentiles(l.Percentile)
 	if len(l.Bins) > 0 {
-		f.hist = o.histogram(l, j)
+		f.hist = o.histogram(l, j, dir)
+	}
+	if d.TotalIOs > 0 && d.Runtime == 0 {
+		j.Problems = append(j.Problems, fmt.Sprintf("%s: %d I/Os in a runtime of 0 ms, so no rate can be computed from them", dir, d.TotalIOs))
 	}
 	return f
 }
@@ -351,15 +357,20 @@ func percentiles(m map[string]uint64) []metrics.Percentile {
 
 // histogram adds fio's bins into a histogram; fio's layout is ours, so
 // each bin lands in its own bucket.
-func (o *Output) histogram(l latJSON, j Job) *metrics.Histogram {
+func (o *Output) histogram(l latJSON, j *Job, dir string) *metrics.Histogram {
 	h := new(metrics.Histogram)
+	var bad []string
 	for k, c := range l.Bins {
 		v, err := strconv.ParseUint(k, 10, 64)
 		if err != nil {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("job %s: latency bin %q is not a number of ns; left out", j.Name, k))
+			bad = append(bad, strconv.Quote(k))
 			continue
 		}
 		h.AddBucket(v, c)
+	}
+	if len(bad) > 0 {
+		slices.Sort(bad)
+		j.Problems = append(j.Problems, fmt.Sprintf("%s: the latency bins %s are not numbers of ns", dir, strings.Join(bad, ", ")))
 	}
 	if h.Count() != l.N {
 		o.Warnings = append(o.Warnings, fmt.Sprintf("job %s: the latency bins hold %d samples but fio counted %d", j.Name, h.Count(), l.N))
