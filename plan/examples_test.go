@@ -34,7 +34,9 @@ var examplePlans = []examplePlan{
 	// fill, 4 four-corners and 12 mix curves of 1 + 12 points
 	{"storagereview-vdbench/sk-hynix-pe6011.hcl", devTarget, 210, map[NodeKind]int{KindPrecondition: 1, KindProfile: 208, KindReport: 1}},
 	// 4 tests each after 2 fill passes: 56 + 2 x (10 + mean) + 105 + 1
-	{"thg-cd6v/thg-cd6v.hcl", devTarget, 193, map[NodeKind]int{KindPrecondition: 8, KindProfile: 182, KindAggregate: 2, KindReport: 1}},
+	// The latency ladder is 11 (workers, QD) points at each of 3 read
+	// shares: 33 steps, not a 5 x 7 matrix of 105.
+	{"thg-cd6v/thg-cd6v.hcl", devTarget, 121, map[NodeKind]int{KindPrecondition: 8, KindProfile: 110, KindAggregate: 2, KindReport: 1}},
 	// fill, then 8 workloads x 6 iodepths x 5 numjobs
 	{"storagereview-fio-matrix/kioxia-cm9-r.hcl", devTarget, 242, map[NodeKind]int{KindPrecondition: 1, KindProfile: 240, KindReport: 1}},
 	// each test after a purge (and 2 fill passes), up to 25 rounds:
@@ -271,11 +273,11 @@ func TestExampleWithVarFile(t *testing.T) {
 		t.Errorf("drive %+v", *d)
 	}
 	g := Expand(p)
-	if len(g.Nodes) != 193-56+3*7 {
-		t.Errorf("%d steps, want 158: 3 x 7 IOPS points instead of 8 x 7", len(g.Nodes))
+	if len(g.Nodes) != 121-56+3*7 {
+		t.Errorf("%d steps, want 86: 3 x 7 IOPS points instead of 8 x 7", len(g.Nodes))
 	}
 	for _, n := range stepsOf(g, "write-saturation") {
-		if n.Workload.Runtime.Seconds() != 3 || n.Workload.NumJobs != 4 {
+		if n.Workload.Runtime.Seconds() != 12 || n.Workload.NumJobs != 4 {
 			t.Errorf("%s: %+v", n.Name, *n.Workload)
 		}
 	}

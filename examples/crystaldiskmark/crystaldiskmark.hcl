@@ -35,6 +35,11 @@ variable "runtime" {
   default     = "5s"
 }
 
+variable "interval" {
+  description = "Idle time between tests, as CrystalDiskMark's interval."
+  default     = "5s"
+}
+
 variable "loops" {
   description = "Runs of each test; the best one counts."
   type        = number
@@ -82,6 +87,8 @@ profile "cdm" {
   numjobs = local.tests[each.key].numjobs
   runtime = var.runtime
   direct  = true
+  # CrystalDiskMark idles between tests.
+  pause = var.interval
 
   sweep {
     rw = local.tests[each.key].sequential ? ["read", "write"] : ["randread", "randwrite"]

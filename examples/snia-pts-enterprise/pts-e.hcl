@@ -88,6 +88,9 @@ drive "dut" {
   size       = var.size
   writable   = true
   spec_sheet = var.spec_sheet
+  # PTS runs with the volatile write cache off (restored after the run);
+  # a scratch file has none to switch.
+  volatile_write_cache = var.target == "" ? null : false
 }
 
 precondition "purge" {

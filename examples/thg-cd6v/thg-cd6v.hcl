@@ -6,7 +6,8 @@
 #   2. sequential 128 KiB reads and writes, 10 rounds each, the last 5
 #      averaged;
 #   3. latency against load: 4 KiB random at 100/0, 70/30 and 0/100 read
-#      shares, from 1 worker x QD1 to 16 workers x QD64;
+#      shares, from 1 worker x QD1 to 16 workers x QD64, a latency ladder
+#      per share with the mean, p99 and p99.99;
 #   4. write saturation: 4 KiB random writes for 6 hours at 4 x QD32, with
 #      IOPS and latency over time.
 #
@@ -137,10 +138,23 @@ profile "latency" {
   ramp          = var.ramp
   direct        = true
 
+  # The ladder as the review steps it: one worker up to QD32, then more
+  # workers at QD32, then QD64; one latency line per read share.
   sweep {
     read_pct = [100, 70, 0]
-    numjobs  = pow2(1, 16)
-    iodepth  = pow2(1, 64)
+    points = [
+      { numjobs = 1, iodepth = 1 },
+      { numjobs = 1, iodepth = 2 },
+      { numjobs = 1, iodepth = 4 },
+      { numjobs = 1, iodepth = 8 },
+      { numjobs = 1, iodepth = 16 },
+      { numjobs = 1, iodepth = 32 },
+      { numjobs = 2, iodepth = 32 },
+      { numjobs = 4, iodepth = 32 },
+      { numjobs = 8, iodepth = 32 },
+      { numjobs = 16, iodepth = 32 },
+      { numjobs = 16, iodepth = 64 },
+    ]
   }
 }
 
@@ -152,4 +166,10 @@ profile "write-saturation" {
   iodepth       = 32
   runtime       = var.saturation
   direct        = true
+}
+
+# Tom's Hardware quotes bandwidth in MiB/s and latency tails to p99.99.
+report {
+  units       = "MiB/s"
+  percentiles = [50, 99, 99.99]
 }
