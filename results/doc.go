@@ -16,4 +16,6 @@
 //	summary.json      sections a report's summary hook added
 //	work-<drive>/     the working folder of external commands on a scratch drive
 //	report.*          reports rendered from the above
+//
+// docs/architecture.md documents every file's fields and schema.
 package results
