@@ -401,7 +401,7 @@ func docResults(d *document, s *Summary) {
 				d.heading(4, plain(orDash(t.Drive)))
 			}
 			resultTable(d, s, t)
-			d.para(plain(joinSentences(t.LatencyNote, t.TailNote)))
+			d.para(plain(joinSentences(t.LatencyNote, t.TailNote, t.NoiseNote)))
 			tableWarnings(d, t)
 			d.para(plain(t.Highlight))
 		}

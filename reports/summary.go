@@ -199,6 +199,9 @@ type ProfileResult struct {
 	LatencyNote string `json:"latency_note,omitempty"`
 	// Warnings are the run's reasons to doubt the figures of some rows.
 	Warnings []TableWarning `json:"warnings,omitempty"`
+	// NoiseNote says how much each point's IOPS varied over its intervals
+	// and rounds.
+	NoiseNote string `json:"noise_note,omitempty"`
 }
 
 // LatencyCurve is a latency distribution: the latency below which each
@@ -272,6 +275,11 @@ type Row struct {
 	Rounds []RoundResult `json:"rounds"`
 	// Host is how busy the machine was while the row's step ran.
 	Host *results.HostLoad `json:"host,omitempty"`
+	// Intervals is the spread of the step's per-interval IOPS (its
+	// stability); RoundSpread that of its rounds' IOPS, with the 95 %
+	// confidence interval of their mean.
+	Intervals   *Spread `json:"intervals,omitempty"`
+	RoundSpread *Spread `json:"round_spread,omitempty"`
 }
 
 // RoundResult is one round of a repeated point or of a steady-state
