@@ -197,11 +197,16 @@ func (h *hostWatch) finish() *results.HostLoad {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	var ours float64
 	for key, last := range h.last {
 		pct := 100 * float64(last-h.first[key]) / clockTicks / elapsed
+		ours += pct
 		if pct > load.BusiestThreadPct {
 			load.BusiestThreadPct, load.BusiestThread = pct, h.names[key]
 		}
+	}
+	if load.CPUs > 0 {
+		load.EnginePct = min(ours/float64(load.CPUs), load.BusyPct)
 	}
 	return load
 }
@@ -213,9 +218,13 @@ func hostWarnings(l *results.HostLoad) []results.Warning {
 		return nil
 	}
 	var out []results.Warning
-	if l.BusyPct >= hostBusyPct {
+	switch {
+	case l.BusyPct >= hostBusyPct && l.EnginePct >= l.BusyPct/2:
 		out = append(out, results.Warning{Kind: results.WarnHostCPU, Message: fmt.Sprintf(
-			"The host's processors were %.0f %% busy over the step (all %d of them): the machine, not the drive, may have set these figures. Run fewer jobs, or nothing else beside the test.", l.BusyPct, l.CPUs)})
+			"The host's processors were %.0f %% busy over the step (all %d of them; drivebench and its engine %.0f %%): the machine, not the drive, may have set these figures. Run fewer jobs, or use a faster host.", l.BusyPct, l.CPUs, l.EnginePct)})
+	case l.BusyPct >= hostBusyPct:
+		out = append(out, results.Warning{Kind: results.WarnHostCPU, Message: fmt.Sprintf(
+			"The host's processors were %.0f %% busy over the step (all %d of them), mostly with other programs (drivebench and its engine %.0f %%): the test did not run on a quiet host, and these figures may be lower than the drive's. Run it with nothing else beside it.", l.BusyPct, l.CPUs, l.EnginePct)})
 	}
 	if l.BusiestThreadPct >= threadBusyPct {
 		out = append(out, results.Warning{Kind: results.WarnHostCPU, Message: fmt.Sprintf(

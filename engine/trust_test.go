@@ -51,7 +51,8 @@ func TestHostWarnings(t *testing.T) {
 		want  string
 	}{
 		{results.HostLoad{CPUs: 2, BusyPct: 40, BusiestThreadPct: 35}, 0, ""},
-		{results.HostLoad{CPUs: 2, BusyPct: 97, BusiestThreadPct: 50}, 1, "The host's processors were 97 % busy over the step (all 2 of them)"},
+		{results.HostLoad{CPUs: 2, BusyPct: 97, BusiestThreadPct: 50, EnginePct: 80}, 1, "The host's processors were 97 % busy over the step (all 2 of them; drivebench and its engine 80 %)"},
+		{results.HostLoad{CPUs: 2, BusyPct: 100, BusiestThreadPct: 20, EnginePct: 15}, 1, "The host's processors were 100 % busy over the step (all 2 of them), mostly with other programs"},
 		{results.HostLoad{CPUs: 8, BusyPct: 20, BusiestThreadPct: 99, BusiestThread: "drivebench"}, 1, "The engine's busiest thread (drivebench) kept a processor 99 % busy"},
 	}
 	for _, tt := range tests {

@@ -199,6 +199,9 @@ type ProfileResult struct {
 	LatencyNote string `json:"latency_note,omitempty"`
 	// Warnings are the run's reasons to doubt the figures of some rows.
 	Warnings []TableWarning `json:"warnings,omitempty"`
+	// NoiseNote says how much each point's IOPS varied over its intervals
+	// and rounds.
+	NoiseNote string `json:"noise_note,omitempty"`
 }
 
 // LatencyCurve is a latency distribution: the latency below which each
@@ -256,6 +259,13 @@ type Row struct {
 	// Averaged is set on the row of a repeated point: the number of rounds
 	// whose figures the row averages.
 	Averaged int `json:"averaged,omitempty"`
+	// EndedBy names the bound that ended a run bounded by bytes and by
+	// time: "io_size" or "runtime".
+	EndedBy string `json:"ended_by,omitempty"`
+	// Thermal is what an NVMe drive's temperature did during the step,
+	// from its SMART log read every few seconds: "drive temperature 50 to
+	// 71 °C over 13 readings; THROTTLED: ...".
+	Thermal string `json:"thermal,omitempty"`
 	// Aggregate says, in the plan's words, which rounds the row of a
 	// repeated point averages: "mean of best 1 of 5 rounds".
 	Aggregate string `json:"aggregate,omitempty"`
@@ -272,6 +282,11 @@ type Row struct {
 	Rounds []RoundResult `json:"rounds"`
 	// Host is how busy the machine was while the row's step ran.
 	Host *results.HostLoad `json:"host,omitempty"`
+	// Intervals is the spread of the step's per-interval IOPS (its
+	// stability); RoundSpread that of its rounds' IOPS, with the 95 %
+	// confidence interval of their mean.
+	Intervals   *Spread `json:"intervals,omitempty"`
+	RoundSpread *Spread `json:"round_spread,omitempty"`
 }
 
 // RoundResult is one round of a repeated point or of a steady-state

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -103,6 +104,7 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 			"† fewer than %d I/Os of the point lie beyond this percentile, so it shows one of the slowest few I/Os rather than a rate.", beyondNeeded))
 	}
 	t.LatencyNote = latencySentence(latencies, len(t.Rows))
+	setNoise(t, recs)
 }
 
 // rateLimited reports whether the step ran under a rate limit.
@@ -251,4 +253,135 @@ func tailText(f *Figures, p float64) string {
 		}
 	}
 	return format.Dash
+}
+
+// Spread is how a figure varied over repeated measurements: the rounds of
+// a point, or the intervals of one step.
+type Spread struct {
+	N   int     `json:"n"`
+	Min float64 `json:"min"`
+	Max float64 `json:"max"`
+	// Mean and CVPct (the coefficient of variation, the standard deviation
+	// over the mean, in percent).
+	Mean  float64 `json:"mean"`
+	CVPct float64 `json:"cv_pct"`
+	// CI95Low and CI95High bound the 95 % confidence interval of the
+	// mean (Student's t); set for the rounds of a point only.
+	CI95Low  *float64 `json:"ci95_low,omitempty"`
+	CI95High *float64 `json:"ci95_high,omitempty"`
+}
+
+// spreadOf is the spread of values; nil for fewer than two.
+func spreadOf(values []float64, withCI bool) *Spread {
+	n := len(values)
+	if n < 2 {
+		return nil
+	}
+	s := &Spread{N: n, Min: values[0], Max: values[0]}
+	var sum float64
+	for _, v := range values {
+		sum += v
+		s.Min, s.Max = min(s.Min, v), max(s.Max, v)
+	}
+	s.Mean = sum / float64(n)
+	var sq float64
+	for _, v := range values {
+		sq += (v - s.Mean) * (v - s.Mean)
+	}
+	sd := math.Sqrt(sq / float64(n-1))
+	if s.Mean > 0 {
+		s.CVPct = 100 * sd / s.Mean
+	}
+	if withCI {
+		half := tQuantile975(n-1) * sd / math.Sqrt(float64(n))
+		lo, hi := max(s.Mean-half, 0), s.Mean+half // a rate is never negative
+		s.CI95Low, s.CI95High = &lo, &hi
+	}
+	return s
+}
+
+// tQuantile975 is Student's t at 97.5 % for df degrees of freedom, the
+// factor of a two-sided 95 % interval.
+func tQuantile975(df int) float64 {
+	table := []float64{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
+	if df >= 1 && df <= len(table) {
+		return table[df-1]
+	}
+	return 1.960
+}
+
+// seriesIOPS lists a step's per-interval IOPS, leaving out the last
+// interval, which is usually partial.
+func seriesIOPS(res *metrics.Result) []float64 {
+	var out []float64
+	for i, s := range res.Series {
+		if i < len(res.Series)-1 {
+			out = append(out, s.ReadIOPS+s.WriteIOPS)
+		}
+	}
+	return out
+}
+
+// roundIOPS lists the IOPS of a row's rounds that have figures.
+func roundIOPS(r Row) []float64 {
+	var out []float64
+	for _, round := range r.Rounds {
+		if round.Total != nil && round.Status == results.StatusOK {
+			out = append(out, round.Total.IOPS)
+		}
+	}
+	return out
+}
+
+// setNoise sets each row's spreads and writes what they say: how steady
+// each point's IOPS were over its intervals and rounds, and, on a rate
+// curve, the points that missed their target rate.
+func setNoise(t *ProfileResult, recs map[string]*results.Record) {
+	var steady, rounds []string
+	curve := shapeOf(t) == shapeRateCurve
+	for i := range t.Rows {
+		row := &t.Rows[i]
+		if rec := recs[row.StepID]; rec != nil && rec.Result != nil {
+			row.Intervals = spreadOf(seriesIOPS(rec.Result), false)
+		}
+		row.RoundSpread = spreadOf(roundIOPS(*row), true)
+		name := pointText(*row, curve)
+		if s := row.Intervals; s != nil {
+			steady = append(steady, fmt.Sprintf("%s %.1f %%", name, s.CVPct))
+		}
+		if s := row.RoundSpread; s != nil {
+			rounds = append(rounds, fmt.Sprintf("%s: %s to %s IOPS over %d rounds (CV %.1f %%), mean %s, 95 %% confidence %s to %s",
+				name, format.Count(s.Min), format.Count(s.Max), s.N, s.CVPct, format.Count(s.Mean), format.Count(*s.CI95Low), format.Count(*s.CI95High)))
+		}
+	}
+	var notes []string
+	if len(steady) > 0 {
+		notes = append(notes, "Per-interval IOPS varied (coefficient of variation) by "+strings.Join(steady, ", ")+".")
+	}
+	if len(rounds) > 0 {
+		notes = append(notes, "Rounds: "+strings.Join(rounds, "; ")+".")
+	}
+	t.NoiseNote = strings.Join(notes, " ")
+	if curve {
+		t.Warnings = append(t.Warnings, curveWarnings(t, recs)...)
+	}
+}
+
+// curveWarnings flag the points of a rate curve that missed their
+// target rate by more than 1 %: the drive did not keep up. (A point that
+// beat the uncontrolled maximum carries the engine's own warning.)
+func curveWarnings(t *ProfileResult, recs map[string]*results.Record) []TableWarning {
+	var out []TableWarning
+	for _, row := range t.Rows {
+		w := step{rec: recs[row.StepID]}.workload()
+		if row.RatePct == nil || row.Total == nil || w == nil || w.RateIOPS <= 0 || row.Total.IOPS >= 0.99*w.RateIOPS {
+			continue
+		}
+		out = append(out, TableWarning{Point: pointText(row, true), Kind: results.WarnRateShort, Message: fmt.Sprintf(
+			"The drive did not keep up: %s IOPS of the %s asked (%.1f %% short).",
+			format.Count(row.Total.IOPS), format.Count(w.RateIOPS), 100*(1-row.Total.IOPS/w.RateIOPS))})
+	}
+	return out
 }

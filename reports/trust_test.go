@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -47,3 +48,46 @@ func TestTablesSayWhatTheyHold(t *testing.T) {
 		}
 	}
 }
+
+func TestSpreadOf(t *testing.T) {
+	s := spreadOf([]float64{100, 110, 90, 100}, true)
+	// mean 100, sample sd 8.165, t(3) 3.182: half width 12.99
+	if s.N != 4 || s.Min != 90 || s.Max != 110 || s.Mean != 100 || math.Abs(s.CVPct-8.165) > 0.001 ||
+		math.Abs(*s.CI95Low-87.01) > 0.01 || math.Abs(*s.CI95High-112.99) > 0.01 {
+		t.Errorf("spread %+v, CI %.2f to %.2f", s, *s.CI95Low, *s.CI95High)
+	}
+	if spreadOf([]float64{5}, true) != nil {
+		t.Error("a spread of one value")
+	}
+}
+
+// TestRateCurveFlags: the rate points more than 1 % short of their
+// target are flagged.
+func TestRateCurveFlags(t *testing.T) {
+	steady := func(iops float64) []metrics.Sample {
+		return []metrics.Sample{{T: 1, ReadIOPS: iops}, {T: 2, ReadIOPS: iops * 1.01}, {T: 3, ReadIOPS: iops * 0.99}, {T: 3.5, ReadIOPS: iops}}
+	}
+	table := ProfileResult{Rows: []Row{
+		{StepID: "max", Total: &Figures{IOPS: 1000}},
+		{StepID: "r120", Total: &Figures{IOPS: 1150}, RatePct: ptr(120.0)},
+		{StepID: "r50", Total: &Figures{IOPS: 450}, RatePct: ptr(50.0)},
+		{StepID: "r25", Total: &Figures{IOPS: 249}, RatePct: ptr(25.0)},
+	}}
+	recs := map[string]*results.Record{
+		"max":  {Result: &metrics.Result{Series: steady(1000)}},
+		"r120": {Workload: &results.Workload{RateIOPS: 1200}, Result: &metrics.Result{}},
+		"r50":  {Workload: &results.Workload{RateIOPS: 500}, Result: &metrics.Result{}},
+		"r25":  {Workload: &results.Workload{RateIOPS: 250}, Result: &metrics.Result{}},
+	}
+	setNoise(&table, recs)
+	var got []string
+	for _, w := range table.Warnings {
+		got = append(got, w.Point+": "+w.Message[:20])
+	}
+	want := []string{"120% rate: The drive did not ke", "50% rate: The drive did not ke"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("warnings %q, want %q", got, want)
+	}
+}
+
+func ptr[T any](v T) *T { return &v }

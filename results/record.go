@@ -43,7 +43,10 @@ type Record struct {
 	Started  time.Time       `json:"started"`
 	Finished time.Time       `json:"finished"`
 	Result   *metrics.Result `json:"result,omitempty"`
-	Verdicts []Verdict       `json:"verdicts,omitempty"`
+	// EndedBy names the bound that ended a run with two, a byte count
+	// (io_size) and a runtime: "io_size" or "runtime".
+	EndedBy  string    `json:"ended_by,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// SteadyState is set on the tracked rounds of a steady-state profile:
 	// the judgement of the rounds up to and including this one.
 	SteadyState *SteadyState `json:"steady_state,omitempty"`
@@ -94,6 +97,10 @@ type HostLoad struct {
 	// (100 is one processor all the time), and BusiestThread its name.
 	BusiestThreadPct float64 `json:"busiest_thread_pct"`
 	BusiestThread    string  `json:"busiest_thread,omitempty"`
+	// EnginePct is the share of all processors that drivebench and the
+	// processes it started (fio) used; BusyPct less EnginePct is other
+	// programs'.
+	EnginePct float64 `json:"engine_pct"`
 	// CachedPct is, for a buffered read step, the share of its region
 	// the page cache held after the step; nil when not measured.
 	CachedPct *float64 `json:"cached_pct,omitempty"`
@@ -105,7 +112,9 @@ const (
 	WarnUnwritten  = "unwritten"
 	WarnHostCPU    = "host_cpu"
 	WarnPageCache  = "page_cache"
-	WarnTail       = "tail"
+	// WarnRateShort: a rate step missed its target rate by more than
+	// 1 %, the drive did not keep up.
+	WarnRateShort = "rate_short"
 	// WarnRateAboveMax: a rate step beat its curve's uncontrolled
 	// maximum by more than the maximum's noise.
 	WarnRateAboveMax = "rate_above_max"

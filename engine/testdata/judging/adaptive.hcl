@@ -12,7 +12,7 @@ drive "d" {
 
 profile "search" {
   rw      = "randread"
-  runtime = "50ms"
+  io_size = "256KiB" # a byte count, so every point reads however loaded the machine is
   expect  = [result.read.ios > 0]
   adaptive {
     script     = "hooks.star"
