@@ -41,6 +41,20 @@ type Health struct {
 	EngineBytesWritten uint64 `json:"engine_bytes_written"`
 	// Notes say what went wrong reading the drive.
 	Notes []string `json:"notes,omitempty"`
+	// WriteCache is set when the plan switched the drive's volatile write
+	// cache for the run.
+	WriteCache *WriteCacheState `json:"volatile_write_cache,omitempty"`
+}
+
+// WriteCacheState is what a run did to a drive's volatile write cache.
+type WriteCacheState struct {
+	// Found is the state before the run, Set the state during it.
+	Found bool `json:"found_enabled"`
+	Set   bool `json:"set_enabled"`
+	// Restored is true once the found state is back; RestoreError says
+	// why it is not.
+	Restored     bool   `json:"restored"`
+	RestoreError string `json:"restore_error,omitempty"`
 }
 
 // NVMeIdentity is what the controller and namespace identify data say.
