@@ -175,6 +175,7 @@ func (r *runner) resolveDrives() error {
 			errs = append(errs, err)
 			continue
 		}
+		t.identify()
 		r.targets[d.Name] = t
 	}
 	return errors.Join(errs...)
@@ -520,6 +521,10 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 	case err != nil:
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
+	default:
+		if gone := r.targets[n.Drive].gone(); gone != "" {
+			rec.Status, rec.Error = results.StatusFailed, gone
+		}
 	}
 }
 

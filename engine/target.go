@@ -31,6 +31,40 @@ type target struct {
 	// created is set when the run made the drive's file: it holds no data
 	// that earlier steps wrote.
 	created bool
+	// id is the device and inode of the file or device node steps run on,
+	// zero when not known (see gone).
+	id fileID
+}
+
+// fileID names a file independently of its path.
+type fileID struct{ dev, ino uint64 }
+
+// identify records which file or device the target's path is now.
+func (t *target) identify() {
+	var st unix.Stat_t
+	if t.io.Path != "" && unix.Stat(t.io.Path, &st) == nil && st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		t.id = fileID{uint64(st.Dev), st.Ino}
+	}
+}
+
+// gone says, after a step, when the target's path no longer leads to the
+// file the run started with: deleted or replaced while the run went on, so
+// the step's figures are of a file that is no longer the drive the plan
+// names. "" when it is still there.
+func (t *target) gone() string {
+	if t.id == (fileID{}) {
+		return ""
+	}
+	var st unix.Stat_t
+	switch err := unix.Stat(t.io.Path, &st); {
+	case errors.Is(err, unix.ENOENT):
+		return fmt.Sprintf("%s was deleted while the step ran: the figures are of a file that no longer exists, not of the drive", t.io.Path)
+	case err != nil:
+		return fmt.Sprintf("%s cannot be checked after the step: %v", t.io.Path, err)
+	case (fileID{uint64(st.Dev), st.Ino}) != t.id:
+		return fmt.Sprintf("%s was replaced while the step ran: the figures are of the file it was before, not of the drive", t.io.Path)
+	}
+	return ""
 }
 
 // writes reports whether any step of g writes to the drive. An exec step
@@ -222,6 +256,9 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
+	if err := checkFits(d, path, info.Size(), "does not grow a file it did not create"); err != nil {
+		return nil, err
+	}
 	capacity := usable(d, info.Size())
 	if capacity == 0 {
 		return nil, fmt.Errorf("drive %q: %s is empty; give the drive a size so drivebench can allocate it", d.Name, path)
@@ -232,6 +269,18 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
 	}
 	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts, created: created}, nil
+}
+
+// checkFits refuses a file or device smaller than the drive's size, which
+// would otherwise be used whole and reported as if it were the size the
+// plan asked for.
+func checkFits(d *plan.Drive, path string, have int64, why string) error {
+	if d.Size <= 0 || d.Size <= have {
+		return nil
+	}
+	return fmt.Errorf("drive %q: %s holds %s (%d bytes), less than the drive's size of %s; give size = %q or less, "+
+		"or leave size out to use all of it (drivebench %s)",
+		d.Name, path, plan.FormatSize(have), have, plan.FormatSize(d.Size), plan.FormatSize(have), why)
 }
 
 // deviceTarget uses a block device, refusing one that holds data unless
@@ -245,6 +294,9 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 		if err := checkDeviceWritable(d); err != nil {
 			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 		}
+	}
+	if err := checkFits(d, d.Path, info.Size, "cannot make a device larger"); err != nil {
+		return nil, err
 	}
 	capacity := usable(d, info.Size)
 	return &target{drive: d, io: driver.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil

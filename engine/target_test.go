@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,85 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 )
+
+// TestTargetSmallerThanSize: an existing file smaller than the drive's
+// size is refused at the start of a run, saying both sizes, instead of
+// being used whole as if it had the size the plan asked for.
+func TestTargetSmallerThanSize(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "small.img")
+	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		size int64
+		want string // "" is accepted
+	}{
+		{2 << 20, `drive "d": ` + path + ` holds 1MiB (1048576 bytes), less than the drive's size of 2MiB; give size = "1MiB" or less`},
+		{1 << 20, ""},
+		{512 << 10, ""},
+		{0, ""},
+	} {
+		d := &plan.Drive{Name: "d", Path: path, Size: tc.size, Writable: true}
+		tg, err := resolveTarget(d, dir, true, true)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("size %d: %v", tc.size, err)
+		case tc.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tc.want)):
+			t.Errorf("size %d: got %v, want %q", tc.size, err, tc.want)
+		case tc.want == "" && tg.io.Capacity != min(max(tc.size, 0), 1<<20) && tc.size != 0:
+			t.Errorf("size %d: capacity %d", tc.size, tg.io.Capacity)
+		}
+	}
+}
+
+// TestTargetDeletedDuringStep: a target file deleted while a step runs on
+// it fails that step with the reason (the figures are of an unlinked
+// file), and the step after fails too, instead of both reporting ok.
+func TestTargetDeletedDuringStep(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "target.img")
+	if err := os.WriteFile(target, make([]byte, 4<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	planFile := filepath.Join(dir, "plan.hcl")
+	src := `drive "f" {
+  path = "` + target + `"
+}
+
+profile "read" {
+  rw      = "randread"
+  bs      = "4KiB"
+  runtime = "300ms"
+  sweep {
+    iodepth = [1, 2]
+  }
+}
+`
+	if err := os.WriteFile(planFile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, g := load(t, planFile, nil)
+	observe := func(e Event) { // a live sample comes once the file is open and measured
+		if e.Kind == StepLive && e.Index == 0 {
+			os.Remove(target)
+		}
+	}
+	out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(dir, "out"), Observe: observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Records) < 2 {
+		t.Fatalf("%d records", len(out.Records))
+	}
+	first := out.Records[0]
+	if first.Status != "failed" || !strings.Contains(first.Error, target+" was deleted while the step ran") {
+		t.Errorf("step during the deletion: %s %q", first.Status, first.Error)
+	}
+	if out.Records[1].Status != "failed" {
+		t.Errorf("step after the deletion: %s %q", out.Records[1].Status, out.Records[1].Error)
+	}
+}
 
 // TestPlannedTargetMatchesARun: the target export describes is the one a
 // run resolves, without creating anything.

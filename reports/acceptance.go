@@ -141,10 +141,11 @@ func acceptanceByTable(s *Summary) map[[2]string][]AcceptanceRow {
 	return out
 }
 
-// acceptanceBrief is a row as the conclusion quotes it: "⚠️ rand_read_4k
-// iops: 8.7%".
+// acceptanceBrief is a row as the conclusion quotes it: "WARN
+// rand_read_4k iops: 8.7%", the verdict in words, which every format and
+// font shows alike.
 func acceptanceBrief(a AcceptanceRow) string {
-	text := verdictMark(a.Verdict) + " " + a.Spec + " " + a.Metric
+	text := strings.ToUpper(orDash(a.Verdict)) + " " + a.Spec + " " + a.Metric
 	if a.Ratio != nil {
 		text += ": " + percentText(*a.Ratio*100)
 	}

@@ -25,7 +25,7 @@ func TestAcceptanceRendered(t *testing.T) {
 			"87,243 IOPS measured against 1,000,000 IOPS claimed (8.7%): more than 5% short, but under other conditions than the spec's, so not like with like.<br>• " + beyond + " |",
 		"| seq_read_gen3 | bw | 3,500 MB/s | — | — | ⏭ skip | the figure is for a PCIe Gen 3 link, and the drive under test is on Gen 4. |",
 		"| endurance | dwpd | 1 dwpd | — | — | ⏭ skip | drivebench does not measure dwpd; check it by other means. |",
-		"| random.randread | dut | 87,243 IOPS | iodepth=64, numjobs=4 | 2.88 ms | 7.50 ms | ⚠️ rand_read_4k iops: 8.7% |",
+		"| random.randread | dut | 87,243 IOPS | iodepth=64, numjobs=4 | 2.88 ms | 7.50 ms | WARN rand_read_4k iops: 8.7% |",
 		"| qd1-latency | dut | 3,279 IOPS | single run | 304.1 µs | 921.6 µs |  |",
 		"Spec sheet of dut (spec-sheet): 9 figures (1 pass, 3 warn, 5 skip).",
 	} {

@@ -49,6 +49,9 @@ const (
 	plainSpan spanStyle = iota
 	strongSpan
 	codeSpan
+	// verdictSpan holds a verdict status: Markdown writes its mark and
+	// name, HTML a coloured text badge that needs no emoji font.
+	verdictSpan
 )
 
 // span is a run of text in one style.
@@ -61,6 +64,9 @@ type span struct {
 func plain(text string) span  { return span{text, plainSpan} }
 func strong(text string) span { return span{text, strongSpan} }
 func mono(text string) span   { return span{text, codeSpan} }
+
+// verdict is a verdict status as the reader sees it.
+func verdict(status string) span { return span{status, verdictSpan} }
 
 // spans makes a run of text from a plain string, the usual case.
 func spans(text string) []span { return []span{plain(text)} }

@@ -5,6 +5,8 @@ import (
 	"html"
 	"io"
 	"strings"
+
+	"github.com/drivebench/drivebench/results"
 )
 
 // WriteHTML writes the Summary as report.html: the review of report.md as
@@ -54,6 +56,11 @@ pre code { padding: 0; background: none; overflow-wrap: normal; }
 details { margin: 1rem 0; }
 summary { cursor: pointer; font-size: .875rem; color: #444; }
 figure { margin: 1rem 0; }
+.badge { display: inline-block; padding: 0 .45em; border-radius: 3px; font-size: .8em; font-weight: 700; letter-spacing: .03em; color: #fff; background: #666; white-space: nowrap; }
+.badge.pass { background: #1a7f37; }
+.badge.fail, .badge.error { background: #c62828; }
+.badge.warn { background: #9a6700; }
+.badge.skip { background: #57606a; }
 figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
 @media (max-width: 480px) { body { font-size: 15px; } main { padding: .75rem; } }
 `
@@ -96,6 +103,8 @@ func htmlSpans(text []span) string {
 			b.WriteString("<strong>" + escaped + "</strong>")
 		case codeSpan:
 			b.WriteString("<code>" + escaped + "</code>")
+		case verdictSpan:
+			b.WriteString(verdictBadge(s.text))
 		default:
 			b.WriteString(escaped)
 		}
@@ -128,4 +137,17 @@ func numClass(c column) string {
 		return ` class="num"`
 	}
 	return ""
+}
+
+// verdictBadge writes a verdict as a coloured text badge, "PASS" on green:
+// words, not emoji, so that it reads the same in every browser and font,
+// and in print.
+func verdictBadge(status string) string {
+	class := "unknown"
+	switch status {
+	case results.VerdictPass, results.VerdictFail, results.VerdictWarn, results.VerdictError, results.VerdictSkip:
+		class = status
+	}
+	word := strings.ToUpper(strings.ReplaceAll(orDash(status), "_", " "))
+	return `<span class="badge ` + class + `">` + html.EscapeString(word) + "</span>"
 }

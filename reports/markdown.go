@@ -75,6 +75,8 @@ func mdSpans(text []span, escape func(string) string) string {
 			b.WriteString("**" + escape(s.text) + "**")
 		case codeSpan:
 			b.WriteString(code(escape(s.text)))
+		case verdictSpan:
+			b.WriteString(escape(verdictText(s.text)))
 		default:
 			b.WriteString(escape(s.text))
 		}

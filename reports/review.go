@@ -775,7 +775,7 @@ func docChecks(d *document, s *Summary) {
 		if v.Where != "" {
 			message = []span{mono(v.Where), plain(": " + v.Message)}
 		}
-		rows = append(rows, [][]span{spans(v.Check), spans(orDash(v.Drive)), spans(verdictText(v.Status)), message})
+		rows = append(rows, [][]span{spans(v.Check), spans(orDash(v.Drive)), {verdict(v.Status)}, message})
 	}
 	d.richTable([]column{{title: "Check"}, {title: "Drive"}, {title: "Verdict"}, {title: "Message"}}, rows)
 }

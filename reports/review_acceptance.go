@@ -60,7 +60,7 @@ func acceptanceRows(g acceptGroup) [][][]span {
 		}
 		rows = append(rows, [][]span{
 			spans(a.Spec), spans(a.Metric), spans(acceptValue(a, a.Claimed, false)), spans(measured), spans(ratio),
-			spans(verdictText(a.Verdict)), spans(reasonText(a)),
+			{verdict(a.Verdict)}, spans(reasonText(a)),
 		})
 	}
 	return rows

@@ -406,3 +406,16 @@ func TestValidateWarnsOfUnwrittenReads(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedStepsSayWhy: the run's summary gives the reason steps were
+// not run, here a steady_state hook that failed, not a generic "a search
+// reached steady state".
+func TestSkippedStepsSayWhy(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "-out", filepath.Join(t.TempDir(), "out"), "testdata/steady-hook-error.hcl")
+	if code != exitStepFailed {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitStepFailed, out, errOut)
+	}
+	if !strings.Contains(out, "3 step(s) not run: the steady-state hook failed at round 1.") || strings.Contains(out, "reached steady state") {
+		t.Errorf("summary does not say why the rounds were not run:\n%s", out)
+	}
+}

@@ -191,18 +191,26 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 			failedChecks++
 		}
 	}
-	skipped := 0
+	var skipped []string // why, once per reason, in order
+	skips := map[string]int{}
 	for _, r := range o.Records {
 		switch {
 		case r.Status == results.StatusSkipped:
-			skipped++
+			why := strings.TrimPrefix(r.Error, "not run: ")
+			if skips[why] == 0 {
+				skipped = append(skipped, why)
+			}
+			skips[why]++
 		case r.Status != results.StatusOK && r.Kind != "check":
 			fmt.Fprintf(io.out, "  step %s: %s: %s\n", r.Status, r.Name, r.Error)
 		}
 	}
 	keptScratch(io, dir, o)
-	if skipped > 0 {
-		fmt.Fprintf(io.out, "\n%d step(s) skipped: a rate curve reached its stop condition or a search reached steady state; the report says which.\n", skipped)
+	for _, why := range skipped {
+		fmt.Fprintf(io.out, "\n%d step(s) not run: %s.", skips[why], why)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintln(io.out)
 	}
 	switch {
 	case o.Failed > 0:
