@@ -259,6 +259,13 @@ type Row struct {
 	// Averaged is set on the row of a repeated point: the number of rounds
 	// whose figures the row averages.
 	Averaged int `json:"averaged,omitempty"`
+	// EndedBy names the bound that ended a run bounded by bytes and by
+	// time: "io_size" or "runtime".
+	EndedBy string `json:"ended_by,omitempty"`
+	// Thermal is what an NVMe drive's temperature did during the step,
+	// from its SMART log read every few seconds: "drive temperature 50 to
+	// 71 °C over 13 readings; THROTTLED: ...".
+	Thermal string `json:"thermal,omitempty"`
 	// Aggregate says, in the plan's words, which rounds the row of a
 	// repeated point averages: "mean of best 1 of 5 rounds".
 	Aggregate string `json:"aggregate,omitempty"`

@@ -43,7 +43,10 @@ type Record struct {
 	Started  time.Time       `json:"started"`
 	Finished time.Time       `json:"finished"`
 	Result   *metrics.Result `json:"result,omitempty"`
-	Verdicts []Verdict       `json:"verdicts,omitempty"`
+	// EndedBy names the bound that ended a run with two, a byte count
+	// (io_size) and a runtime: "io_size" or "runtime".
+	EndedBy  string    `json:"ended_by,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// SteadyState is set on the tracked rounds of a steady-state profile:
 	// the judgement of the rounds up to and including this one.
 	SteadyState *SteadyState `json:"steady_state,omitempty"`
