@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -39,7 +40,25 @@ type AddResult struct {
 // when its records are the same, replaced when they have changed (a
 // resumed run that finished more steps).
 func (c *Catalog) Add(ctx context.Context, dir string) (AddResult, error) {
-	run, err := readRun(dir)
+	f, err := results.Open(dir)
+	if err != nil {
+		return AddResult{Dir: dir}, err
+	}
+	recs, err := f.Records()
+	if err != nil {
+		return AddResult{Dir: dir}, err
+	}
+	health, err := f.Health()
+	if err != nil {
+		return AddResult{Dir: dir}, fmt.Errorf("%s: %w", dir, err)
+	}
+	return c.AddRecords(ctx, dir, f.Manifest, recs, health)
+}
+
+// AddRecords adds a run that is already in memory, read from (or about
+// to be written to) the results folder dir, as Add does.
+func (c *Catalog) AddRecords(ctx context.Context, dir string, m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (AddResult, error) {
+	run, err := newRun(dir, m, recs, health)
 	if err != nil {
 		return AddResult{Dir: dir}, err
 	}
@@ -47,7 +66,7 @@ func (c *Catalog) Add(ctx context.Context, dir string) (AddResult, error) {
 	if err != nil {
 		return AddResult{Dir: dir}, fmt.Errorf("add %s to catalog %s: %w", dir, c.Where, err)
 	}
-	return AddResult{Dir: dir, RunID: run.id, Plan: run.manifest.Plan, Status: status, Steps: len(run.records)}, nil
+	return AddResult{Dir: dir, RunID: run.id, Plan: m.Plan, Status: status, Steps: len(recs)}, nil
 }
 
 // run is a results folder read whole, before anything is stored.
@@ -59,26 +78,14 @@ type run struct {
 	health      map[string]*results.Health
 }
 
-func readRun(dir string) (*run, error) {
-	f, err := results.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	recs, err := f.Records()
-	if err != nil {
-		return nil, err
-	}
-	health, err := f.Health()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
-	}
+func newRun(dir string, m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (*run, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	r := &run{dir: abs, manifest: f.Manifest, records: recs, health: health}
-	r.id = runID(f.Manifest, recs)
-	if r.content, err = contentHash(f.Manifest, recs, health); err != nil {
+	r := &run{dir: abs, manifest: m, records: recs, health: health}
+	r.id = runID(m, recs)
+	if r.content, err = contentHash(m, recs, health); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
 	return r, nil
@@ -98,16 +105,43 @@ func runID(m *results.Manifest, recs []*results.Record) string {
 	return shortHash(m.Plan, m.Testbed.Name, m.Testbed.Detected["hostname"], start.UTC().Format(time.RFC3339Nano))
 }
 
-// contentHash tells whether a run already in the catalog has changed.
+// contentHash tells whether a run already in the catalog has changed. It
+// hashes the records as JSON, but their histograms in the compact binary
+// form: the JSON form of hundreds of bins per histogram would cost more
+// than the rest of an add.
 func contentHash(m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (string, error) {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	for _, v := range []any{m, recs, health} {
+	for _, v := range []any{m, health} {
 		if err := enc.Encode(v); err != nil {
 			return "", err
 		}
 	}
+	for _, r := range recs {
+		light := *r
+		if r.Result != nil {
+			res := *r.Result
+			res.Read, res.Write = withoutHistogram(h, res.Read), withoutHistogram(h, res.Write)
+			light.Result = &res
+		}
+		if err := enc.Encode(&light); err != nil {
+			return "", err
+		}
+	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// withoutHistogram writes d's histogram to w in binary and returns d
+// without it.
+func withoutHistogram(w io.Writer, d *metrics.DirStats) *metrics.DirStats {
+	if d == nil || d.Hist == nil {
+		return d
+	}
+	bin, _ := d.Hist.MarshalBinary()
+	w.Write(bin)
+	light := *d
+	light.Hist = nil
+	return &light
 }
 
 func shortHash(parts ...string) string {
@@ -145,11 +179,11 @@ func (c *Catalog) store(ctx context.Context, r *run) (string, error) {
 		// insert; its copy is the one kept.
 		return Unchanged, nil
 	}
-	if err := insertDrives(ctx, tx, r); err != nil {
+	if err := c.insertDrives(ctx, tx, r); err != nil {
 		return "", err
 	}
 	for _, b := range stepRows(r) {
-		if err := b.exec(ctx, tx); err != nil {
+		if err := b.exec(ctx, tx, c.postgres); err != nil {
 			return "", err
 		}
 	}
@@ -226,7 +260,7 @@ func driveIdentity(runID string, d results.Drive) identity {
 	return id
 }
 
-func insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
+func (c *Catalog) insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 	rd := newBatch("run_drives", "run_id", "drive", "drive_id", "firmware", "identity", "path", "size_bytes", "facts_json")
 	for _, d := range r.manifest.Drives {
 		id := driveIdentity(r.id, d)
@@ -242,7 +276,7 @@ func insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 		}
 		rd.add(r.id, d.Name, id.id, id.firmware, id.source, d.Path, d.Size, string(facts))
 	}
-	if err := rd.exec(ctx, tx); err != nil {
+	if err := rd.exec(ctx, tx, c.postgres); err != nil {
 		return err
 	}
 	h := newBatch("health", "run_id", "drive", "document")
@@ -253,7 +287,7 @@ func insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 		}
 		h.add(r.id, name, string(doc))
 	}
-	return h.exec(ctx, tx)
+	return h.exec(ctx, tx, c.postgres)
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {

@@ -11,9 +11,11 @@ import (
 // parameters (32766) and PostgreSQL's (65535).
 const maxBatchParams = 30000
 
-// batch collects the rows of one table and inserts them with as few
-// statements as the parameter limit allows: a run's hundreds of rows go
-// in a handful of round trips to a PostgreSQL server.
+// batch collects the rows of one table and inserts them. On PostgreSQL
+// it uses as few statements as the parameter limit allows, so a run's
+// hundreds of rows go in a handful of round trips to the server; SQLite
+// has no round trips, and there one prepared single-row statement is
+// faster than parsing a long one.
 type batch struct {
 	table string
 	cols  []string
@@ -31,7 +33,13 @@ func (b *batch) add(vals ...any) {
 	b.rows = append(b.rows, vals)
 }
 
-func (b *batch) exec(ctx context.Context, tx *sql.Tx) error {
+func (b *batch) exec(ctx context.Context, tx *sql.Tx, multiRow bool) error {
+	if len(b.rows) == 0 {
+		return nil
+	}
+	if !multiRow {
+		return b.execEach(ctx, tx)
+	}
 	per := max(maxBatchParams/len(b.cols), 1)
 	for start := 0; start < len(b.rows); start += per {
 		rows := b.rows[start:min(start+per, len(b.rows))]
@@ -53,6 +61,24 @@ func (b *batch) exec(ctx context.Context, tx *sql.Tx) error {
 			args = append(args, r...)
 		}
 		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *batch) execEach(ctx context.Context, tx *sql.Tx) error {
+	marks := make([]string, len(b.cols))
+	for i := range marks {
+		marks[i] = "$" + strconv.Itoa(i+1)
+	}
+	stmt, err := tx.PrepareContext(ctx, "INSERT INTO "+b.table+" ("+strings.Join(b.cols, ", ")+") VALUES ("+strings.Join(marks, ", ")+")")
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, r := range b.rows {
+		if _, err := stmt.ExecContext(ctx, r...); err != nil {
 			return err
 		}
 	}

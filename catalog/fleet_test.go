@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -49,42 +48,26 @@ func latencyOf(d drive, i int) func(r *rand.Rand) uint64 {
 
 var fleetCache struct {
 	once sync.Once
-	dirs []string
+	runs []memRun
 	all  map[string]*metrics.Histogram
 }
 
-// fleetCatalog returns one run per drive of fleetDrives and, per model, a
-// histogram holding every I/O of the fleet point. The folders are written
-// once for the package's tests, under the first caller's temporary folder.
-func fleetCatalog(t *testing.T) ([]string, map[string]*metrics.Histogram) {
-	fleetCache.once.Do(func() {
-		root, err := os.MkdirTemp("", "catalog-fleet-")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fleetRoot = root
-		fleetCache.dirs, fleetCache.all = writeFleet(t, root)
-	})
-	if fleetCache.dirs == nil {
-		t.Fatal("the fleet's results folders could not be written")
+// fleetCatalog returns one run per drive of fleetDrives, held in memory
+// (the reading of folders is Add's tests' business), and per model a
+// histogram holding every I/O of the fleet point. They are made once for
+// the package's tests.
+func fleetCatalog(t *testing.T) ([]memRun, map[string]*metrics.Histogram) {
+	fleetCache.once.Do(func() { fleetCache.runs, fleetCache.all = makeFleet(t) })
+	if fleetCache.runs == nil {
+		t.Fatal("the fleet's runs could not be made")
 	}
-	return fleetCache.dirs, fleetCache.all
+	return fleetCache.runs, fleetCache.all
 }
 
-// fleetRoot is removed by TestMain.
-var fleetRoot string
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if fleetRoot != "" {
-		os.RemoveAll(fleetRoot)
-	}
-	os.Exit(code)
-}
-
-func writeFleet(t *testing.T, root string) ([]string, map[string]*metrics.Histogram) {
+func makeFleet(t *testing.T) ([]memRun, map[string]*metrics.Histogram) {
+	root := "/fleet"
 	all := map[string]*metrics.Histogram{}
-	var dirs []string
+	var runs []memRun
 	start := time.Date(2026, 2, 1, 8, 0, 0, 0, time.UTC)
 	for i, d := range fleetDrives() {
 		h := new(metrics.Histogram)
@@ -94,9 +77,9 @@ func writeFleet(t *testing.T, root string) ([]string, map[string]*metrics.Histog
 				all[d.model].Record(ns)
 			}
 		}
-		dirs = append(dirs, writeRun(t, root, d, start.Add(time.Duration(i)*time.Hour), latencyOf(d, i), sink))
+		runs = append(runs, makeRun(t, root, d, start.Add(time.Duration(i)*time.Hour), latencyOf(d, i), sink))
 	}
-	return dirs, all
+	return runs, all
 }
 
 func cmpHist(h, fresh *metrics.Histogram) *metrics.Histogram {
@@ -106,10 +89,10 @@ func cmpHist(h, fresh *metrics.Histogram) *metrics.Histogram {
 	return fresh
 }
 
-func addAll(t *testing.T, c *Catalog, dirs []string) {
+func addAll(t *testing.T, c *Catalog, runs []memRun) {
 	t.Helper()
-	for _, d := range dirs {
-		if _, err := c.Add(context.Background(), d); err != nil {
+	for _, r := range runs {
+		if _, err := c.AddRecords(context.Background(), r.dir, r.manifest, r.records, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

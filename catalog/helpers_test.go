@@ -93,11 +93,34 @@ type drive struct {
 	model, serial, firmware string
 }
 
-// writeRun copies the fixture's records into a new results folder under
-// root, as a run of d started at start. When lat is set, each profile
-// step's read histogram is replaced by 2000 samples drawn from lat, each
-// also given to sink with the step's profile and point.
+// memRun is a generated run held in memory, as if read from dir.
+type memRun struct {
+	dir      string
+	manifest *results.Manifest
+	records  []*results.Record
+}
+
+// writeRun makes a run with makeRun and writes it as a results folder.
 func writeRun(t *testing.T, root string, d drive, start time.Time, lat func(r *rand.Rand) uint64, sink func(profile, point string, ns uint64)) string {
+	t.Helper()
+	r := makeRun(t, root, d, start, lat, sink)
+	f, err := results.Create(r.dir, r.manifest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range r.records {
+		if err := f.WriteRecord(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.dir
+}
+
+// makeRun copies the fixture's records into a run of d started at start,
+// to be kept in a folder under root. When lat is set, each profile step's
+// read histogram is replaced by 2000 samples drawn from lat, each also
+// given to sink with the step's profile and point.
+func makeRun(t *testing.T, root string, d drive, start time.Time, lat func(r *rand.Rand) uint64, sink func(profile, point string, ns uint64)) memRun {
 	t.Helper()
 	src, err := results.Open(fixture)
 	if err != nil {
@@ -108,14 +131,11 @@ func writeRun(t *testing.T, root string, d drive, start time.Time, lat func(r *r
 		t.Fatal(err)
 	}
 	m := *src.Manifest
+	m.Schema = results.ManifestSchema
 	m.Created = start
 	m.Drives = append([]results.Drive(nil), m.Drives...)
 	m.Drives[0].Declared = map[string]string{"model": d.model, "serial": d.serial, "firmware": d.firmware}
 	dir := filepath.Join(root, strings.ReplaceAll(d.serial+"-"+start.Format("20060102T150405"), " ", "_"))
-	f, err := results.Create(dir, &m)
-	if err != nil {
-		t.Fatal(err)
-	}
 	seed := uint64(start.Unix())
 	for _, c := range d.serial {
 		seed = seed*31 + uint64(c)
@@ -137,9 +157,6 @@ func writeRun(t *testing.T, root string, d drive, start time.Time, lat func(r *r
 			rec.Result.Read.IOs = h.Count()
 			rec.Result.Read.Lat = h.Summary(metrics.DefaultPercentiles)
 		}
-		if err := f.WriteRecord(rec); err != nil {
-			t.Fatal(err)
-		}
 	}
-	return dir
+	return memRun{dir: dir, manifest: &m, records: recs}
 }

@@ -39,10 +39,12 @@ func TestFleetPage(t *testing.T) {
 			t.Errorf("%d outlier rows, want 1", n)
 		}
 		browser.CheckSelfContained(t, page)
-		if _, err := os.Stat(browser.Path); err != nil {
+		switch _, err := os.Stat(browser.Path); {
+		case err != nil:
 			t.Logf("%s is absent: the fleet page is not loaded in a browser", browser.Path)
-			return
+		case c.Kind() == "sqlite":
+			// The page is drawn by the same code on either database.
+			browser.CheckPage(t, path)
 		}
-		browser.CheckPage(t, path)
 	})
 }

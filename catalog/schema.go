@@ -221,6 +221,9 @@ func (c *Catalog) statements(migration string) []string {
 }
 
 func (c *Catalog) openError(err error) error {
+	if !c.postgres && strings.Contains(err.Error(), "file is not a database") {
+		return fmt.Errorf("catalog %s is not an SQLite database: name a catalog file drivebench made, a file that does not exist yet, or a postgres:// DSN (%w)", c.Where, err)
+	}
 	return fmt.Errorf("catalog %s: %w", c.Where, err)
 }
 

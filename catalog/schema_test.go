@@ -166,7 +166,8 @@ func TestConcurrentAdds(t *testing.T) {
 						if j%2 != w%2 {
 							continue
 						}
-						if _, err := c.Add(ctx, dirs[j]); err != nil {
+						r := dirs[j]
+						if _, err := c.AddRecords(ctx, r.dir, r.manifest, r.records, nil); err != nil {
 							errs <- err
 						}
 					}

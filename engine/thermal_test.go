@@ -8,6 +8,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/plan"
 )
 
 // TestThermalSamplerReadsAtStartAndEnd: however short the step, the
@@ -65,5 +66,26 @@ func TestThermalOnAFileDoesNothing(t *testing.T) {
 	watchThermal(t.TempDir())(res, &log)
 	if len(res.Thermal) != 0 || len(log) != 0 || strings.Join(log, "") != "" {
 		t.Errorf("thermal %v, log %v", res.Thermal, log)
+	}
+}
+
+func TestEndedBy(t *testing.T) {
+	res := func(d time.Duration) *metrics.Result { return &metrics.Result{RuntimeNs: int64(d)} }
+	both := &plan.Workload{Runtime: time.Hour, BytesPct: 400}
+	tests := []struct {
+		w    *plan.Workload
+		res  *metrics.Result
+		want string
+	}{
+		{both, res(20 * time.Minute), "io_size"},
+		{both, res(time.Hour), "runtime"},
+		{&plan.Workload{Runtime: time.Hour}, res(time.Hour), ""},
+		{&plan.Workload{Bytes: 1 << 30}, res(time.Minute), ""},
+		{both, nil, ""},
+	}
+	for i, tt := range tests {
+		if got := endedBy(tt.w, tt.res); got != tt.want {
+			t.Errorf("%d: %q, want %q", i, got, tt.want)
+		}
 	}
 }
