@@ -21,8 +21,8 @@ type driveHealth struct {
 	Change             *nvme.SmartChange `json:"change,omitempty"`
 	EngineBytesWritten uint64            `json:"engine_bytes_written"`
 	// WriteCache is set when the plan switched the volatile write cache.
-	WriteCache *results.WriteCacheState `json:"volatile_write_cache,omitempty"`
-	Error      string                   `json:"error,omitempty"`
+	WriteCache *results.WriteCache `json:"volatile_write_cache,omitempty"`
+	Error      string              `json:"error,omitempty"`
 }
 
 // snapshotBefore reads the identity and health of every NVMe drive, and

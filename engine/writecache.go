@@ -47,9 +47,9 @@ func (r *runner) switchWriteCaches() error {
 func (r *runner) restoreWriteCaches() error {
 	var errs []error
 	for name, s := range r.caches {
-		rec := &results.WriteCacheState{Found: s.Found, Set: s.Set, Restored: true}
+		rec := &results.WriteCache{Found: s.Found, Set: s.Set, Restored: true}
 		if err := s.Restore(); err != nil {
-			rec.Restored, rec.RestoreError = false, err.Error()
+			rec.Restored, rec.Error = false, err.Error()
 			errs = append(errs, fmt.Errorf("drive %q: the volatile write cache could not be put back %s: %w; set it with nvme set-feature %s -f 6 -v %s", name, enabled(s.Found), err, s.Path, wce(s.Found)))
 		} else {
 			delete(r.caches, name)
