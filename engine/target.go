@@ -325,5 +325,8 @@ func (t *target) manifestDrive() results.Drive {
 			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State, PCIeGen: s.PCIeGen,
 		})
 	}
+	if sh := t.drive.SpecSheet; sh != nil {
+		d.SpecSheet = &results.SpecSheet{Name: sh.Name, Vendor: sh.Vendor, Model: sh.Model, Capacity: sh.Capacity, Interface: sh.Interface}
+	}
 	return d
 }

@@ -118,6 +118,9 @@ type Drive struct {
 	Writable  bool        `json:"writable"`
 	Facts     []Fact      `json:"facts"`
 	Spec      []SpecEntry `json:"spec"`
+	// SpecSheet is the identity of the sheet the drive is held to; absent
+	// when it names none.
+	SpecSheet *results.SpecSheet `json:"spec_sheet,omitempty"`
 }
 
 // SpecEntry is a spec-sheet claim with the conditions it holds under. A
@@ -131,6 +134,7 @@ type SpecEntry struct {
 	IODepth int                `json:"iodepth,omitempty"`
 	NumJobs int                `json:"numjobs,omitempty"`
 	State   string             `json:"state,omitempty"`
+	PCIeGen int                `json:"pcie_gen,omitempty"`
 }
 
 // Methodology is how the run was done, as the plan wrote it.

@@ -381,6 +381,19 @@ type Drive struct {
 	// scratch files standing in for a batch of drives.
 	Declared map[string]string `json:"declared,omitempty"`
 	Spec     []SpecEntry       `json:"spec,omitempty"`
+	// SpecSheet is the identity of the sheet the drive is held to; nil
+	// when it names none.
+	SpecSheet *SpecSheet `json:"spec_sheet,omitempty"`
+}
+
+// SpecSheet says which drive a spec sheet describes.
+type SpecSheet struct {
+	Name   string `json:"name"`
+	Vendor string `json:"vendor,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// Capacity is in bytes; 0 when the sheet covers every capacity.
+	Capacity  int64  `json:"capacity,omitempty"`
+	Interface string `json:"interface,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.
