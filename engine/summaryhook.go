@@ -48,6 +48,9 @@ func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limi
 	if err != nil {
 		return nil, err
 	}
+	if limits.Memory == 0 {
+		limits.Memory = p.HookMemory
+	}
 	rt := script.New(hookRoot(p.Dir, h.Script), limits)
 	defer rt.Close()
 	return summarizeFolder(ctx, rt, p, folder)
