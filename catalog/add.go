@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -319,7 +320,7 @@ func stepRows(r *run) []*batch {
 		if res := rec.Result; res != nil {
 			runtime = res.RuntimeNs
 			if res.Read != nil || res.Write != nil {
-				iops, bw = sumDirs(res, func(d *metrics.DirStats) float64 { return d.IOPS }), sumDirs(res, func(d *metrics.DirStats) float64 { return d.BW })
+				iops, bw = judging.TotalIOPS(res), judging.TotalBW(res)
 			}
 			for dir, d := range map[string]*metrics.DirStats{"read": res.Read, "write": res.Write} {
 				if d != nil {
@@ -350,16 +351,6 @@ func workloadJSON(w *results.Workload) string {
 		return ""
 	}
 	return string(data)
-}
-
-func sumDirs(res *metrics.Result, f func(*metrics.DirStats) float64) float64 {
-	var s float64
-	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
-		if d != nil {
-			s += f(d)
-		}
-	}
-	return s
 }
 
 // latencyRow is one direction of a step. The percentiles are read from
