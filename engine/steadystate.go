@@ -145,7 +145,7 @@ func steadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady
 	case v.Exhausted:
 		s.Message = fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(rounds), s.WindowFirst, s.WindowLast, shares)
 	case v.Window == nil:
-		s.Message = fmt.Sprintf("%d rounds so far; a window needs %d", len(rounds), rule.Window)
+		s.Message = fmt.Sprintf("%d round%s so far; a window needs %d", len(rounds), map[bool]string{true: "", false: "s"}[len(rounds) == 1], rule.Window)
 	default:
 		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s))
 	}

@@ -45,7 +45,7 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary reads the form MarshalBinary writes and checks that the
-// bucket counts add up to n.
+// bucket counts add up to n and the sum of squares is a finite number.
 func (h *Histogram) UnmarshalBinary(data []byte) error {
 	if len(data) == 0 || data[0] != histogramBinaryVersion {
 		return errors.New("histogram: not a version 1 binary histogram")
@@ -54,6 +54,9 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 	var hist Histogram
 	hist.n, hist.min, hist.max, hist.sum = r.next(), r.next(), r.next(), r.next()
 	hist.sumSq = math.Float64frombits(r.fixed64())
+	if math.IsNaN(hist.sumSq) || math.IsInf(hist.sumSq, 0) || hist.sumSq < 0 {
+		return errors.New("histogram: the sum of squares is not a finite, non-negative number")
+	}
 	nonEmpty := r.next()
 	idx := -1
 	var total uint64

@@ -73,9 +73,13 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 			continue
 		}
 		res := rec.Result
-		setTail(row.Total, res.Read, res.Write, cols)
-		setTail(row.Read, res.Read, nil, cols)
-		setTail(row.Write, res.Write, nil, cols)
+		if row.WindowFirst == 0 {
+			// A steady-state window's average has no percentiles: those
+			// of its last round would not be the figures' own.
+			setTail(row.Total, res.Read, res.Write, cols)
+			setTail(row.Read, res.Read, nil, cols)
+			setTail(row.Write, res.Write, nil, cols)
+		}
 		if measured(res.Read) || measured(res.Write) {
 			def := res.LatencyOf()
 			if def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec) {
