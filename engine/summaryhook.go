@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -163,7 +164,7 @@ func stepModel(rec *results.Record) map[string]any {
 		"metrics": metrics, "runtime_s": 0.0, "series": []any{}, "thermal": []any{}, "ended_by": rec.EndedBy,
 	}
 	if res := rec.Result; res != nil {
-		me := measured(res)
+		me := judging.Measured(res)
 		m["read"], m["write"], m["total"] = dirModel(me.Read), dirModel(me.Write), dirModel(me.Total)
 		m["runtime_s"] = me.RuntimeS
 		m["series"], m["thermal"] = seriesModel(res.Series), thermalModel(res.Thermal)
