@@ -87,15 +87,16 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 	if q.GroupBy != "model" && q.GroupBy != "firmware" {
 		return nil, fmt.Errorf("group by %q: use model or firmware", q.GroupBy)
 	}
-	all, err := c.samples(ctx, q.Point, fig, q.Filter, true)
+	latest, err := c.samples(ctx, q.Point, fig, q.Filter, true, true)
 	if err != nil {
 		return nil, err
 	}
 	point, _ := c.resolvePoint(ctx, q.Point)
 	out := &Fleet{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: q.Figure, Unit: figures[fig].unit, GroupBy: q.GroupBy}
+	merger := &histogramMerger{where: c.Where}
 	groups := map[[2]string]*FleetGroup{}
 	var keys [][2]string
-	for _, s := range latestPerDrive(all) {
+	for _, s := range latest {
 		key := [2]string{s.model, ""}
 		if q.GroupBy == "firmware" {
 			key[1] = s.firmware
@@ -107,8 +108,11 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 			keys = append(keys, key)
 		}
 		g.Drives++
-		if s.hist != nil {
-			g.hist.Merge(s.hist)
+		had, err := merger.add(g.hist, s)
+		if err != nil {
+			return nil, err
+		}
+		if had {
 			g.HistogramDrives++
 		}
 		if s.valid {
