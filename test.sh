@@ -81,6 +81,14 @@ for pkg in $(go list ./...); do
   for target in $(fuzz_targets "$dir"); do
     echo "-- $pkg $target"
     if ! out=$(go test -run='^$' -fuzz="^${target}\$" -fuzztime="$FUZZTIME" -fuzzminimizetime=5s "$pkg" 2>&1); then
+      # Go 1.26's fuzz coordinator can end a run at its -fuzztime deadline
+      # with a bare "context deadline exceeded" and no failing input
+      # (go.dev/issue/75804): that is the toolchain's race, not a crasher.
+      if ! grep -q 'Failing input written' <<<"$out" && [ "$(grep -c '^    context deadline exceeded$' <<<"$out")" = 1 ] &&
+        ! grep -q -e '^--- FAIL: .*/' -e 'panic:' <<<"$out"; then
+        echo "   (the fuzz coordinator's deadline race, go.dev/issue/75804; no failing input)"
+        continue
+      fi
       echo "$out"; exit 1
     fi
   done

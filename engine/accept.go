@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -169,7 +170,7 @@ func (r *runner) candidateOf(rec *results.Record, w *results.Workload, state str
 	if w == nil || rec.Result == nil {
 		return nil
 	}
-	total := totalStats(rec.Result)
+	total := judging.TotalStats(rec.Result)
 	if total == nil {
 		return nil
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
@@ -41,7 +41,7 @@ func identify(t *target) (results.DriveIdentity, error) {
 }
 
 func blockIdentity(t *target) (results.DriveIdentity, error) {
-	b, err := nvme.BlockInfo(t.io.Path)
+	b, err := blockdev.BlockInfo(t.io.Path)
 	if err != nil {
 		return results.DriveIdentity{}, fmt.Errorf("drive %q: %w", t.drive.Name, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
@@ -108,7 +108,7 @@ func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Ver
 	}
 	point := strings.TrimPrefix(n.Name, n.Drive+" / ")
 	spec := r.targets[n.Drive].drive.Spec
-	m := measured(rec.Result)
+	m := judging.Measured(rec.Result)
 	var out []results.Verdict
 	for _, e := range n.Expect {
 		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
@@ -137,65 +137,4 @@ func expectMessage(point, text string, j plan.Judgement) string {
 		msg += " (" + strings.Join(j.Values, ", ") + ")"
 	}
 	return msg
-}
-
-// measured is what an expectation sees of a result.
-func measured(res *metrics.Result) plan.Measured {
-	return plan.Measured{
-		Read: dirMeasure(res.Read), Write: dirMeasure(res.Write), Total: dirMeasure(totalStats(res)),
-		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9,
-	}
-}
-
-// dirMeasure converts one direction's statistics; latencies in µs.
-func dirMeasure(d *metrics.DirStats) *plan.DirMeasure {
-	if d == nil {
-		return nil
-	}
-	lat := map[string]float64{
-		"min_us": float64(d.Lat.Min) / 1e3, "mean_us": d.Lat.Mean / 1e3,
-		"max_us": float64(d.Lat.Max) / 1e3, "stddev_us": d.Lat.Stddev / 1e3,
-	}
-	for _, stat := range plan.LatencyStats {
-		if p, ok := plan.LatencyPercentile(stat); ok {
-			lat[stat] = float64(d.Quantile(p)) / 1e3
-		}
-	}
-	return &plan.DirMeasure{IOPS: d.IOPS, BW: d.BW, IOs: d.IOs, Bytes: d.Bytes, Lat: lat}
-}
-
-// totalStats combines both directions: rates add up, latencies come from
-// the merged histograms. Without histograms (results imported from plain
-// fio JSON) the combined percentiles are the higher direction's, an upper
-// bound.
-func totalStats(res *metrics.Result) *metrics.DirStats {
-	rd, wr := res.Read, res.Write
-	switch {
-	case rd == nil:
-		return wr
-	case wr == nil:
-		return rd
-	}
-	var t *metrics.DirStats
-	if rd.Hist != nil && wr.Hist != nil {
-		t = metrics.Summarize(combinedHistogram(res), rd.Bytes+wr.Bytes, 0)
-	}
-	if t == nil {
-		t = &metrics.DirStats{IOs: rd.IOs + wr.IOs, Bytes: rd.Bytes + wr.Bytes, Lat: upperLatency(rd, wr)}
-	}
-	t.IOPS, t.BW = rd.IOPS+wr.IOPS, rd.BW+wr.BW
-	return t
-}
-
-// upperLatency bounds the latency of two directions without histograms.
-func upperLatency(a, b *metrics.DirStats) metrics.LatencySummary {
-	n := float64(a.IOs + b.IOs)
-	s := metrics.LatencySummary{Min: min(a.Lat.Min, b.Lat.Min), Max: max(a.Lat.Max, b.Lat.Max), Stddev: max(a.Lat.Stddev, b.Lat.Stddev)}
-	if n > 0 {
-		s.Mean = (a.Lat.Mean*float64(a.IOs) + b.Lat.Mean*float64(b.IOs)) / n
-	}
-	for _, p := range a.Lat.Percentiles {
-		s.Percentiles = append(s.Percentiles, metrics.Percentile{P: p.P, Ns: max(p.Ns, b.Quantile(p.P))})
-	}
-	return s
 }

@@ -21,8 +21,8 @@ type driveHealth struct {
 	Change             *nvme.SmartChange `json:"change,omitempty"`
 	EngineBytesWritten uint64            `json:"engine_bytes_written"`
 	// WriteCache is set when the plan switched the volatile write cache.
-	WriteCache *writeCacheRecord `json:"volatile_write_cache,omitempty"`
-	Error      string            `json:"error,omitempty"`
+	WriteCache *results.WriteCache `json:"volatile_write_cache,omitempty"`
+	Error      string              `json:"error,omitempty"`
 }
 
 // snapshotBefore reads the identity and health of every NVMe drive, and
@@ -48,7 +48,9 @@ func (r *runner) snapshotBefore() {
 // if the run never ends.
 func (r *runner) saveHealth() error {
 	for name, h := range r.health {
-		if err := r.folder.WriteHealth(HealthRecord(name, h.Before, h.After, h.EngineBytesWritten, h.Error)); err != nil {
+		rec := HealthRecord(name, h.Before, h.After, h.EngineBytesWritten, h.Error)
+		rec.WriteCache = h.WriteCache
+		if err := r.folder.WriteHealth(rec); err != nil {
 			return r.saveError(err)
 		}
 	}

@@ -39,16 +39,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 	for _, pr := range p.Profiles {
 		m.Profiles = append(m.Profiles, profileMethod(p, pr))
 	}
-	for _, c := range p.Checks {
-		params := []results.KV{{Key: "script", Value: relTo(p.Dir, c.Script)}, {Key: "function", Value: c.Function}, {Key: "profile", Value: c.Profile}}
-		for k, v := range c.Args {
-			params = append(params, results.KV{Key: "args." + k, Value: fmt.Sprint(v)})
-		}
-		m.Checks = append(m.Checks, results.Method{Name: c.Name, Drives: c.Drives, Params: params})
-	}
-	for _, a := range p.Accepts {
-		m.Checks = append(m.Checks, acceptMethod(a))
-	}
+	m.Checks = CheckMethods(p)
 	for _, n := range g.Nodes {
 		s := results.StepInfo{
 			ID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source, Pass: n.Pass, DependsOn: n.DependsOn,
@@ -67,6 +58,23 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 
 // profileMethod describes a profile, an adaptive one with its hook, or an
 // exec step with its command.
+// CheckMethods describes the plan's checks and acceptance blocks as the
+// methodology lists them.
+func CheckMethods(p *plan.Plan) []results.Method {
+	var out []results.Method
+	for _, c := range p.Checks {
+		params := []results.KV{{Key: "script", Value: relTo(p.Dir, c.Script)}, {Key: "function", Value: c.Function}, {Key: "profile", Value: c.Profile}}
+		for k, v := range c.Args {
+			params = append(params, results.KV{Key: "args." + k, Value: fmt.Sprint(v)})
+		}
+		out = append(out, results.Method{Name: c.Name, Drives: c.Drives, Params: params})
+	}
+	for _, a := range p.Accepts {
+		out = append(out, acceptMethod(a))
+	}
+	return out
+}
+
 func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
 	if x := pr.Exec; x != nil {
 		params := []results.KV{{Key: "command", Value: strings.Join(x.Command, " ")}, {Key: "timeout", Value: plan.FormatDuration(x.Timeout)}}

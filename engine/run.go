@@ -513,6 +513,7 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		res.Latency = metrics.LatencyEngine
 	}
 	rec.Result = res
+	rec.EndedBy = endedBy(&w, res)
 	if warn := r.rateAboveMax(&w, res); warn != nil {
 		rec.Warnings = append(rec.Warnings, *warn)
 	}
@@ -526,6 +527,20 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 			rec.Status, rec.Error = results.StatusFailed, gone
 		}
 	}
+}
+
+// endedBy names the bound that ended a run bounded both by bytes and by
+// time: the runtime when the measured phase lasted it (to within 1%, the
+// engines' stopping granularity), io_size when it ended sooner. A run
+// with one bound, or without a result, gives "".
+func endedBy(w *plan.Workload, res *metrics.Result) string {
+	if res == nil || w.Runtime <= 0 || (w.Bytes <= 0 && w.BytesPct <= 0) {
+		return ""
+	}
+	if float64(res.RuntimeNs) >= 0.99*float64(w.Runtime) {
+		return "runtime"
+	}
+	return "io_size"
 }
 
 // pause waits d before a step (a profile's pause between its steps),

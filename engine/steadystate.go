@@ -3,10 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
-	"strings"
 
-	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/steady"
@@ -20,7 +18,7 @@ func (r *runner) judgeGroup(ctx context.Context, n *plan.Node, rec *results.Reco
 	if n.Group == "" {
 		return
 	}
-	if reason := stopReason(n.Stop, rec); reason != "" {
+	if reason := judging.StopReason(n.Stop, rec); reason != "" {
 		r.endGroup(n.Group, reason, -1)
 	}
 	if n.TracksSteadyState() {
@@ -36,14 +34,14 @@ func (r *runner) judgeSteadyState(ctx context.Context, n *plan.Node, rec *result
 		r.endGroup(n.Group, fmt.Sprintf("round %d of the steady-state search failed", n.Round), n.Round)
 		return
 	}
-	rounds := r.addRound(n.Group, trackedFigure(ss.Metric, rec.Result))
+	rounds := r.addRound(n.Group, judging.TrackedFigure(ss.Metric, rec.Result))
 	if ss.Hook != nil {
 		r.judgeByHook(ctx, n, rec, rounds)
 		return
 	}
 	rule := steady.Rule{Window: ss.Window, MaxRounds: ss.MaxRounds, ExcursionPct: ss.ExcursionPct, SlopePct: ss.SlopePct}
 	v := rule.Judge(rounds)
-	rec.SteadyState = steadyRecord(ss.Metric, rounds, v, rule)
+	rec.SteadyState = judging.SteadyRecord(ss.Metric, rounds, v, rule)
 	switch {
 	case v.Steady:
 		r.endGroup(n.Group, fmt.Sprintf("steady state reached over rounds %d-%d", v.Window.First, v.Window.Last), n.Round)
@@ -112,58 +110,4 @@ func (r *runner) addRound(group string, value float64) []float64 {
 	}
 	r.rounds[group] = append(r.rounds[group], value)
 	return append([]float64(nil), r.rounds[group]...)
-}
-
-// trackedFigure reads the steady-state variable from a round's result.
-func trackedFigure(metric string, res *metrics.Result) float64 {
-	switch metric {
-	case "bw":
-		return totalBW(res)
-	case "lat_mean":
-		return combinedHistogram(res).Mean()
-	case "lat_p99":
-		return float64(combinedHistogram(res).Percentile(99))
-	}
-	return totalIOPS(res)
-}
-
-func steadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady.Rule) *results.SteadyState {
-	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted, Rule: "snia",
-		Window: rule.Window, RangeLimitPct: rule.ExcursionPct, SlopeLimitPct: rule.SlopePct}
-	if w := v.Window; w != nil {
-		s.WindowFirst, s.WindowLast = w.First, w.Last
-		s.Average, s.Slope, s.Intercept = w.Average, w.Slope, w.Intercept
-		if w.Average != 0 {
-			s.RangePct = w.Excursion / math.Abs(w.Average) * 100
-			s.SlopePct = w.SlopeExcursion() / math.Abs(w.Average) * 100
-		}
-	}
-	shares := fmt.Sprintf("range %.1f%% of the mean (limit %g%%), slope %.1f%% (limit %g%%)", s.RangePct, s.RangeLimitPct, s.SlopePct, s.SlopeLimitPct)
-	switch {
-	case v.Steady:
-		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %.4g %s): %s", s.WindowFirst, s.WindowLast, s.Average, metric, shares)
-	case v.Exhausted:
-		s.Message = fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(rounds), s.WindowFirst, s.WindowLast, shares)
-	case v.Window == nil:
-		s.Message = fmt.Sprintf("%d rounds so far; a window needs %d", len(rounds), rule.Window)
-	default:
-		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s))
-	}
-	return s
-}
-
-// overLimits names the criteria a window failed: " (range over its
-// limit)".
-func overLimits(s *results.SteadyState) string {
-	var over []string
-	if s.RangePct > s.RangeLimitPct {
-		over = append(over, "range")
-	}
-	if s.SlopePct > s.SlopeLimitPct {
-		over = append(over, "slope")
-	}
-	if len(over) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(over, " and ") + " over the limit)"
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drivebench/drivebench/judging"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
@@ -46,6 +48,9 @@ func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limi
 	folder, err := results.Open(dir)
 	if err != nil {
 		return nil, err
+	}
+	if limits.Memory == 0 {
+		limits.Memory = p.HookMemory
 	}
 	rt := script.New(hookRoot(p.Dir, h.Script), limits)
 	defer rt.Close()
@@ -156,12 +161,13 @@ func stepModel(rec *results.Record) map[string]any {
 	m := map[string]any{
 		"id": rec.StepID, "kind": rec.Kind, "name": rec.Name, "drive": rec.Drive, "source": rec.Source,
 		"point": point, "status": rec.Status, "error": rec.Error, "read": nil, "write": nil, "total": nil,
-		"metrics": metrics, "runtime_s": 0.0,
+		"metrics": metrics, "runtime_s": 0.0, "series": []any{}, "thermal": []any{}, "ended_by": rec.EndedBy,
 	}
 	if res := rec.Result; res != nil {
-		me := measured(res)
+		me := judging.Measured(res)
 		m["read"], m["write"], m["total"] = dirModel(me.Read), dirModel(me.Write), dirModel(me.Total)
 		m["runtime_s"] = me.RuntimeS
+		m["series"], m["thermal"] = seriesModel(res.Series), thermalModel(res.Thermal)
 		for k, v := range res.Metrics {
 			metrics[k] = v
 		}
@@ -193,4 +199,30 @@ func acceptanceModel(drive string, row results.AcceptanceRow) map[string]any {
 		m["conditions"] = []string{}
 	}
 	return m
+}
+
+// seriesModel is a step's time series as a summary hook sees it: one dict
+// per interval, as the report charts it (write saturation against time
+// and against the data written).
+func seriesModel(series []metrics.Sample) []any {
+	out := make([]any, len(series))
+	for i, s := range series {
+		out[i] = map[string]any{
+			"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bw_bytes": s.BW,
+			"mean_lat_ns": s.MeanLatNs, "p99_ns": s.P99Ns, "bytes_written": s.BytesWritten,
+		}
+	}
+	return out
+}
+
+// thermalModel is an NVMe drive's temperature readings during a step.
+func thermalModel(samples []metrics.ThermalSample) []any {
+	out := make([]any, len(samples))
+	for i, s := range samples {
+		out[i] = map[string]any{
+			"t": s.T, "temp_c": s.TempC, "tmt1_transitions": s.Throttle1, "tmt2_transitions": s.Throttle2,
+			"tmt1_seconds": s.Throttle1Sec, "tmt2_seconds": s.Throttle2Sec,
+		}
+	}
+	return out
 }

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
@@ -164,7 +164,7 @@ func PlannedTarget(d *plan.Drive, dir string) (driver.Target, error) {
 	case err != nil:
 		return driver.Target{}, fmt.Errorf("drive %q: %w; give the drive a size", d.Name, err)
 	case info.Mode()&fs.ModeDevice != 0:
-		bi, err := nvme.BlockInfo(d.Path)
+		bi, err := blockdev.BlockInfo(d.Path)
 		if err != nil {
 			return driver.Target{}, fmt.Errorf("drive %q: %w", d.Name, err)
 		}
@@ -286,7 +286,7 @@ func checkFits(d *plan.Drive, path string, have int64, why string) error {
 // deviceTarget uses a block device, refusing one that holds data unless
 // the plan allows it.
 func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
-	info, err := nvme.BlockInfo(d.Path)
+	info, err := blockdev.BlockInfo(d.Path)
 	if err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
@@ -306,8 +306,8 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 // held by md, dm or LVM) in every case, and one that merely holds data (a
 // partition table or filesystem signature) unless the plan allows it.
 func checkDeviceWritable(d *plan.Drive) error {
-	err := nvme.CheckWritable(d.Path)
-	var unsafe *nvme.UnsafeError
+	err := blockdev.CheckWritable(d.Path)
+	var unsafe *blockdev.UnsafeError
 	if d.AllowExistingData && errors.As(err, &unsafe) && !unsafe.InUse {
 		return nil
 	}
@@ -324,6 +324,9 @@ func (t *target) manifestDrive() results.Drive {
 		d.Spec = append(d.Spec, results.SpecEntry{
 			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State, PCIeGen: s.PCIeGen,
 		})
+	}
+	if sh := t.drive.SpecSheet; sh != nil {
+		d.SpecSheet = &results.SpecSheet{Name: sh.Name, Vendor: sh.Vendor, Model: sh.Model, Capacity: sh.Capacity, Interface: sh.Interface}
 	}
 	return d
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 )
 
 // TestThermalSamplerReadsAtStartAndEnd: however short the step, the
@@ -65,5 +67,43 @@ func TestThermalOnAFileDoesNothing(t *testing.T) {
 	watchThermal(t.TempDir())(res, &log)
 	if len(res.Thermal) != 0 || len(log) != 0 || strings.Join(log, "") != "" {
 		t.Errorf("thermal %v, log %v", res.Thermal, log)
+	}
+}
+
+func TestEndedBy(t *testing.T) {
+	res := func(d time.Duration) *metrics.Result { return &metrics.Result{RuntimeNs: int64(d)} }
+	both := &plan.Workload{Runtime: time.Hour, BytesPct: 400}
+	tests := []struct {
+		w    *plan.Workload
+		res  *metrics.Result
+		want string
+	}{
+		{both, res(20 * time.Minute), "io_size"},
+		{both, res(time.Hour), "runtime"},
+		{&plan.Workload{Runtime: time.Hour}, res(time.Hour), ""},
+		{&plan.Workload{Bytes: 1 << 30}, res(time.Minute), ""},
+		{both, nil, ""},
+	}
+	for i, tt := range tests {
+		if got := endedBy(tt.w, tt.res); got != tt.want {
+			t.Errorf("%d: %q, want %q", i, got, tt.want)
+		}
+	}
+}
+
+// TestSummaryHookSeesSeries: a summary hook's steps carry the time series
+// the report charts.
+func TestSummaryHookSeesSeries(t *testing.T) {
+	rec := &results.Record{StepID: "s", Kind: "profile", Status: "ok", EndedBy: "io_size", Result: &metrics.Result{
+		Series:  []metrics.Sample{{T: 1, WriteIOPS: 500000, BytesWritten: 2 << 30}, {T: 2, WriteIOPS: 160000, BytesWritten: 3 << 30}},
+		Thermal: []metrics.ThermalSample{{T: 0, TempC: 50}},
+	}}
+	m := stepModel(rec)
+	series, _ := m["series"].([]any)
+	if len(series) != 2 || series[1].(map[string]any)["write_iops"] != 160000.0 || series[1].(map[string]any)["bytes_written"] != uint64(3<<30) {
+		t.Errorf("series %v", m["series"])
+	}
+	if th, _ := m["thermal"].([]any); len(th) != 1 || m["ended_by"] != "io_size" {
+		t.Errorf("thermal %v, ended_by %v", m["thermal"], m["ended_by"])
 	}
 }

@@ -5,18 +5,8 @@ import (
 	"fmt"
 
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/results"
 )
-
-// writeCacheRecord is what the run did to a drive's volatile write cache,
-// kept in the drive's health document.
-type writeCacheRecord struct {
-	// Found is the state before the run, Set the state during it.
-	Found bool `json:"found_enabled"`
-	Set   bool `json:"set_enabled"`
-	// Restored is true once the found state is back.
-	Restored bool   `json:"restored"`
-	Error    string `json:"restore_error,omitempty"`
-}
 
 // switchWriteCaches puts the volatile write cache of every drive whose
 // plan says volatile_write_cache into that state, before the first I/O,
@@ -57,7 +47,7 @@ func (r *runner) switchWriteCaches() error {
 func (r *runner) restoreWriteCaches() error {
 	var errs []error
 	for name, s := range r.caches {
-		rec := &writeCacheRecord{Found: s.Found, Set: s.Set, Restored: true}
+		rec := &results.WriteCache{Found: s.Found, Set: s.Set, Restored: true}
 		if err := s.Restore(); err != nil {
 			rec.Restored, rec.Error = false, err.Error()
 			errs = append(errs, fmt.Errorf("drive %q: the volatile write cache could not be put back %s: %w; set it with nvme set-feature %s -f 6 -v %s", name, enabled(s.Found), err, s.Path, wce(s.Found)))

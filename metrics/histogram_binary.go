@@ -45,9 +45,9 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary reads the form MarshalBinary writes and checks that the
-// bucket counts add up to n. It decodes in place, so that one histogram
-// can take many in turn without a copy of its buckets each time; on an
-// error h is left empty.
+// bucket counts add up to n and the sum of squares is a finite number.
+// It decodes in place, so that one histogram can take many in turn
+// without a copy of its buckets each time; on an error h is left empty.
 func (h *Histogram) UnmarshalBinary(data []byte) error {
 	h.Reset()
 	if err := h.decodeBinary(data); err != nil {
@@ -64,6 +64,9 @@ func (h *Histogram) decodeBinary(data []byte) error {
 	r := &uvarintReader{data: data[1:]}
 	h.n, h.min, h.max, h.sum = r.next(), r.next(), r.next(), r.next()
 	h.sumSq = math.Float64frombits(r.fixed64())
+	if math.IsNaN(h.sumSq) || math.IsInf(h.sumSq, 0) || h.sumSq < 0 {
+		return errors.New("histogram: the sum of squares is not a finite, non-negative number")
+	}
 	nonEmpty := r.next()
 	idx := -1
 	var total uint64

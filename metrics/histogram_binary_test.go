@@ -38,6 +38,7 @@ func TestUnmarshalBinaryRejectsDamage(t *testing.T) {
 		"truncated": good[:len(good)-1],
 		"trailing":  append(append([]byte(nil), good...), 0),
 		"count":     append(append([]byte(nil), good[:len(good)-1]...), good[len(good)-1]+1),
+		"nan":       []byte("\x010000000000\xff\x7f\x020\x0000"),
 	}
 	for name, data := range cases {
 		var back Histogram

@@ -29,16 +29,10 @@
 //     will do), so a run can record the drive before and after; DiffSmart
 //     says what the drive counted in between. Purge erases a namespace
 //     with Sanitize or Format NVM, after checking that the controller
-//     supports the method and that nothing it erases is in use. IsNVMe
-//     tells from sysfs alone whether a path is NVMe.
+//     supports the method and that nothing it erases is in use (package
+//     blockdev says what "in use" is, for any block device). IsNVMe tells
+//     from sysfs alone whether a path is NVMe.
 //
-//   - Safety and block-device facts. BlockInfo reads size, block sizes,
-//     rotational flag and model of any block device from ioctls and sysfs.
-//     CheckWritable refuses a device that is mounted, held by device-mapper
-//     or md, partitioned, or that carries a partition table or filesystem
-//     signature (DetectSignature), because a storage benchmark that writes
-//     to the wrong disk destroys someone's data.
-//
-// Device, Snapshot, Purge, IsNVMe, BlockInfo and CheckWritable are
-// Linux-only; the decoders, DiffSmart and DetectSignature build everywhere.
+// Device, Snapshot, Purge and IsNVMe are Linux-only; the decoders and
+// DiffSmart build everywhere.
 package nvme

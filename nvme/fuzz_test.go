@@ -112,22 +112,6 @@ func FuzzDecodeSanitizeLog(f *testing.F) {
 	})
 }
 
-func FuzzDetectSignature(f *testing.F) {
-	f.Add([]byte{})
-	f.Add(append(make([]byte, 510), 0x55, 0xaa))
-	f.Add(append(make([]byte, 512), "EFI PART"...))
-	f.Add([]byte("LUKS\xba\xbe"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		name, err := DetectSignature(bytes.NewReader(data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, known := signatureReasons[name]; name != "" && !known {
-			t.Fatalf("unknown signature name %q", name)
-		}
-	})
-}
-
 func FuzzUint128JSON(f *testing.F) {
 	for _, s := range []string{`"0"`, `"18446744073709551616"`, `42`, `"-1"`, `"1e3"`, `""`} {
 		f.Add([]byte(s))

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 )
 
 // TestPassthruLayout checks struct nvme_passthru_cmd field by field
@@ -203,7 +205,7 @@ func TestOpenRejectsNonNVMe(t *testing.T) {
 }
 
 func TestOpenRejectsLoopDevice(t *testing.T) {
-	loop := newLoopDevice(t, 1<<20)
+	loop := blockdevtest.LoopDevice(t, 1<<20)
 	_, err := Open(loop)
 	if err == nil || !strings.Contains(err.Error(), "not an NVMe controller or namespace") {
 		t.Errorf("Open(%s): err = %v", loop, err)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/blockdev"
 )
 
 // Tests against a real (or emulated) NVMe drive. They skip on machines
@@ -78,7 +80,7 @@ func TestLiveNamespace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := BlockInfo(d.Path)
+	b, err := blockdev.BlockInfo(d.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +139,7 @@ func formatAndCheck(t *testing.T, d *Device, index int, blockSize uint64) {
 	if ns.FormatInUse != index || ns.BlockSize != blockSize {
 		t.Errorf("after format %d: format %d in use, %d-byte blocks", index, ns.FormatInUse, ns.BlockSize)
 	}
-	b, err := BlockInfo(d.Path)
+	b, err := blockdev.BlockInfo(d.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +195,7 @@ func TestLivePurge(t *testing.T) {
 			t.Errorf("purge %s: %v", method, err)
 			continue
 		}
-		if err := CheckWritable(path); err != nil {
+		if err := blockdev.CheckWritable(path); err != nil {
 			t.Errorf("after purge %s: %v", method, err)
 		}
 	}
@@ -214,7 +216,7 @@ func writeCachedSignature(t *testing.T, path string) {
 	if err := f.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	if name, err := DetectSignature(f); name != "xfs" || err != nil {
+	if name, err := blockdev.DetectSignature(f); name != "xfs" || err != nil {
 		t.Fatalf("signature before the purge: %q, %v; want xfs", name, err)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/drivebench/drivebench/blockdev"
 	"golang.org/x/sys/unix"
 )
 
@@ -17,6 +18,12 @@ const (
 	classSubsystem  = "nvme-subsystem" // parent of multipath namespaces
 	classGeneric    = "nvme-generic"   // /dev/ng0n1, a namespace as a character device
 )
+
+// system is the kernel's view of block devices (package blockdev) with
+// what NVMe adds: controllers, namespaces and generic character devices.
+type system struct{ blockdev.System }
+
+var host = system{blockdev.Host}
 
 // IsNVMe reports whether path is an NVMe controller (/dev/nvme0), a
 // namespace (/dev/nvme0n1, /dev/ng0n1) or a partition of one. It reads
@@ -36,7 +43,7 @@ func (s system) isNVMe(mode uint32, rdev uint64) bool {
 		if err != nil {
 			return false
 		}
-		class := classOf(filepath.Join(disk.dir, "device"))
+		class := classOf(filepath.Join(disk.Dir, "device"))
 		return class == classController || class == classSubsystem
 	case unix.S_IFCHR:
 		class := classOf(s.charDir(rdev))
@@ -46,17 +53,17 @@ func (s system) isNVMe(mode uint32, rdev uint64) bool {
 }
 
 // diskOf finds block device dev in sysfs and returns its whole disk.
-func (s system) diskOf(dev uint64) (blockNode, error) {
-	n, err := s.node(dev)
+func (s system) diskOf(dev uint64) (blockdev.Node, error) {
+	n, err := s.Find(dev)
 	if err != nil {
-		return blockNode{}, err
+		return blockdev.Node{}, err
 	}
-	return n.disk()
+	return n.Disk()
 }
 
 // charDir returns the sysfs directory of character device rdev.
 func (s system) charDir(rdev uint64) string {
-	return filepath.Join(s.sysfs, "dev", "char", fmt.Sprintf("%d:%d", unix.Major(rdev), unix.Minor(rdev)))
+	return filepath.Join(s.Sysfs, "dev", "char", fmt.Sprintf("%d:%d", unix.Major(rdev), unix.Minor(rdev)))
 }
 
 // classOf returns the name of the class or bus a sysfs device belongs
@@ -74,7 +81,7 @@ func classOf(dir string) string {
 // of the controller or multipath subsystem; otherwise the namespace the
 // block device belongs to. Through a character device the scope cannot be
 // narrowed to one namespace, so every namespace of the controller counts.
-func (s system) erasedNamespaces(mode uint32, rdev uint64, whole bool) ([]blockNode, error) {
+func (s system) erasedNamespaces(mode uint32, rdev uint64, whole bool) ([]blockdev.Node, error) {
 	switch mode & unix.S_IFMT {
 	case unix.S_IFBLK:
 		disk, err := s.diskOf(rdev)
@@ -82,9 +89,9 @@ func (s system) erasedNamespaces(mode uint32, rdev uint64, whole bool) ([]blockN
 		case err != nil:
 			return nil, err
 		case !whole:
-			return []blockNode{disk}, nil
+			return []blockdev.Node{disk}, nil
 		}
-		return namespaceNodes(filepath.Dir(disk.dir))
+		return namespaceNodes(filepath.Dir(disk.Dir))
 	case unix.S_IFCHR:
 		dir, err := filepath.EvalSymlinks(s.charDir(rdev))
 		if err != nil {
@@ -102,18 +109,18 @@ func (s system) erasedNamespaces(mode uint32, rdev uint64, whole bool) ([]blockN
 // subsystem directory: the children with a request queue that are not
 // hidden multipath paths (nvme0c0n1), whose namespace appears under the
 // subsystem instead.
-func namespaceNodes(dir string) ([]blockNode, error) {
+func namespaceNodes(dir string) ([]blockdev.Node, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
-	var nodes []blockNode
+	var nodes []blockdev.Node
 	for _, e := range entries {
 		child := filepath.Join(dir, e.Name())
-		if _, err := os.Stat(filepath.Join(child, "queue")); err != nil || readAttr(child, "hidden") == "1" {
+		if _, err := os.Stat(filepath.Join(child, "queue")); err != nil || blockdev.ReadAttr(child, "hidden") == "1" {
 			continue
 		}
-		n, err := nodeAt(child)
+		n, err := blockdev.NodeAt(child)
 		if err != nil {
 			return nil, err
 		}

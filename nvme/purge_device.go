@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/drivebench/drivebench/blockdev"
 	"golang.org/x/sys/unix"
 )
 
@@ -58,7 +59,7 @@ func Purge(ctx context.Context, path, method string, progress func(float64)) err
 
 // purgeScope returns the namespaces a purge through path erases, or an
 // error when one of them is in use.
-func (s system) purgeScope(path string, whole bool) ([]blockNode, error) {
+func (s system) purgeScope(path string, whole bool) ([]blockdev.Node, error) {
 	var st unix.Stat_t
 	if err := unix.Stat(path, &st); err != nil {
 		return nil, &os.PathError{Op: "stat", Path: path, Err: err}
@@ -68,7 +69,7 @@ func (s system) purgeScope(path string, whole bool) ([]blockNode, error) {
 		return nil, err
 	}
 	for _, n := range namespaces {
-		if err := s.checkNotInUse(n.devPath(), n.dev); err != nil {
+		if err := s.CheckNotInUse(n.DevPath(), n.Dev); err != nil {
 			return nil, err
 		}
 	}
@@ -114,10 +115,10 @@ func reportProgress(progress func(float64), fraction float64) {
 // dropCachedBlocks makes the kernel forget what it cached of the erased
 // namespaces: their blocks (BLKFLSBUF) and their partitions (BLKRRPART).
 // Otherwise a signature check reads a filesystem the purge erased.
-func dropCachedBlocks(namespaces []blockNode) error {
+func dropCachedBlocks(namespaces []blockdev.Node) error {
 	for _, n := range namespaces {
-		if err := dropCache(n.devPath()); err != nil {
-			return fmt.Errorf("nvme: the purge finished, but the kernel still caches the old contents of %s: %w", n.devPath(), err)
+		if err := dropCache(n.DevPath()); err != nil {
+			return fmt.Errorf("nvme: the purge finished, but the kernel still caches the old contents of %s: %w", n.DevPath(), err)
 		}
 	}
 	return nil

@@ -4,11 +4,14 @@ package nvme
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/blockdev"
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"golang.org/x/sys/unix"
 )
 
@@ -109,34 +112,67 @@ func TestDeviceSnapshot(t *testing.T) {
 	compareWithNvmeCli(t, s.SmartLog, "qemu-nvme-smart-log.json")
 }
 
+// fakeSys is a crafted tree and the system that reads it.
+type fakeSys struct {
+	*blockdevtest.Tree
+	sys system
+}
+
+func newFakeSys(t *testing.T) *fakeSys {
+	tr := blockdevtest.New(t)
+	return &fakeSys{Tree: tr, sys: system{blockdev.System{Sysfs: tr.Sysfs(), Mountinfo: tr.Mountinfo(), Swaps: tr.Swaps()}}}
+}
+
+// checkInUse expects err to refuse a device in use for want, saying what
+// to do; want "" expects no error.
+func checkInUse(t *testing.T, err error, want string) {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatalf("refused: %v", err)
+		}
+		return
+	}
+	var ue *blockdev.UnsafeError
+	if !errors.As(err, &ue) {
+		t.Fatalf("err = %v, want an UnsafeError containing %q", err, want)
+	}
+	if !strings.Contains(ue.Reason, want) || !ue.InUse {
+		t.Errorf("reason %q (in use %v), want %q (in use)", ue.Reason, ue.InUse, want)
+	}
+	if !strings.Contains(err.Error(), "unmount it or stop what holds it") || !strings.HasPrefix(err.Error(), ue.Path+" "+ue.Reason) {
+		t.Errorf("message %q does not start with the path and reason or lacks the remedy", err)
+	}
+}
+
 // nvmeTree adds controller nvme0 (char 247:0) with namespaces nvme0n1
 // (259:0, partition nvme0n1p1 259:2) and nvme0n2 (259:1), the generic
 // device ng0n1 (246:0) and a hidden multipath path nvme0c0n3 (259:5).
 func (f *fakeSys) nvmeTree() {
 	ctrl := "pci0/nvme/nvme0"
-	f.file("sys/devices/"+ctrl+"/dev", "247:0\n")
-	f.link("sys/devices/"+ctrl+"/subsystem", "sys/class/nvme")
-	f.link("sys/dev/char/247:0", "sys/devices/"+ctrl)
+	f.File("sys/devices/"+ctrl+"/dev", "247:0\n")
+	f.Link("sys/devices/"+ctrl+"/subsystem", "sys/class/nvme")
+	f.Link("sys/dev/char/247:0", "sys/devices/"+ctrl)
 	for _, ns := range []struct{ name, dev, hidden string }{
 		{"nvme0n1", "259:0", "0"}, {"nvme0n2", "259:1", "0"}, {"nvme0c0n3", "259:5", "1"},
 	} {
 		dir := ctrl + "/" + ns.name
-		f.block(dir, ns.dev)
-		f.file("sys/devices/"+dir+"/queue/rotational", "0\n")
-		f.file("sys/devices/"+dir+"/hidden", ns.hidden+"\n")
-		f.link("sys/devices/"+dir+"/device", "sys/devices/"+ctrl)
+		f.Block(dir, ns.dev)
+		f.File("sys/devices/"+dir+"/queue/rotational", "0\n")
+		f.File("sys/devices/"+dir+"/hidden", ns.hidden+"\n")
+		f.Link("sys/devices/"+dir+"/device", "sys/devices/"+ctrl)
 	}
-	f.block(ctrl+"/nvme0n1/nvme0n1p1", "259:2")
-	f.file("sys/devices/"+ctrl+"/nvme0n1/nvme0n1p1/partition", "1\n")
-	f.file("sys/devices/"+ctrl+"/ng0n1/dev", "246:0\n")
-	f.link("sys/devices/"+ctrl+"/ng0n1/subsystem", "sys/class/nvme-generic")
-	f.link("sys/dev/char/246:0", "sys/devices/"+ctrl+"/ng0n1")
-	f.link("sys/devices/pci0/block/sdz/device/subsystem", "sys/bus/scsi")
+	f.Block(ctrl+"/nvme0n1/nvme0n1p1", "259:2")
+	f.File("sys/devices/"+ctrl+"/nvme0n1/nvme0n1p1/partition", "1\n")
+	f.File("sys/devices/"+ctrl+"/ng0n1/dev", "246:0\n")
+	f.Link("sys/devices/"+ctrl+"/ng0n1/subsystem", "sys/class/nvme-generic")
+	f.Link("sys/dev/char/246:0", "sys/devices/"+ctrl+"/ng0n1")
+	f.Link("sys/devices/pci0/block/sdz/device/subsystem", "sys/bus/scsi")
 }
 
 func TestIsNVMeFakeSystem(t *testing.T) {
 	f := newFakeSys(t)
-	f.disk(false)
+	f.Disk(false)
 	f.nvmeTree()
 	tests := []struct {
 		name string
@@ -185,7 +221,7 @@ func TestErasedNamespaces(t *testing.T) {
 		}
 		var names []string
 		for _, n := range nodes {
-			names = append(names, n.name)
+			names = append(names, n.Name)
 		}
 		if !reflect.DeepEqual(names, tt.want) {
 			t.Errorf("%s: %v, want %v", tt.name, names, tt.want)
@@ -205,11 +241,11 @@ func TestCheckNotInUse(t *testing.T) {
 	}{
 		{name: "partitioned, not mounted"},
 		{name: "partition mounted", setup: func(f *fakeSys) {
-			f.file("mountinfo", "40 27 259:2 / /data rw - xfs /dev/nvme0n1p1 rw\n")
+			f.File("mountinfo", "40 27 259:2 / /data rw - xfs /dev/nvme0n1p1 rw\n")
 		}, want: "has partition /dev/nvme0n1p1 mounted at /data"},
 		{name: "held by md", setup: func(f *fakeSys) {
-			f.block("virtual/block/md0", "9:0")
-			f.holder("pci0/nvme/nvme0/nvme0n1", "md0")
+			f.Block("virtual/block/md0", "9:0")
+			f.Holder("pci0/nvme/nvme0/nvme0n1", "md0")
 		}, want: "is held by md0"},
 	}
 	for _, tt := range tests {
@@ -219,8 +255,8 @@ func TestCheckNotInUse(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(f)
 			}
-			image := craftImage(t, 1<<20, []write{{0, "XFSB"}})
-			checkUnsafe(t, f.sys.checkNotInUse(image, unix.Mkdev(259, 0)), tt.want, true)
+			image := blockdevtest.Image(t, 1<<20, map[int]string{0: "XFSB"})
+			checkInUse(t, f.sys.CheckNotInUse(image, unix.Mkdev(259, 0)), tt.want)
 		})
 	}
 }

@@ -547,34 +547,33 @@ func sortedKeys[V any](m map[string]V) []string {
 // a type that cannot become any of want is reported, as it would be once
 // known.
 func (l *loader) checkUnknown(attr *hcl.Attribute, what string, want ...cty.Type) {
-	if attr == nil || !l.opts.Unset {
-		return
+	v, ok := l.unknownValue(attr)
+	if ok && !slices.ContainsFunc(want, func(w cty.Type) bool {
+		return v.Type().Equals(w) || convert.GetConversionUnsafe(v.Type(), w) != nil
+	}) {
+		l.unknownTypeError(attr, what, v)
 	}
-	v, diags := attr.Expr.Value(l.sc.ctx)
-	if diags.HasErrors() || v.IsKnown() || v.Type() == cty.DynamicPseudoType {
-		return
-	}
-	for _, w := range want {
-		if v.Type().Equals(w) || convert.GetConversionUnsafe(v.Type(), w) != nil {
-			return
-		}
-	}
-	l.unknownTypeError(attr, what, v)
 }
 
 // checkUnknownExact is checkUnknown for attributes that take exactly the
 // types in want (sizes and durations: a number or a string, not a bool).
 func (l *loader) checkUnknownExact(attr *hcl.Attribute, what string, want ...cty.Type) {
+	if v, ok := l.unknownValue(attr); ok && !slices.ContainsFunc(want, v.Type().Equals) {
+		l.unknownTypeError(attr, what, v)
+	}
+}
+
+// unknownValue is the attribute's value when it is unknown but of a
+// known type, under LoadOptions.Unset.
+func (l *loader) unknownValue(attr *hcl.Attribute) (cty.Value, bool) {
 	if attr == nil || !l.opts.Unset {
-		return
+		return cty.NilVal, false
 	}
 	v, diags := attr.Expr.Value(l.sc.ctx)
 	if diags.HasErrors() || v.IsKnown() || v.Type() == cty.DynamicPseudoType {
-		return
+		return cty.NilVal, false
 	}
-	if !slices.ContainsFunc(want, v.Type().Equals) {
-		l.unknownTypeError(attr, what, v)
-	}
+	return v, true
 }
 
 func (l *loader) unknownTypeError(attr *hcl.Attribute, what string, v cty.Value) {

@@ -24,8 +24,9 @@ import (
 //     (elements plus string bytes, a repeated part counted each time), and
 //     setproduct's result is bounded before it is built.
 //   - maxEvaluation bounds the work of all the plan's for expressions and
-//     string templates together: each element a for expression visits and
-//     each byte a template part adds counts against it, so nested for
+//     string templates together: each element a for expression visits
+//     (weighed by the size of its body) and each byte a template part adds
+//     counts against it, so nested for
 //     expressions over range(1000) or a template that repeats a long local
 //     stop at the limit instead of running the machine out of memory.
 const (
@@ -185,7 +186,8 @@ func (b *evalBudget) limitFunction(name string, f function.Function) function.Fu
 				return cty.NilVal, &limitError{fmt.Sprintf("calling %s here would make a value of more than %d elements and bytes, "+
 					"the most a plan value may hold", name, maxValueSize)}
 			}
-			return v, b.charge(size, "function calls make")
+			return v, b.charge(size, "the plan's function calls would make more than %d elements and bytes in all, "+
+				"the most a plan's evaluation may take")
 		},
 	})
 }
@@ -255,25 +257,29 @@ func (b *evalBudget) charge(n int, what string) error {
 		return nil
 	}
 	b.breached = true
-	return &limitError{fmt.Sprintf("the plan's %s more than %d elements and bytes in all, "+
-		"the most a plan's evaluation may take; look for nested for expressions over large collections "+
-		"or a template that repeats a long value", what, maxEvaluation)}
+	return &limitError{fmt.Sprintf(what, maxEvaluation)}
 }
 
 // functions are the accounting functions the loader's expressions call.
 func (b *evalBudget) functions() map[string]function.Function {
 	return map[string]function.Function{
-		forFunction:      b.account("for expressions visit"),
-		templateFunction: b.account("string templates make"),
+		forFunction: b.account("the plan's for expressions would evaluate more than %d elements in all " +
+			"(each element counted once for each part of the body), the most a plan's evaluation may take; " +
+			"look for nested for expressions over large collections"),
+		templateFunction: b.account("the plan's string templates would make more than %d bytes in all, " +
+			"the most a plan's evaluation may take; look for a template that repeats a long value"),
 	}
 }
 
-// account passes its argument through, counting its size; once the
-// budget is spent it passes an unknown value.
+// account passes its first argument through, charging its size (elements
+// or bytes) times its second, the weight; once the budget is spent it
+// passes an unknown value, on which a for expression does not iterate.
 func (b *evalBudget) account(what string) function.Function {
 	return function.New(&function.Spec{
-		Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType,
-			AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true}},
+		Params: []function.Parameter{
+			{Name: "value", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowDynamicType: true, AllowMarked: true},
+			{Name: "weight", Type: cty.Number},
+		},
 		Type: func(args []cty.Value) (cty.Type, error) { return args[0].Type(), nil },
 		Impl: func(args []cty.Value, retType cty.Type) (cty.Value, error) {
 			if b.spent() {
@@ -288,7 +294,11 @@ func (b *evalBudget) account(what string) function.Function {
 					n = len(v.AsString())
 				}
 			}
-			if err := b.charge(n, what); err != nil {
+			weight, _ := args[1].AsBigFloat().Int64()
+			if n > 0 && weight > int64(maxEvaluation/n) {
+				weight = int64(maxEvaluation/n) + 1 // past the budget either way
+			}
+			if err := b.charge(n*int(weight), what); err != nil {
 				return cty.NilVal, err
 			}
 			return args[0], nil
@@ -306,7 +316,10 @@ func accountEvaluation(file *hcl.File) {
 	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
 		switch x := n.(type) {
 		case *hclsyntax.ForExpr:
-			x.CollExpr = accounted(forFunction, x.CollExpr)
+			// Each element it visits costs what evaluating its body once
+			// does, charged before it iterates, so that a for over many
+			// elements with a large body stops before it starts.
+			x.CollExpr = accounted(forFunction, x.CollExpr, nodes(x.KeyExpr)+nodes(x.ValExpr)+nodes(x.CondExpr))
 		case *hclsyntax.BinaryOpExpr:
 			switch x.Op {
 			case hclsyntax.OpDivide:
@@ -318,7 +331,7 @@ func accountEvaluation(file *hcl.File) {
 			if len(x.Parts) > 1 { // a template of one part is a plain string or a plain ${value}
 				for i, p := range x.Parts {
 					if _, literal := p.(*hclsyntax.LiteralValueExpr); !literal {
-						x.Parts[i] = accounted(templateFunction, p)
+						x.Parts[i] = accounted(templateFunction, p, 1)
 					}
 				}
 			}
@@ -347,12 +360,28 @@ func refuseZeroDivisor(op string, f function.Function) function.Function {
 	})
 }
 
-// accounted wraps e in a call of the accounting function name, positioned
-// on e so that a breach points at it.
-func accounted(name string, e hclsyntax.Expression) hclsyntax.Expression {
+// accounted wraps e in a call of the accounting function name with the
+// weight of each of its elements, positioned on e so that a breach points
+// at it.
+func accounted(name string, e hclsyntax.Expression, weight int) hclsyntax.Expression {
 	rng := e.Range()
-	return &hclsyntax.FunctionCallExpr{Name: name, Args: []hclsyntax.Expression{e},
+	w := &hclsyntax.LiteralValueExpr{Val: cty.NumberIntVal(int64(weight)), SrcRange: rng}
+	return &hclsyntax.FunctionCallExpr{Name: name, Args: []hclsyntax.Expression{e, w},
 		NameRange: rng, OpenParenRange: rng, CloseParenRange: rng}
+}
+
+// nodes counts the syntax nodes of e (0 for none): the work of
+// evaluating it once, as the budget reckons it.
+func nodes(e hclsyntax.Expression) int {
+	if e == nil {
+		return 0
+	}
+	n := 0
+	hclsyntax.VisitAll(e, func(hclsyntax.Node) hcl.Diagnostics {
+		n++
+		return nil
+	})
+	return n
 }
 
 // limitDiagnostics gives a breach of an evaluation limit its own summary

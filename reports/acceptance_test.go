@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/results"
 )
 
 // TestAcceptanceRendered checks the vendor-acceptance run's figures in the
@@ -132,4 +133,37 @@ func renderFile(t *testing.T, s *Summary, format string) string {
 		t.Fatal(err)
 	}
 	return string(files[0].Data)
+}
+
+// TestAcceptanceIdentity: the sheet's identity stands beside the drive's,
+// with a warning when the target is a file or another model.
+func TestAcceptanceIdentity(t *testing.T) {
+	sheet := &results.SpecSheet{Name: "kioxia-cm9-r", Vendor: "KIOXIA", Model: "CM9-R", Capacity: 15_360_000_000_000, Interface: "PCIe 5.0 x4 NVMe"}
+	tests := []struct {
+		drive results.Drive
+		want  string
+	}{
+		{results.Drive{Name: "dut", Path: "scratch-dut.img", Scratch: true, Size: 134 << 20, SpecSheet: sheet},
+			"the target is a file, not a KIOXIA CM9-R"},
+		{results.Drive{Name: "dut", Path: "/dev/nvme0n1", Size: 1 << 30, Facts: map[string]string{"model": "QEMU NVMe Ctrl"}, SpecSheet: sheet},
+			"the drive reports model QEMU NVMe Ctrl, which names neither the sheet's vendor nor its model (KIOXIA CM9-R)"},
+		{results.Drive{Name: "dut", Path: "/dev/nvme0n1", Size: 1 << 30, Facts: map[string]string{"model": "KIOXIA KCMYXRUG15T3"}, SpecSheet: sheet},
+			""},
+	}
+	for _, tt := range tests {
+		m := &results.Manifest{Plan: "p", Drives: []results.Drive{tt.drive},
+			Steps: []results.StepInfo{{ID: "acc", Kind: "acceptance", Name: "dut / spec", Drive: "dut", Source: "spec"}}}
+		rec := &results.Record{StepID: "acc", Kind: "acceptance", Status: "ok", Finished: t0,
+			Acceptance: []results.AcceptanceRow{{Spec: "rand_read_4k", Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 2e6, Verdict: "skip", Reason: "no profile measures it"}}}
+		_, md := render(t, m, []*results.Record{rec})
+		if !strings.Contains(md, "Held to spec sheet `kioxia-cm9-r`: KIOXIA, CM9-R, 15.36 TB, PCIe 5.0 x4 NVMe.") {
+			t.Errorf("no identity line in:\n%s", md)
+		}
+		if tt.want != "" && !strings.Contains(md, tt.want) {
+			t.Errorf("no warning %q", tt.want)
+		}
+		if tt.want == "" && strings.Contains(md, "**Warning:** the") {
+			t.Errorf("a warning for the sheet's own model:\n%s", md)
+		}
+	}
 }

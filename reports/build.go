@@ -276,6 +276,7 @@ func buildDrives(drives []results.Drive) []Drive {
 			Writable:  d.Writable,
 			Facts:     sortedFacts(d.Facts),
 			Spec:      buildSpec(d.Spec),
+			SpecSheet: d.SpecSheet,
 		})
 	}
 	return out
@@ -290,7 +291,7 @@ func buildSpec(entries []results.SpecEntry) []SpecEntry {
 		}
 		out = append(out, SpecEntry{
 			Name: e.Name, Values: values, RW: e.RW, BS: e.BS,
-			IODepth: e.IODepth, NumJobs: e.NumJobs, State: e.State,
+			IODepth: e.IODepth, NumJobs: e.NumJobs, State: e.State, PCIeGen: e.PCIeGen,
 		})
 	}
 	return out

@@ -26,12 +26,41 @@ const (
 	Lost = "lost"
 )
 
+// Thresholds are the changes, in percent of the base value, beyond which
+// a figure counts as regressed or improved: Default for every figure,
+// ByFigure for those named (iops, bw, mean, p50, p99, p99.9).
+type Thresholds struct {
+	Default  float64            `json:"default_pct"`
+	ByFigure map[string]float64 `json:"by_figure_pct,omitempty"`
+}
+
+// of is the threshold of a figure (iops, read_p99_ns).
+func (t Thresholds) of(figure string) float64 {
+	for _, f := range comparedFigures {
+		if strings.HasSuffix(figure, f.name) {
+			if v, ok := t.ByFigure[f.key]; ok {
+				return v
+			}
+		}
+	}
+	return t.Default
+}
+
+// ThresholdKeys are the names -threshold takes for single figures.
+func ThresholdKeys() []string {
+	keys := make([]string, len(comparedFigures))
+	for i, f := range comparedFigures {
+		keys[i] = f.key
+	}
+	return keys
+}
+
 // Comparison is what changed between two runs of the same points, such as
 // one drive before and after a firmware update.
 type Comparison struct {
-	// ThresholdPct is the change, in percent of the base value, beyond
-	// which a figure counts as regressed or improved.
-	ThresholdPct float64 `json:"threshold_pct"`
+	// ThresholdPct is the default threshold; Thresholds every threshold.
+	ThresholdPct float64    `json:"threshold_pct"`
+	Thresholds   Thresholds `json:"thresholds"`
 	// Changes lists every figure of every point both runs measured, in
 	// the base run's order, then the points the new run lost.
 	Changes []Change `json:"changes"`
@@ -49,13 +78,21 @@ type Change struct {
 	Point   string `json:"point"`
 	// Figure names the measurement: iops, bw_bytes, mean_lat_ns, p50_ns,
 	// p99_ns, p99_9_ns, with read_ or write_ before it for one direction
-	// of a mixed point.
+	// of a mixed point; Name says it for people: "p99 read latency".
 	Figure string  `json:"figure"`
+	Name   string  `json:"name"`
 	Base   float64 `json:"base"`
 	New    float64 `json:"new"`
 	// ChangePct is (new - base) / base in percent; 0 for a lost point.
 	ChangePct float64 `json:"change_pct"`
-	Verdict   string  `json:"verdict"`
+	// ThresholdPct is the threshold the change was judged against, and
+	// NoisePct the change the two runs' own noise allows (1.96 standard
+	// errors of the difference, from their rounds or else their interval
+	// series); nil when neither run measured its noise (latency figures,
+	// runs without series).
+	ThresholdPct float64  `json:"threshold_pct"`
+	NoisePct     *float64 `json:"noise_pct,omitempty"`
+	Verdict      string   `json:"verdict"`
 }
 
 // Regressed reports whether any figure regressed or any point was lost:
@@ -78,9 +115,11 @@ func (k pointKey) String() string {
 // than thresholdPct percent of its base value regressed or improved; one
 // that moved less is noise. A point the base measured and the new run
 // lists but did not finish is lost. Figures whose base value is zero are
-// left out, as no percentage can be taken of them.
-func Compare(base, next *Summary, thresholdPct float64) *Comparison {
-	c := &Comparison{ThresholdPct: thresholdPct, Changes: []Change{}, OnlyInBase: []string{}, OnlyInNew: []string{},
+// left out, as no percentage can be taken of them. IOPS and bandwidth
+// regress or improve only when the change also exceeds the noise of the
+// two runs.
+func Compare(base, next *Summary, th Thresholds) *Comparison {
+	c := &Comparison{ThresholdPct: th.Default, Thresholds: th, Changes: []Change{}, OnlyInBase: []string{}, OnlyInNew: []string{},
 		Counts: map[string]int{Regressed: 0, Improved: 0, Noise: 0, Unchanged: 0, Lost: 0}}
 	newRows, newOrder := indexRows(next)
 	baseRows, baseOrder := indexRows(base)
@@ -92,10 +131,10 @@ func Compare(base, next *Summary, thresholdPct float64) *Comparison {
 		case !listed:
 			c.OnlyInBase = append(c.OnlyInBase, k.String())
 		case b.completed() && !n.completed():
-			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: "iops",
-				Base: b.Total.IOPS, Verdict: Lost})
+			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: "iops", Name: "IOPS",
+				Base: b.Total.IOPS, ThresholdPct: th.of("iops"), Verdict: Lost})
 		case b.completed():
-			c.Changes = append(c.Changes, compareRows(k, b, n, thresholdPct)...)
+			c.Changes = append(c.Changes, compareRows(k, b, n, th)...)
 		}
 	}
 	for _, k := range newOrder {
@@ -130,20 +169,45 @@ func indexRows(s *Summary) (map[pointKey]Row, []pointKey) {
 	return rows, order
 }
 
-// figure is a named measurement and which way is better.
+// figure is a measurement: its name in the data, the key -threshold
+// knows it by, its words for people (with %s for the direction), which
+// way is better and whether the rows' spreads give its noise.
 type figure struct {
-	name         string
-	higherBetter bool
-	value        func(*Figures) (float64, bool)
+	name, key, words string
+	higherBetter     bool
+	rate             bool
+	value            func(*Figures) (float64, bool)
 }
 
 var comparedFigures = []figure{
-	{"iops", true, func(f *Figures) (float64, bool) { return f.IOPS, true }},
-	{"bw_bytes", true, func(f *Figures) (float64, bool) { return f.BWBytes, true }},
-	{"mean_lat_ns", false, func(f *Figures) (float64, bool) { return floatOf(f.MeanLatNs) }},
-	{"p50_ns", false, func(f *Figures) (float64, bool) { return uintOf(f.P50Ns) }},
-	{"p99_ns", false, func(f *Figures) (float64, bool) { return uintOf(f.P99Ns) }},
-	{"p99_9_ns", false, func(f *Figures) (float64, bool) { return uintOf(f.P999Ns) }},
+	{"iops", "iops", "%sIOPS", true, true, func(f *Figures) (float64, bool) { return f.IOPS, true }},
+	{"bw_bytes", "bw", "%sbandwidth", true, true, func(f *Figures) (float64, bool) { return f.BWBytes, true }},
+	{"mean_lat_ns", "mean", "mean %slatency", false, false, func(f *Figures) (float64, bool) { return floatOf(f.MeanLatNs) }},
+	{"p50_ns", "p50", "p50 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P50Ns) }},
+	{"p99_ns", "p99", "p99 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P99Ns) }},
+	{"p99_9_ns", "p99.9", "p99.9 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P999Ns) }},
+}
+
+// noisePct is the change in percent that the two rows' own noise allows
+// for a rate figure: 1.96 standard errors of the difference of their
+// means, each from the row's rounds or else its interval series; nil
+// when neither row measured its noise.
+func noisePct(b, n Row) *float64 {
+	se := func(r Row) (float64, bool) {
+		for _, s := range []*Spread{r.RoundSpread, r.Intervals} {
+			if s != nil && s.N >= 2 {
+				return s.CVPct / math.Sqrt(float64(s.N)), true
+			}
+		}
+		return 0, false
+	}
+	sb, okB := se(b)
+	sn, okN := se(n)
+	if !okB && !okN {
+		return nil
+	}
+	v := 1.96 * math.Sqrt(sb*sb+sn*sn)
+	return &v
 }
 
 func floatOf(v *float64) (float64, bool) {
@@ -162,11 +226,12 @@ func uintOf(v *uint64) (float64, bool) {
 
 // compareRows judges the figures two completed rows share: the totals,
 // and each direction's when both rows have it.
-func compareRows(k pointKey, b, n Row, thresholdPct float64) []Change {
+func compareRows(k pointKey, b, n Row, th Thresholds) []Change {
 	parts := []struct {
-		prefix    string
-		base, new *Figures
-	}{{"", b.Total, n.Total}, {"read_", b.Read, n.Read}, {"write_", b.Write, n.Write}}
+		prefix, words string
+		base, new     *Figures
+	}{{"", "", b.Total, n.Total}, {"read_", "read ", b.Read, n.Read}, {"write_", "write ", b.Write, n.Write}}
+	noise := noisePct(b, n)
 	var out []Change
 	for _, p := range parts {
 		if p.base == nil || p.new == nil {
@@ -179,16 +244,29 @@ func compareRows(k pointKey, b, n Row, thresholdPct float64) []Change {
 				continue
 			}
 			pct := (nv - bv) / bv * 100
-			out = append(out, Change{
+			ch := Change{
 				Drive: k.drive, Profile: k.profile, Point: k.point, Figure: p.prefix + f.name,
-				Base: bv, New: nv, ChangePct: pct, Verdict: judge(pct, thresholdPct, f.higherBetter),
-			})
+				Name: fmt.Sprintf(f.words, p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f.name),
+			}
+			if f.rate {
+				ch.NoisePct = noise
+			}
+			ch.Verdict = judge(pct, max(ch.ThresholdPct, floatOr(ch.NoisePct)), f.higherBetter)
+			out = append(out, ch)
 		}
 	}
 	return out
 }
 
-// judge gives the verdict of a change of pct percent.
+func floatOr(v *float64) float64 {
+	if v == nil {
+		return 0
+	}
+	return *v
+}
+
+// judge gives the verdict of a change of pct percent, against the larger
+// of the threshold and the noise.
 func judge(pct, thresholdPct float64, higherBetter bool) string {
 	better := pct
 	if !higherBetter {
@@ -229,25 +307,94 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	for _, k := range c.OnlyInNew {
 		fmt.Fprintf(w, "only in new:  %s\n", k)
 	}
-	_, err := fmt.Fprintf(w, "%d figures compared at a %s%% threshold: %d regressed, %d improved, %d noise, %d unchanged, %d lost\n",
-		len(c.Changes), format.Plain(c.ThresholdPct),
+	_, err := fmt.Fprintf(w, "%d figures compared at a %s%% threshold%s, and beyond the runs' noise: %d regressed, %d improved, %d noise, %d unchanged, %d lost\n",
+		len(c.Changes), format.Plain(c.ThresholdPct), c.Thresholds.exceptions(),
 		c.Counts[Regressed], c.Counts[Improved], c.Counts[Noise], c.Counts[Unchanged], c.Counts[Lost])
 	return err
 }
 
+// exceptions lists the per-figure thresholds: " (p99 10%)".
+func (t Thresholds) exceptions() string {
+	var parts []string
+	for _, k := range ThresholdKeys() {
+		if v, ok := t.ByFigure[k]; ok {
+			parts = append(parts, k+" "+format.Plain(v)+"%")
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// changeCells are a change's cells: point, figure, base, new, change,
+// noise and verdict.
+func changeCells(ch Change) []string {
+	change, newText, noise := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New), format.Dash
+	if ch.Verdict == Lost {
+		change, newText = format.Dash, format.Dash
+	}
+	if ch.NoisePct != nil {
+		noise = fmt.Sprintf("±%.1f%%", *ch.NoisePct)
+	}
+	return []string{pointKey{ch.Drive, ch.Profile, ch.Point}.String(), ch.Name, figureText(ch.Figure, ch.Base), newText, change, noise, ch.Verdict}
+}
+
+var changeColumns = []string{"point", "figure", "base", "new", "change", "noise", "verdict"}
+
 // writeChanges writes changes as an aligned table.
 func writeChanges(w io.Writer, changes []Change) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "point\tfigure\tbase\tnew\tchange\tverdict")
+	fmt.Fprintln(tw, strings.Join(changeColumns, "\t"))
 	for _, ch := range changes {
-		change, newText := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New)
-		if ch.Verdict == Lost {
-			change, newText = format.Dash, format.Dash
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
-			pointKey{ch.Drive, ch.Profile, ch.Point}, ch.Figure, figureText(ch.Figure, ch.Base), newText, change, ch.Verdict)
+		fmt.Fprintln(tw, strings.Join(changeCells(ch), "\t"))
 	}
 	return tw.Flush()
+}
+
+// WriteComparisonMarkdown writes every compared figure as a Markdown
+// table, for a pull request or a CI summary page.
+func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
+	if c == nil {
+		return errors.New("write comparison: nothing to write")
+	}
+	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(changeColumns, " | "), strings.Repeat("---|", len(changeColumns)))
+	for _, ch := range c.Changes {
+		fmt.Fprintf(w, "| %s |\n", strings.Join(changeCells(ch), " | "))
+	}
+	for _, k := range c.OnlyInBase {
+		fmt.Fprintf(w, "\nOnly in base: %s", k)
+	}
+	for _, k := range c.OnlyInNew {
+		fmt.Fprintf(w, "\nOnly in new: %s", k)
+	}
+	_, err := fmt.Fprintf(w, "\n%d figures compared at a %s%% threshold%s, and beyond the runs' noise: %d regressed, %d improved, %d noise, %d unchanged, %d lost.\n",
+		len(c.Changes), format.Plain(c.ThresholdPct), c.Thresholds.exceptions(),
+		c.Counts[Regressed], c.Counts[Improved], c.Counts[Noise], c.Counts[Unchanged], c.Counts[Lost])
+	return err
+}
+
+// ComparisonJUnit renders a comparison for CI: one test case per figure
+// of each point, failed when it regressed or was lost. The case's name
+// holds no value, so CI keeps one history per figure.
+func ComparisonJUnit(c *Comparison, name string) ([]byte, error) {
+	suite := junitSuite{Name: name}
+	names := map[string]int{}
+	for _, ch := range c.Changes {
+		k := pointKey{ch.Drive, ch.Profile, ch.Point}
+		jc := junitCase{ClassName: name + "." + ch.Drive + "." + ch.Profile, Name: k.String() + " / " + ch.Name}
+		text := strings.Join(changeCells(ch), " ")
+		switch ch.Verdict {
+		case Regressed:
+			jc.Failure = &junitMessage{Message: fmt.Sprintf("%s regressed by %.1f%% (threshold %s%%)", ch.Name, math.Abs(ch.ChangePct), format.Plain(ch.ThresholdPct)), Type: "regressed", Text: text}
+		case Lost:
+			jc.Failure = &junitMessage{Message: "the new run did not finish this point", Type: "lost", Text: text}
+		default:
+			jc.SystemOut = text
+		}
+		suite.add(jc, names)
+	}
+	return marshalJUnit(suite)
 }
 
 // figureText writes a compared figure in its unit.

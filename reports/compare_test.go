@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,7 +90,7 @@ func TestCompare(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			next := quickstart(t)
 			tt.change(next)
-			c := Compare(quickstart(t), next, 5)
+			c := Compare(quickstart(t), next, Thresholds{Default: 5})
 			if c.Regressed() != tt.regressed {
 				t.Errorf("Regressed() = %v, want %v", c.Regressed(), tt.regressed)
 			}
@@ -141,7 +142,7 @@ func TestJudge(t *testing.T) {
 func TestCompareUnmatchedPoints(t *testing.T) {
 	next := quickstart(t)
 	next.Results[0].Rows[0].Point = "iodepth=2"
-	c := Compare(quickstart(t), next, 5)
+	c := Compare(quickstart(t), next, Thresholds{Default: 5})
 	if len(c.OnlyInBase) != 1 || c.OnlyInBase[0] != "nvme0 / 4k-random-read / iodepth=1" {
 		t.Errorf("only in base = %q", c.OnlyInBase)
 	}
@@ -154,14 +155,14 @@ func TestWriteComparison(t *testing.T) {
 	next := quickstart(t)
 	scaleRow(&next.Results[0].Rows[2], 0.9, 1.02)
 	var out bytes.Buffer
-	if err := WriteComparison(&out, Compare(quickstart(t), next, 5)); err != nil {
+	if err := WriteComparison(&out, Compare(quickstart(t), next, Thresholds{Default: 5})); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
 	for _, want := range []string{
-		"nvme0 / 4k-random-read / iodepth=16  iops         590,441       531,397       -10.0%  regressed",
-		"nvme0 / 4k-random-read / iodepth=16  p99_ns       241.7 µs      246.5 µs      +2.0%   noise",
-		"18 figures compared at a 5% threshold: 2 regressed, 0 improved, 4 noise, 12 unchanged, 0 lost",
+		"nvme0 / 4k-random-read / iodepth=16  IOPS           590,441       531,397       -10.0%  —      regressed",
+		"nvme0 / 4k-random-read / iodepth=16  p99 latency    241.7 µs      246.5 µs      +2.0%   —      noise",
+		"18 figures compared at a 5% threshold, and beyond the runs' noise: 2 regressed, 0 improved, 4 noise, 12 unchanged, 0 lost",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("comparison lacks\n%s\nin\n%s", want, text)
@@ -169,5 +170,32 @@ func TestWriteComparison(t *testing.T) {
 	}
 	if strings.Contains(text, "iodepth=4 ") {
 		t.Errorf("unchanged figures are listed:\n%s", text)
+	}
+}
+
+// TestCompareCountsNoise: a change beyond the threshold but within the
+// noise of the two runs' interval series is noise, not a regression; the
+// same change between steady runs regresses.
+func TestCompareCountsNoise(t *testing.T) {
+	run := func(iops, cv float64) *Summary {
+		return &Summary{Results: []ProfileResult{{Profile: "p", Drive: "d", Rows: []Row{{
+			Point: "iodepth=1", Status: "ok", Total: &Figures{IOPS: iops, BWBytes: iops * 4096},
+			Intervals: &Spread{N: 4, Mean: iops, CVPct: cv},
+		}}}}}
+	}
+	tests := []struct {
+		cv      float64
+		verdict string
+		noise   float64
+	}{
+		{cv: 10, verdict: Noise, noise: 13.859}, // 1.96 * sqrt(5² + 5²)
+		{cv: 1, verdict: Regressed, noise: 1.386},
+	}
+	for _, tt := range tests {
+		c := Compare(run(1000, tt.cv), run(900, tt.cv), Thresholds{Default: 5})
+		ch := c.Changes[0]
+		if ch.Name != "IOPS" || ch.Verdict != tt.verdict || ch.NoisePct == nil || math.Abs(*ch.NoisePct-tt.noise) > 0.001 {
+			t.Errorf("CV %g%%: %+v (noise %v), want %s at ±%.3f%%", tt.cv, ch, ch.NoisePct, tt.verdict, tt.noise)
+		}
 	}
 }

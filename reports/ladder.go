@@ -60,7 +60,13 @@ func ladderGroups(t *ProfileResult) (names []string, groups [][]Row) {
 func ladderStats(rows []Row) []ladderStat {
 	stats := []ladderStat{
 		{"mean", func(f *Figures) (float64, bool) { return ptrValue(f.MeanLatNs) }},
-		{"p99", func(f *Figures) (float64, bool) { return uintValue(f.P99Ns) }},
+		{"p99", func(f *Figures) (float64, bool) {
+			// Of both directions together when the table's columns hold it.
+			if v, ok := tailValue(f, 99); ok {
+				return v, true
+			}
+			return uintValue(f.P99Ns)
+		}},
 	}
 	if slices.ContainsFunc(rows, func(r Row) bool { _, ok := tailValue(r.Total, 99.99); return ok }) {
 		return append(stats, ladderStat{"p99.99", func(f *Figures) (float64, bool) { return tailValue(f, 99.99) }})

@@ -437,6 +437,7 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 		}
 	}
 	d.richTable(cols, rows)
+	thermalNotes(d, t)
 	roundsTable(d, s, t)
 }
 
@@ -541,9 +542,21 @@ func pointName(r Row, curve bool) string {
 	return ""
 }
 
-// rowNotes say what the row of a repeated point stands for: "round 6 of
-// 8", "avg of 2 rounds".
+// rowNotes say what the row of a repeated point stands for ("round 6 of
+// 8", "avg of 2 rounds") and which bound ended a run with two.
 func rowNotes(r Row) []string {
+	var notes []string
+	switch r.EndedBy {
+	case "io_size":
+		notes = append(notes, "ended by io_size")
+	case "runtime":
+		notes = append(notes, "ended at runtime")
+	}
+	return append(roundNotes(r), notes...)
+}
+
+// roundNotes say which rounds a row stands for.
+func roundNotes(r Row) []string {
 	switch rounds := len(r.Rounds); {
 	case r.WindowFirst > 0:
 		return []string{fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)}
@@ -902,4 +915,19 @@ func docProblems(d *document, s *Summary) {
 	}
 	d.para(plain(fmt.Sprintf("Skipped, as the plan asks: %s that the run decided not to run.", plural(total, "step"))))
 	d.list(items)
+}
+
+// thermalNotes say how hot an NVMe drive ran: for every step it
+// throttled in, and for a table of one step (a long write saturation),
+// even when it did not.
+func thermalNotes(d *document, t *ProfileResult) {
+	var items [][]span
+	for _, r := range t.Rows {
+		if r.Thermal != "" && (len(t.Rows) == 1 || strings.Contains(r.Thermal, "THROTTLED")) {
+			items = append(items, []span{strong(cond(r.Point == "", "Drive temperature", r.Point) + ": "), plain(r.Thermal + ".")})
+		}
+	}
+	if len(items) > 0 {
+		d.list(items)
+	}
 }

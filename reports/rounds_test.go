@@ -83,7 +83,7 @@ func TestAggregateRows(t *testing.T) {
 			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
 		}
 	}
-	if c := Compare(s, s, 5); len(c.Changes) == 0 || c.Changes[0].Point != "iodepth=1" || c.Counts[Unchanged] != len(c.Changes) {
+	if c := Compare(s, s, Thresholds{Default: 5}); len(c.Changes) == 0 || c.Changes[0].Point != "iodepth=1" || c.Counts[Unchanged] != len(c.Changes) {
 		t.Errorf("comparing the run with itself: %+v", c)
 	}
 }

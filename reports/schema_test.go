@@ -1,45 +1,33 @@
 package reports
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
-	"math"
 	"os"
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
 )
 
 // schemaFile is the published JSON Schema of report.json.
 const schemaFile = "../docs/report.schema.json"
 
-// jsonSchema is the subset of JSON Schema the published schema uses.
+// jsonSchema is what TestSchemaMatchesSummary compares with the Summary:
+// each object's properties and which are required. Validation itself is
+// reportSchema's.
 type jsonSchema struct {
-	Ref                  string                 `json:"$ref"`
-	Type                 schemaTypes            `json:"type"`
-	Format               string                 `json:"format"`
-	Const                any                    `json:"const"`
-	Enum                 []any                  `json:"enum"`
-	Properties           map[string]*jsonSchema `json:"properties"`
-	Required             []string               `json:"required"`
-	Items                *jsonSchema            `json:"items"`
-	AdditionalProperties *jsonSchema            `json:"additionalProperties"`
-	Defs                 map[string]*jsonSchema `json:"$defs"`
-}
-
-// schemaTypes is "type": one name or a list of them.
-type schemaTypes []string
-
-func (t *schemaTypes) UnmarshalJSON(b []byte) error {
-	var one string
-	if json.Unmarshal(b, &one) == nil {
-		*t = schemaTypes{one}
-		return nil
-	}
-	return json.Unmarshal(b, (*[]string)(t))
+	Properties map[string]*jsonSchema `json:"properties"`
+	Required   []string               `json:"required"`
+	Defs       map[string]*jsonSchema `json:"$defs"`
 }
 
 func loadSchema(t testing.TB) *jsonSchema {
@@ -55,97 +43,74 @@ func loadSchema(t testing.TB) *jsonSchema {
 	return &s
 }
 
-// validate lists every way value (decoded JSON) breaks schema s; root
-// holds the $defs that $ref points into.
-func validate(value any, s, root *jsonSchema, path string) []string {
-	if s.Ref != "" {
-		def, ok := root.Defs[strings.TrimPrefix(s.Ref, "#/$defs/")]
-		if !ok {
-			return []string{path + ": unknown $ref " + s.Ref}
-		}
-		return validate(value, def, root, path)
+// reportSchema is docs/report.schema.json compiled by a validator that
+// implements the draft (2020-12), formats included, so every keyword the
+// schema uses is enforced.
+var reportSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	f, err := os.Open(schemaFile)
+	if err != nil {
+		return nil, err
 	}
-	if len(s.Type) > 0 && !slices.ContainsFunc(s.Type, func(ty string) bool { return isType(value, ty) }) {
-		return []string{fmt.Sprintf("%s: %s is not of type %s", path, short(value), strings.Join(s.Type, " or "))}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", schemaFile, err)
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("report.schema.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("report.schema.json")
+})
+
+// schemaErrors lists every way value (decoded JSON) breaks the schema,
+// each as "instance location: error".
+func schemaErrors(t testing.TB, value any) []string {
+	t.Helper()
+	sch, err := reportSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(value)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = sch.Validate(inst)
+	var ve *jsonschema.ValidationError
+	switch {
+	case err == nil:
+		return nil
+	case !errors.As(err, &ve):
+		return []string{err.Error()}
+	}
+	return leafErrors(ve)
+}
+
+// leafErrors lists the errors at the leaves of a validation error's
+// causes: the keywords that failed, not the schemas that contain them.
+func leafErrors(ve *jsonschema.ValidationError) []string {
+	if len(ve.Causes) == 0 {
+		return []string{"/" + strings.Join(ve.InstanceLocation, "/") + ": " + ve.ErrorKind.LocalizedString(message.NewPrinter(language.English))}
 	}
 	var errs []string
-	if s.Const != nil && !reflect.DeepEqual(value, s.Const) {
-		errs = append(errs, fmt.Sprintf("%s: %s is not %v", path, short(value), s.Const))
-	}
-	if len(s.Enum) > 0 && !slices.ContainsFunc(s.Enum, func(e any) bool { return reflect.DeepEqual(e, value) }) {
-		errs = append(errs, fmt.Sprintf("%s: %s is not one of %v", path, short(value), s.Enum))
-	}
-	if text, ok := value.(string); ok && s.Format == "date-time" {
-		if _, err := time.Parse(time.RFC3339Nano, text); err != nil {
-			errs = append(errs, fmt.Sprintf("%s: %q is not a date-time", path, text))
-		}
-	}
-	switch v := value.(type) {
-	case []any:
-		for i, item := range v {
-			if s.Items != nil {
-				errs = append(errs, validate(item, s.Items, root, fmt.Sprintf("%s[%d]", path, i))...)
-			}
-		}
-	case map[string]any:
-		errs = append(errs, validateObject(v, s, root, path)...)
+	for _, c := range ve.Causes {
+		errs = append(errs, leafErrors(c)...)
 	}
 	return errs
 }
 
-func validateObject(v map[string]any, s, root *jsonSchema, path string) []string {
-	var errs []string
-	for _, name := range s.Required {
-		if _, ok := v[name]; !ok {
-			errs = append(errs, fmt.Sprintf("%s: required property %q is missing", path, name))
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(v)) {
-		if prop, ok := s.Properties[name]; ok {
-			errs = append(errs, validate(v[name], prop, root, path+"."+name)...)
-		} else if s.AdditionalProperties != nil {
-			errs = append(errs, validate(v[name], s.AdditionalProperties, root, path+"."+name)...)
-		}
-	}
-	return errs
-}
-
-func isType(v any, ty string) bool {
-	switch x := v.(type) {
-	case nil:
-		return ty == "null"
-	case bool:
-		return ty == "boolean"
-	case string:
-		return ty == "string"
-	case float64:
-		return ty == "number" || ty == "integer" && x == math.Trunc(x)
-	case []any:
-		return ty == "array"
-	case map[string]any:
-		return ty == "object"
-	}
-	return false
-}
-
-func short(v any) string {
-	text := fmt.Sprintf("%#v", v)
-	if len(text) > 60 {
-		text = text[:60] + "..."
-	}
-	return text
-}
-
-// validateReport fails the test when report.json data breaks the
-// published schema. Every report the tests write goes through it.
 func validateReport(t testing.TB, data []byte) {
 	t.Helper()
 	var v any
 	if err := json.Unmarshal(data, &v); err != nil {
 		t.Fatalf("report.json does not parse: %v", err)
 	}
-	root := loadSchema(t)
-	if errs := validate(v, root, root, "$"); len(errs) > 0 {
+	if errs := schemaErrors(t, v); len(errs) > 0 {
 		t.Errorf("report.json breaks %s:\n%s", schemaFile, strings.Join(errs[:min(len(errs), 20)], "\n"))
 	}
 }
@@ -206,7 +171,6 @@ func TestSchemaMatchesSummary(t *testing.T) {
 // TestValidatorCatches makes sure the validator is not blind: each broken
 // report must give the error named.
 func TestValidatorCatches(t *testing.T) {
-	root := loadSchema(t)
 	var good map[string]any
 	data, err := os.ReadFile("testdata/golden/quickstart/report.json")
 	if err != nil {
@@ -215,7 +179,7 @@ func TestValidatorCatches(t *testing.T) {
 	if err := json.Unmarshal(data, &good); err != nil {
 		t.Fatal(err)
 	}
-	if errs := validate(good, root, root, "$"); len(errs) > 0 {
+	if errs := schemaErrors(t, good); len(errs) > 0 {
 		t.Fatalf("the golden report is invalid: %v", errs)
 	}
 	tests := []struct {
@@ -223,21 +187,21 @@ func TestValidatorCatches(t *testing.T) {
 		spoil func(m map[string]any)
 		want  string
 	}{
-		{"missing field", func(m map[string]any) { delete(m, "counts") }, `required property "counts" is missing`},
-		{"wrong type", func(m map[string]any) { m["drives"] = "nvme0" }, "$.drives: \"nvme0\" is not of type array"},
-		{"null list", func(m map[string]any) { m["checks"] = nil }, "$.checks: <nil> is not of type array"},
-		{"bad enum", func(m map[string]any) { firstTable(m)["headline"] = "latency" }, "is not one of [iops bw lat]"},
-		{"wrong version", func(m map[string]any) { m["schema"] = "drivebench/report/v0" }, "is not drivebench/report/v1"},
-		{"fraction for an integer", func(m map[string]any) { m["counts"].(map[string]any)["steps"].(map[string]any)["ok"] = 1.5 }, "is not of type integer"},
-		{"bad time", func(m map[string]any) { m["generated_at"] = "yesterday" }, "is not a date-time"},
-		{"bad nested item", func(m map[string]any) { firstTable(m)["rows"].([]any)[0].(map[string]any)["peak"] = "no" }, "$.results[0].rows[0].peak"},
+		{"missing field", func(m map[string]any) { delete(m, "counts") }, `/: missing property 'counts'`},
+		{"wrong type", func(m map[string]any) { m["drives"] = "nvme0" }, "/drives: got string, want array"},
+		{"null list", func(m map[string]any) { m["checks"] = nil }, "/checks: got null, want array"},
+		{"bad enum", func(m map[string]any) { firstTable(m)["headline"] = "latency" }, "/results/0/headline: value must be one of 'iops', 'bw', 'lat'"},
+		{"wrong version", func(m map[string]any) { m["schema"] = "drivebench/report/v0" }, "/schema: value must be 'drivebench/report/v1'"},
+		{"fraction for an integer", func(m map[string]any) { m["counts"].(map[string]any)["steps"].(map[string]any)["ok"] = 1.5 }, "/counts/steps/ok: got number, want integer"},
+		{"bad time", func(m map[string]any) { m["generated_at"] = "yesterday" }, "/generated_at: 'yesterday' is not valid date-time"},
+		{"bad nested item", func(m map[string]any) { firstTable(m)["rows"].([]any)[0].(map[string]any)["peak"] = "no" }, "/results/0/rows/0/peak: got string, want boolean"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var m map[string]any
 			_ = json.Unmarshal(data, &m)
 			tt.spoil(m)
-			errs := validate(m, root, root, "$")
+			errs := schemaErrors(t, m)
 			if !slices.ContainsFunc(errs, func(e string) bool { return strings.Contains(e, tt.want) }) {
 				t.Errorf("errors %q lack %q", errs, tt.want)
 			}

@@ -118,6 +118,9 @@ type Drive struct {
 	Writable  bool        `json:"writable"`
 	Facts     []Fact      `json:"facts"`
 	Spec      []SpecEntry `json:"spec"`
+	// SpecSheet is the identity of the sheet the drive is held to; absent
+	// when it names none.
+	SpecSheet *results.SpecSheet `json:"spec_sheet,omitempty"`
 }
 
 // SpecEntry is a spec-sheet claim with the conditions it holds under. A
@@ -131,6 +134,7 @@ type SpecEntry struct {
 	IODepth int                `json:"iodepth,omitempty"`
 	NumJobs int                `json:"numjobs,omitempty"`
 	State   string             `json:"state,omitempty"`
+	PCIeGen int                `json:"pcie_gen,omitempty"`
 }
 
 // Methodology is how the run was done, as the plan wrote it.
@@ -259,6 +263,13 @@ type Row struct {
 	// Averaged is set on the row of a repeated point: the number of rounds
 	// whose figures the row averages.
 	Averaged int `json:"averaged,omitempty"`
+	// EndedBy names the bound that ended a run bounded by bytes and by
+	// time: "io_size" or "runtime".
+	EndedBy string `json:"ended_by,omitempty"`
+	// Thermal is what an NVMe drive's temperature did during the step,
+	// from its SMART log read every few seconds: "drive temperature 50 to
+	// 71 °C over 13 readings; THROTTLED: ...".
+	Thermal string `json:"thermal,omitempty"`
 	// Aggregate says, in the plan's words, which rounds the row of a
 	// repeated point averages: "mean of best 1 of 5 rounds".
 	Aggregate string `json:"aggregate,omitempty"`

@@ -77,6 +77,8 @@ func buildRow(s step, rev *revisions) Row {
 		return row
 	}
 	row.Error = s.rec.Error
+	row.EndedBy = s.rec.EndedBy
+	row.Thermal = thermalLine(s.rec.Log)
 	if res := s.rec.Result; res != nil {
 		row.Read = dirFigures(res.Read)
 		row.Write = dirFigures(res.Write)
@@ -329,4 +331,18 @@ func finite(v float64) float64 {
 		return 0
 	}
 	return v
+}
+
+// thermalPrefix starts the log line in which a step on an NVMe drive sums
+// up the drive's temperature readings.
+const thermalPrefix = "drive temperature "
+
+// thermalLine is a step's temperature summary, "" when it has none.
+func thermalLine(log []string) string {
+	for _, line := range log {
+		if strings.HasPrefix(line, thermalPrefix) {
+			return line
+		}
+	}
+	return ""
 }

@@ -73,9 +73,13 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 			continue
 		}
 		res := rec.Result
-		setTail(row.Total, res.Read, res.Write, cols)
-		setTail(row.Read, res.Read, nil, cols)
-		setTail(row.Write, res.Write, nil, cols)
+		if row.WindowFirst == 0 {
+			// A steady-state window's average has no percentiles: those
+			// of its last round would not be the figures' own.
+			setTail(row.Total, res.Read, res.Write, cols)
+			setTail(row.Read, res.Read, nil, cols)
+			setTail(row.Write, res.Write, nil, cols)
+		}
 		if measured(res.Read) || measured(res.Write) {
 			def := res.LatencyOf()
 			if def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec) {
@@ -124,8 +128,14 @@ func ioNeeded(p float64) float64 {
 // (both directions) has none: percentiles of a mix are not those of
 // either direction.
 func setTail(f *Figures, d, other *metrics.DirStats, cols []float64) {
-	if f == nil || measured(d) && measured(other) {
+	if f == nil {
 		return
+	}
+	if measured(d) && measured(other) {
+		d = mergedDirections(d, other)
+		if d == nil {
+			return
+		}
 	}
 	if !measured(d) {
 		d = other
@@ -384,4 +394,18 @@ func curveWarnings(t *ProfileResult, recs map[string]*results.Record) []TableWar
 			format.Count(row.Total.IOPS), format.Count(w.RateIOPS), 100*(1-row.Total.IOPS/w.RateIOPS))})
 	}
 	return out
+}
+
+// mergedDirections is the latency distribution of both directions' I/Os
+// together, read from their full histograms, so that a mixed point has
+// exact percentiles over all its I/Os; nil when either direction lacks a
+// histogram, as percentiles of the two cannot be combined otherwise.
+func mergedDirections(read, write *metrics.DirStats) *metrics.DirStats {
+	if read.Hist == nil || write.Hist == nil || read.Hist.Count() == 0 || write.Hist.Count() == 0 {
+		return nil
+	}
+	var h metrics.Histogram
+	h.Merge(read.Hist)
+	h.Merge(write.Hist)
+	return &metrics.DirStats{IOs: read.IOs + write.IOs, Hist: &h, Lat: metrics.LatencySummary{Max: max(read.Lat.Max, write.Lat.Max)}}
 }

@@ -39,8 +39,20 @@ type Health struct {
 	// EngineBytesWritten is what drivebench wrote to the drive between the
 	// readings, to set beside the drive's own count.
 	EngineBytesWritten uint64 `json:"engine_bytes_written"`
+	// WriteCache is set when the plan switched the volatile write cache.
+	WriteCache *WriteCache `json:"volatile_write_cache,omitempty"`
 	// Notes say what went wrong reading the drive.
 	Notes []string `json:"notes,omitempty"`
+}
+
+// WriteCache is what a run did to a drive's volatile write cache.
+type WriteCache struct {
+	// Found is the state before the run, Set the state during it.
+	Found bool `json:"found_enabled"`
+	Set   bool `json:"set_enabled"`
+	// Restored is true once the found state is back.
+	Restored bool   `json:"restored"`
+	Error    string `json:"restore_error,omitempty"`
 }
 
 // NVMeIdentity is what the controller and namespace identify data say.

@@ -43,7 +43,10 @@ type Record struct {
 	Started  time.Time       `json:"started"`
 	Finished time.Time       `json:"finished"`
 	Result   *metrics.Result `json:"result,omitempty"`
-	Verdicts []Verdict       `json:"verdicts,omitempty"`
+	// EndedBy names the bound that ended a run with two, a byte count
+	// (io_size) and a runtime: "io_size" or "runtime".
+	EndedBy  string    `json:"ended_by,omitempty"`
+	Verdicts []Verdict `json:"verdicts,omitempty"`
 	// SteadyState is set on the tracked rounds of a steady-state profile:
 	// the judgement of the rounds up to and including this one.
 	SteadyState *SteadyState `json:"steady_state,omitempty"`
@@ -378,6 +381,19 @@ type Drive struct {
 	// scratch files standing in for a batch of drives.
 	Declared map[string]string `json:"declared,omitempty"`
 	Spec     []SpecEntry       `json:"spec,omitempty"`
+	// SpecSheet is the identity of the sheet the drive is held to; nil
+	// when it names none.
+	SpecSheet *SpecSheet `json:"spec_sheet,omitempty"`
+}
+
+// SpecSheet says which drive a spec sheet describes.
+type SpecSheet struct {
+	Name   string `json:"name"`
+	Vendor string `json:"vendor,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// Capacity is in bytes; 0 when the sheet covers every capacity.
+	Capacity  int64  `json:"capacity,omitempty"`
+	Interface string `json:"interface,omitempty"`
 }
 
 // SpecEntry is a spec-sheet figure with its conditions.

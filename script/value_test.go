@@ -2,6 +2,7 @@ package script
 
 import (
 	"bytes"
+	"encoding/gob"
 	"context"
 	"encoding/json"
 	"errors"
@@ -180,7 +181,8 @@ func TestQuantileFunc(t *testing.T) {
 }
 
 // FuzzRoundTrip passes JSON-like values (integers kept as int64) through
-// Starlark and back, and wants them unchanged.
+// Starlark and back, and through the hook worker's wire format and back,
+// and wants them unchanged.
 func FuzzRoundTrip(f *testing.F) {
 	for _, seed := range []string{
 		`null`, `true`, `-3`, `9223372036854775807`, `1.5e300`, `"µs"`,
@@ -208,7 +210,29 @@ func FuzzRoundTrip(f *testing.F) {
 		if !reflect.DeepEqual(in, out) {
 			t.Fatalf("round trip changed the value:\n in  %#v\n out %#v", in, out)
 		}
+		if wired := wireRoundTrip(t, in); !reflect.DeepEqual(in, wired) {
+			t.Fatalf("the wire changed the value:\n in  %#v\n out %#v", in, wired)
+		}
 	})
+}
+
+// wireRoundTrip sends v through the worker's encoding, as gob, and back.
+func wireRoundTrip(t *testing.T, v any) any {
+	t.Helper()
+	var e encoder
+	w, err := e.encode(v, "", 0)
+	if err != nil {
+		t.Fatalf("encode %#v: %v", v, err)
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode(w); err != nil {
+		t.Fatal(err)
+	}
+	var back wireValue
+	if err := gob.NewDecoder(&buf).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	return back.decode(nil)
 }
 
 // decodeJSON decodes data as one JSON value with integers as int64 and

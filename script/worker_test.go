@@ -84,3 +84,57 @@ func TestOutputCaps(t *testing.T) {
 		t.Errorf("%d prints, the first %d bytes, the last %q", len(prints), len(prints[0]), prints[len(prints)-1])
 	}
 }
+
+// FuzzHookValues builds large structured values (deep nesting, long lists,
+// long strings) and hooks that return many or long verdicts: converting
+// and crossing the wire never panics, a value too deep is an error, and
+// what a check returns stays within the caps, the cut said.
+func FuzzHookValues(f *testing.F) {
+	f.Add(uint8(3), uint16(10), uint16(5), uint32(10), uint32(10))
+	f.Add(uint8(120), uint16(1), uint16(0), uint32(0), uint32(0))
+	f.Add(uint8(1), uint16(5000), uint16(4000), uint32(5000), uint32(9000))
+	rt := &Runtime{Root: "testdata", inWorker: true, Limits: Limits{MaxSteps: 1 << 30, Timeout: time.Minute}}
+	f.Fuzz(func(t *testing.T, depth uint8, width, strlen uint16, verdicts, msglen uint32) {
+		v := nested(int(depth), int(width)%5000, strings.Repeat("é", int(strlen)%5000))
+		if _, err := toStarlark(v); err != nil && !errors.Is(err, errTooDeep) {
+			t.Fatalf("toStarlark: %v", err)
+		}
+		var e encoder
+		if _, err := e.encode(v, "", 0); err != nil && !errors.Is(err, errTooDeep) {
+			t.Fatalf("encode: %v", err)
+		}
+		n, m := int(verdicts%20000), int(msglen%100000)
+		got, _, err := rt.Check(context.Background(), "memory.star", "shaped", Struct{"n": n, "m": m})
+		if err != nil {
+			t.Fatalf("check of %d verdicts of %d bytes: %v", n, m, err)
+		}
+		want := n
+		if n > MaxVerdicts {
+			want = MaxVerdicts + 1 // the kept ones and the one that says what was cut
+		}
+		if len(got) != want {
+			t.Fatalf("%d verdicts for %d, want %d", len(got), n, want)
+		}
+		for _, v := range got {
+			if len(v.Message) > MaxMessageBytes+100 {
+				t.Fatalf("a message of %d bytes", len(v.Message))
+			}
+		}
+	})
+}
+
+// nested is a value depth levels deep whose innermost list holds width
+// strings s.
+func nested(depth, width int, s string) any {
+	if depth == 0 {
+		list := make([]any, width)
+		for i := range list {
+			list[i] = s
+		}
+		return list
+	}
+	if depth%2 == 0 {
+		return Struct{"next": nested(depth-1, width, s)}
+	}
+	return []any{nested(depth-1, width, s), map[string]any{"k": int64(depth)}}
+}

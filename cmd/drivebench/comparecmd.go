@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,8 +19,9 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("compare", "BASE NEW",
 		"Compare the results in folder NEW with those in BASE, point by point (drive, profile, sweep point).\n"+
 			"Lists every figure that moved; exits 1 when one regressed beyond the threshold.", io)
-	threshold := fs.String("threshold", "5%", "change beyond which a figure regressed or improved, in percent of the base value")
-	asJSON := fs.Bool("json", false, "print the comparison as JSON")
+	threshold := fs.String("threshold", "5%", "change beyond which a figure regressed or improved, in percent of the base value: 5% for all, or per figure, iops=5%,p99=10% ("+strings.Join(reports.ThresholdKeys(), ", ")+"); IOPS and bandwidth must also move beyond the runs' noise")
+	asJSON := fs.Bool("json", false, "print the comparison as JSON (as -format json)")
+	outFormat := fs.String("format", "text", "output: text, markdown, json or junit")
 	dirs, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -29,9 +31,16 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		fs.printUsage()
 		return exitUsage
 	}
-	pct, err := parseThreshold(*threshold)
+	th, err := parseThresholds(*threshold)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench compare: -threshold:", err)
+		return exitUsage
+	}
+	if *asJSON {
+		*outFormat = "json"
+	}
+	if !slices.Contains([]string{"text", "markdown", "json", "junit"}, *outFormat) {
+		fmt.Fprintf(io.err, "drivebench compare: -format %q: use text, markdown, json or junit\n", *outFormat)
 		return exitUsage
 	}
 	base, err := reports.Load(dirs[0])
@@ -44,8 +53,8 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench compare: new:", err)
 		return exitUsage
 	}
-	c := reports.Compare(base, next, pct)
-	if err := printComparison(io, dirs, base, next, c, *asJSON); err != nil {
+	c := reports.Compare(base, next, th)
+	if err := printComparison(io, dirs, base, next, c, *outFormat); err != nil {
 		fmt.Fprintln(io.err, "drivebench compare:", err)
 		return exitUsage
 	}
@@ -55,14 +64,51 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	return exitOK
 }
 
-func printComparison(io stdio, dirs []string, base, next *reports.Summary, c *reports.Comparison, asJSON bool) error {
-	if asJSON {
+func printComparison(io stdio, dirs []string, base, next *reports.Summary, c *reports.Comparison, outFormat string) error {
+	switch outFormat {
+	case "json":
 		enc := json.NewEncoder(io.out)
 		enc.SetIndent("", "  ")
 		return enc.Encode(c)
+	case "junit":
+		data, err := reports.ComparisonJUnit(c, "compare "+next.Plan.Name)
+		if err == nil {
+			_, err = io.out.Write(data)
+		}
+		return err
+	case "markdown":
+		fmt.Fprintf(io.out, "Base: `%s` (%s); new: `%s` (%s).\n\n", dirs[0], runLabel(base), dirs[1], runLabel(next))
+		return reports.WriteComparisonMarkdown(io.out, c)
 	}
 	fmt.Fprintf(io.out, "base: %s (%s)\nnew:  %s (%s)\n\n", dirs[0], runLabel(base), dirs[1], runLabel(next))
 	return reports.WriteComparison(io.out, c)
+}
+
+// parseThresholds reads -threshold: a percentage for every figure, and
+// name=percentage pairs for single figures, separated by commas.
+func parseThresholds(s string) (reports.Thresholds, error) {
+	th := reports.Thresholds{Default: 5, ByFigure: map[string]float64{}}
+	for part := range strings.SplitSeq(s, ",") {
+		name, value, named := strings.Cut(part, "=")
+		if !named {
+			pct, err := parseThreshold(part)
+			if err != nil {
+				return th, err
+			}
+			th.Default = pct
+			continue
+		}
+		name = strings.TrimSpace(name)
+		if !slices.Contains(reports.ThresholdKeys(), name) {
+			return th, fmt.Errorf("%q is not a figure; use one of %s", name, strings.Join(reports.ThresholdKeys(), ", "))
+		}
+		pct, err := parseThreshold(value)
+		if err != nil {
+			return th, err
+		}
+		th.ByFigure[name] = pct
+	}
+	return th, nil
 }
 
 // runLabel names a run for people: "plan quickstart, 2026-03-14 09:32 UTC".

@@ -156,6 +156,7 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 	var errs []error
 	width := len(fmt.Sprint(len(g.Nodes)))
 	aggregates := aggregateRules(g)
+	checks := engine.CheckMethods(p)
 	for i, n := range g.Nodes {
 		if n.Workload == nil {
 			continue
@@ -167,7 +168,7 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 		}
 		id := fio.StepIdentity{Plan: p.Name, Step: n.ID, Name: n.Name, Kind: string(n.Kind), Source: n.Source, Drive: n.Drive,
 			Size: targets[n.Drive].Capacity, Pass: n.Pass, Passes: n.Passes, Point: resultParams(n.Point),
-			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: aggregates[n.ID]}
+			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: aggregates[n.ID], Checks: checks}
 		text, err := fio.ExportJob(id, filepath.Base(p.File), targets[n.Drive], w)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("step %s: %w", n.Name, err))

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/format"
-	"github.com/drivebench/drivebench/nvme"
 	"golang.org/x/sys/unix"
 )
 
@@ -76,8 +76,8 @@ func detectTarget(path string) (initTarget, error) {
 	}
 	abs, _ := filepath.Abs(path)
 	switch {
-	case info.Mode()&os.ModeDevice != 0 && nvme.IsBlockDevice(path):
-		b, err := nvme.BlockInfo(path)
+	case info.Mode()&os.ModeDevice != 0 && blockdev.IsBlockDevice(path):
+		b, err := blockdev.BlockInfo(path)
 		if err != nil {
 			return initTarget{}, fmt.Errorf("%s: %w (reading a device's size needs permission to open it; try as root)", path, err)
 		}

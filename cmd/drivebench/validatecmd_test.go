@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -19,7 +20,7 @@ func TestValidateEveryExampleWithoutVars(t *testing.T) {
 	if valid != 12 || strings.Contains(out, "drives/") || strings.Contains(out, "modules/") || strings.Contains(out, "vars.hcl") {
 		t.Errorf("%d plans valid, want the 12 example plans:\n%s", valid, out)
 	}
-	if !strings.Contains(out, "thg-cd6v.hcl is valid: 1 drives, 193 steps. Not checked until set: what depends on var.target.") {
+	if !regexp.MustCompile(`thg-cd6v\.hcl is valid: 1 drives, \d+ steps\. Not checked until set: what depends on var\.target\.\n`).MatchString(out) {
 		t.Errorf("output does not say what was left unchecked:\n%s", out)
 	}
 	// run still needs the values.

@@ -31,6 +31,10 @@ type StepIdentity struct {
 	// Aggregate is how the report combines the rounds, as the plan's
 	// repeat block says it: use = "best", keep = 1.
 	Aggregate string `json:"aggregate,omitempty"`
+	// Checks are the plan's checks as its methodology lists them, so the
+	// report of an import lists them too (their verdicts need the plan's
+	// hooks, which fio does not run).
+	Checks []results.Method `json:"checks,omitempty"`
 }
 
 // identityPrefix starts a description that holds a StepIdentity; the

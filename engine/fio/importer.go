@@ -311,6 +311,11 @@ func importManifest(imports []imported) *results.Manifest {
 			}
 			methods[key].Drives = appendNew(methods[key].Drives, info.Drive)
 			points[key] = append(points[key], info.Point)
+			for _, c := range id.Checks {
+				if !slices.ContainsFunc(m.Checks, func(have results.Method) bool { return have.Name == c.Name }) {
+					m.Checks = append(m.Checks, c)
+				}
+			}
 		}
 	}
 	for _, key := range methodOrder {

@@ -17,8 +17,9 @@
 #
 # The engine stops a steady-state test at the round that reaches steady
 # state; drivebench plan counts every round up to the maximum. PTS also
-# asks for the drive's volatile write cache to be off: set it with
-# nvme set-feature before the run. A purge needs an NVMe device, so target
+# asks for the drive's volatile write cache to be off: the drive's
+# volatile_write_cache = false switches it off for the run (NVMe Set
+# Features) and back on after it. A purge needs an NVMe device, so target
 # is required.
 #
 #   drivebench plan -var target=/dev/nvme0n1 examples/snia-pts-enterprise/pts-e.hcl
@@ -88,9 +89,8 @@ drive "dut" {
   size       = var.size
   writable   = true
   spec_sheet = var.spec_sheet
-  # PTS runs with the volatile write cache off (restored after the run);
-  # a scratch file has none to switch.
-  volatile_write_cache = var.target == "" ? null : false
+  # PTS runs with the volatile write cache off (restored after the run).
+  volatile_write_cache = false
 }
 
 precondition "purge" {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"os/exec"
@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"golang.org/x/sys/unix"
 )
 
 func TestReadBlockFactsFakeSystem(t *testing.T) {
 	f := newFakeSys(t)
-	f.disk(true)
+	f.Disk(true)
 	tests := []struct {
 		dev  uint64
 		want BlockDevice
@@ -73,7 +74,7 @@ func TestBlockInfoLoop(t *testing.T) {
 	requireTool(t, "blockdev")
 	for _, sector := range []string{"512", "4096"} {
 		t.Run(sector, func(t *testing.T) {
-			loop := newLoopDevice(t, 48<<20, "--sector-size", sector)
+			loop := blockdevtest.LoopDevice(t, 48<<20, "--sector-size", sector)
 			if !IsBlockDevice(loop) {
 				t.Fatalf("IsBlockDevice(%s) = false", loop)
 			}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"bufio"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"errors"
@@ -43,29 +43,29 @@ func CheckWritable(path string) error {
 	if err != nil {
 		return fmt.Errorf("check %s before writing: %w", path, err)
 	}
-	return host.checkWritable(path, dev)
+	return Host.checkWritable(path, dev)
 }
 
 // writeTarget is the device being checked and its partitions.
 type writeTarget struct {
 	path  string
-	self  blockNode
-	parts []blockNode
+	self  Node
+	parts []Node
 }
 
 // nodes returns the device followed by its partitions.
-func (t writeTarget) nodes() []blockNode { return append([]blockNode{t.self}, t.parts...) }
+func (t writeTarget) nodes() []Node { return append([]Node{t.self}, t.parts...) }
 
 // is phrases a finding about n: "is mounted at /x" for the device itself,
 // "has partition /dev/sdb1 mounted at /x" for a partition.
-func (t writeTarget) is(n blockNode, state string) string {
-	if n.dev == t.self.dev {
+func (t writeTarget) is(n Node, state string) string {
+	if n.Dev == t.self.Dev {
 		return "is " + state
 	}
-	return "has partition " + n.devPath() + " " + state
+	return "has partition " + n.DevPath() + " " + state
 }
 
-func (s system) checkWritable(path string, dev uint64) error {
+func (s System) checkWritable(path string, dev uint64) error {
 	t, err := s.target(path, dev)
 	if err != nil {
 		return fmt.Errorf("check %s before writing: %w", path, err)
@@ -84,8 +84,8 @@ func (s system) checkWritable(path string, dev uint64) error {
 }
 
 // target finds the device and, for a whole disk, its partitions.
-func (s system) target(path string, dev uint64) (writeTarget, error) {
-	self, err := s.node(dev)
+func (s System) target(path string, dev uint64) (writeTarget, error) {
+	self, err := s.Find(dev)
 	if err != nil {
 		return writeTarget{}, err
 	}
@@ -97,38 +97,38 @@ func (s system) target(path string, dev uint64) (writeTarget, error) {
 }
 
 // findNode returns the node of t with device number dev.
-func (t writeTarget) findNode(dev uint64) (blockNode, bool) {
+func (t writeTarget) findNode(dev uint64) (Node, bool) {
 	for _, n := range t.nodes() {
-		if n.dev == dev {
+		if n.Dev == dev {
 			return n, true
 		}
 	}
-	return blockNode{}, false
+	return Node{}, false
 }
 
 // findSource returns the node of t that a mount or swap source names. The
 // source is compared by device number, so symlinks and /dev/mapper names
 // resolve too.
-func (t writeTarget) findSource(source string) (blockNode, bool) {
+func (t writeTarget) findSource(source string) (Node, bool) {
 	if !strings.HasPrefix(source, "/") {
-		return blockNode{}, false
+		return Node{}, false
 	}
 	var st unix.Stat_t
 	if unix.Stat(source, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFBLK {
-		return blockNode{}, false
+		return Node{}, false
 	}
 	return t.findNode(st.Rdev)
 }
 
-func (s system) checkMounts(t writeTarget) error {
-	f, err := os.Open(s.mountinfo)
+func (s System) checkMounts(t writeTarget) error {
+	f, err := os.Open(s.Mountinfo)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
 	mounts, err := parseMountinfo(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.mountinfo, err)
+		return fmt.Errorf("%s: %w", s.Mountinfo, err)
 	}
 	for _, m := range mounts {
 		n, ok := t.findNode(m.dev)
@@ -142,8 +142,8 @@ func (s system) checkMounts(t writeTarget) error {
 	return nil
 }
 
-func (s system) checkSwaps(t writeTarget) error {
-	f, err := os.Open(s.swaps)
+func (s System) checkSwaps(t writeTarget) error {
+	f, err := os.Open(s.Swaps)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil // kernel without swap support
 	}
@@ -153,7 +153,7 @@ func (s system) checkSwaps(t writeTarget) error {
 	defer f.Close()
 	names, err := parseSwaps(f)
 	if err != nil {
-		return fmt.Errorf("%s: %w", s.swaps, err)
+		return fmt.Errorf("%s: %w", s.Swaps, err)
 	}
 	for _, name := range names {
 		if n, ok := t.findSource(name); ok {
@@ -183,7 +183,7 @@ func checkPartitions(t writeTarget) error {
 	}
 	names := make([]string, len(t.parts))
 	for i, p := range t.parts {
-		names[i] = p.devPath()
+		names[i] = p.DevPath()
 	}
 	return &UnsafeError{Path: t.path, Reason: "has partitions (" + strings.Join(names, ", ") + ")"}
 }
@@ -226,11 +226,11 @@ func openExclusive(t writeTarget) (*os.File, error) {
 	return f, err
 }
 
-// checkNotInUse returns an *UnsafeError when the block device or a
+// CheckNotInUse returns an *UnsafeError when the block device or a
 // partition of it is mounted, used as swap, held by another block device
 // or opened exclusively. Unlike checkWritable it does not mind data on
 // the device: it guards commands that erase the device anyway.
-func (s system) checkNotInUse(path string, dev uint64) error {
+func (s System) CheckNotInUse(path string, dev uint64) error {
 	t, err := s.target(path, dev)
 	if err != nil {
 		return fmt.Errorf("check %s is not in use: %w", path, err)

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"fmt"
@@ -63,7 +63,7 @@ func BlockInfo(path string) (*BlockDevice, error) {
 	if err := b.readIoctls(); err != nil {
 		return nil, err
 	}
-	if err := host.readBlockFacts(dev, b); err != nil {
+	if err := Host.readBlockFacts(dev, b); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return b, nil
@@ -95,25 +95,25 @@ func (b *BlockDevice) readIoctls() error {
 
 // readBlockFacts fills the sysfs facts; queue and device attributes live
 // on the whole disk, so a partition reads its disk's.
-func (s system) readBlockFacts(dev uint64, b *BlockDevice) error {
-	n, err := s.node(dev)
+func (s System) readBlockFacts(dev uint64, b *BlockDevice) error {
+	n, err := s.Find(dev)
 	if err != nil {
 		return err
 	}
-	disk, err := n.disk()
+	disk, err := n.Disk()
 	if err != nil {
 		return err
 	}
-	b.Name, b.Disk, b.Partition = n.name, disk.name, n.isPartition()
-	b.Rotational = readAttr(disk.dir, "queue/rotational") == "1"
-	b.NrRequests = readIntAttr(disk.dir, "queue/nr_requests")
-	b.Scheduler = activeScheduler(readAttr(disk.dir, "queue/scheduler"))
-	b.Model, b.Vendor = readAttr(disk.dir, "device/model"), readAttr(disk.dir, "device/vendor")
-	b.Serial = readAttr(disk.dir, "device/serial")
-	b.Firmware = firstAttr(disk.dir, "device/firmware_rev", "device/rev")
-	b.QueueDepth = readIntAttr(disk.dir, "device/queue_depth")
-	b.WWID = firstAttr(disk.dir, "wwid", "device/wwid")
-	b.SectorsWritten = sectorsWritten(readAttr(n.dir, "stat"))
+	b.Name, b.Disk, b.Partition = n.Name, disk.Name, n.isPartition()
+	b.Rotational = ReadAttr(disk.Dir, "queue/rotational") == "1"
+	b.NrRequests = readIntAttr(disk.Dir, "queue/nr_requests")
+	b.Scheduler = activeScheduler(ReadAttr(disk.Dir, "queue/scheduler"))
+	b.Model, b.Vendor = ReadAttr(disk.Dir, "device/model"), ReadAttr(disk.Dir, "device/vendor")
+	b.Serial = ReadAttr(disk.Dir, "device/serial")
+	b.Firmware = firstAttr(disk.Dir, "device/firmware_rev", "device/rev")
+	b.QueueDepth = readIntAttr(disk.Dir, "device/queue_depth")
+	b.WWID = firstAttr(disk.Dir, "wwid", "device/wwid")
+	b.SectorsWritten = sectorsWritten(ReadAttr(n.Dir, "stat"))
 	return nil
 }
 
@@ -131,7 +131,7 @@ func sectorsWritten(stat string) uint64 {
 // firstAttr returns the first of the named attributes that is present.
 func firstAttr(dir string, names ...string) string {
 	for _, name := range names {
-		if v := readAttr(dir, name); v != "" {
+		if v := ReadAttr(dir, name); v != "" {
 			return v
 		}
 	}

@@ -1,6 +1,7 @@
-package nvme
+package blockdev
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
@@ -194,4 +195,20 @@ func blkidType(t *testing.T, path string) string {
 		}
 	}
 	return ""
+}
+
+func FuzzDetectSignature(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(append(make([]byte, 510), 0x55, 0xaa))
+	f.Add(append(make([]byte, 512), "EFI PART"...))
+	f.Add([]byte("LUKS\xba\xbe"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		name, err := DetectSignature(bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, known := signatureReasons[name]; name != "" && !known {
+			t.Fatalf("unknown signature name %q", name)
+		}
+	})
 }

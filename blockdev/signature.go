@@ -1,4 +1,4 @@
-package nvme
+package blockdev
 
 import (
 	"encoding/binary"

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"errors"
@@ -14,25 +14,25 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// system names the kernel interfaces this package reads, so tests can
+// System names the kernel interfaces this package reads, so tests can
 // point them at a crafted tree.
-type system struct {
-	sysfs     string // sysfs mount point
-	mountinfo string // mount table of this process's mount namespace
-	swaps     string // active swap areas
+type System struct {
+	Sysfs     string // sysfs mount point
+	Mountinfo string // mount table of this process's mount namespace
+	Swaps     string // active swap areas
 }
 
-var host = system{sysfs: "/sys", mountinfo: "/proc/self/mountinfo", swaps: "/proc/swaps"}
+var Host = System{Sysfs: "/sys", Mountinfo: "/proc/self/mountinfo", Swaps: "/proc/swaps"}
 
-// blockNode is one block device (whole disk or partition) in sysfs.
-type blockNode struct {
-	name string // kernel name, e.g. "sda1"
-	dir  string // its directory under /sys/devices
-	dev  uint64 // device number
+// Node is one block device (whole disk or partition) in sysfs.
+type Node struct {
+	Name string // kernel name, e.g. "sda1"
+	Dir  string // its directory under /sys/devices
+	Dev  uint64 // device number
 }
 
-// devPath returns the conventional device file of the node.
-func (n blockNode) devPath() string { return "/dev/" + n.name }
+// DevPath returns the conventional device file of the node.
+func (n Node) DevPath() string { return "/dev/" + n.Name }
 
 // blockDevNum returns the device number of a block device file.
 func blockDevNum(path string) (uint64, error) {
@@ -46,52 +46,52 @@ func blockDevNum(path string) (uint64, error) {
 	return st.Rdev, nil
 }
 
-// node finds block device dev in sysfs.
-func (s system) node(dev uint64) (blockNode, error) {
-	link := filepath.Join(s.sysfs, "dev", "block", fmt.Sprintf("%d:%d", unix.Major(dev), unix.Minor(dev)))
+// Find finds block device dev in sysfs.
+func (s System) Find(dev uint64) (Node, error) {
+	link := filepath.Join(s.Sysfs, "dev", "block", fmt.Sprintf("%d:%d", unix.Major(dev), unix.Minor(dev)))
 	dir, err := filepath.EvalSymlinks(link)
 	if err != nil {
-		return blockNode{}, fmt.Errorf("find block device %d:%d in sysfs: %w", unix.Major(dev), unix.Minor(dev), err)
+		return Node{}, fmt.Errorf("find block device %d:%d in sysfs: %w", unix.Major(dev), unix.Minor(dev), err)
 	}
-	return blockNode{name: filepath.Base(dir), dir: dir, dev: dev}, nil
+	return Node{Name: filepath.Base(dir), Dir: dir, Dev: dev}, nil
 }
 
 // isPartition reports whether the node is a partition of a disk.
-func (n blockNode) isPartition() bool {
-	_, err := os.Stat(filepath.Join(n.dir, "partition"))
+func (n Node) isPartition() bool {
+	_, err := os.Stat(filepath.Join(n.Dir, "partition"))
 	return err == nil
 }
 
-// disk returns the whole disk a partition belongs to, or n itself.
-func (n blockNode) disk() (blockNode, error) {
+// Disk returns the whole Disk a partition belongs to, or n itself.
+func (n Node) Disk() (Node, error) {
 	if !n.isPartition() {
 		return n, nil
 	}
-	return nodeAt(filepath.Dir(n.dir))
+	return NodeAt(filepath.Dir(n.Dir))
 }
 
-// nodeAt reads the block device whose sysfs directory is dir.
-func nodeAt(dir string) (blockNode, error) {
+// NodeAt reads the block device whose sysfs directory is dir.
+func NodeAt(dir string) (Node, error) {
 	dev, err := readDevNum(filepath.Join(dir, "dev"))
 	if err != nil {
-		return blockNode{}, err
+		return Node{}, err
 	}
-	return blockNode{name: filepath.Base(dir), dir: dir, dev: dev}, nil
+	return Node{Name: filepath.Base(dir), Dir: dir, Dev: dev}, nil
 }
 
 // partitions lists the partitions of a whole disk in kernel order.
-func (n blockNode) partitions() ([]blockNode, error) {
-	entries, err := os.ReadDir(n.dir)
+func (n Node) partitions() ([]Node, error) {
+	entries, err := os.ReadDir(n.Dir)
 	if err != nil {
 		return nil, err
 	}
-	var parts []blockNode
+	var parts []Node
 	for _, e := range entries {
-		dir := filepath.Join(n.dir, e.Name())
+		dir := filepath.Join(n.Dir, e.Name())
 		if _, err := os.Stat(filepath.Join(dir, "partition")); err != nil {
 			continue
 		}
-		part, err := nodeAt(dir)
+		part, err := NodeAt(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -101,8 +101,8 @@ func (n blockNode) partitions() ([]blockNode, error) {
 }
 
 // holders describes the devices stacked on n (device-mapper, md, bcache).
-func (n blockNode) holders() ([]string, error) {
-	entries, err := os.ReadDir(filepath.Join(n.dir, "holders"))
+func (n Node) holders() ([]string, error) {
+	entries, err := os.ReadDir(filepath.Join(n.Dir, "holders"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -111,7 +111,7 @@ func (n blockNode) holders() ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		out = append(out, describeHolder(filepath.Join(n.dir, "holders", e.Name())))
+		out = append(out, describeHolder(filepath.Join(n.Dir, "holders", e.Name())))
 	}
 	return out, nil
 }
@@ -121,7 +121,7 @@ func describeHolder(dir string) string {
 	name := filepath.Base(dir)
 	switch {
 	case strings.HasPrefix(name, "dm-"):
-		if dm := readAttr(dir, "dm/name"); dm != "" {
+		if dm := ReadAttr(dir, "dm/name"); dm != "" {
 			return fmt.Sprintf("%s (device-mapper %q, e.g. LVM or dm-crypt)", name, dm)
 		}
 		return name + " (device-mapper)"
@@ -131,9 +131,9 @@ func describeHolder(dir string) string {
 	return name
 }
 
-// readAttr returns a sysfs attribute without surrounding blanks, "" when it
+// ReadAttr returns a sysfs attribute without surrounding blanks, "" when it
 // is missing or unreadable.
-func readAttr(dir, name string) string {
+func ReadAttr(dir, name string) string {
 	b, err := os.ReadFile(filepath.Join(dir, name))
 	if err != nil {
 		return ""
@@ -143,7 +143,7 @@ func readAttr(dir, name string) string {
 
 // readIntAttr returns a numeric sysfs attribute, 0 when missing.
 func readIntAttr(dir, name string) int {
-	v, err := strconv.Atoi(readAttr(dir, name))
+	v, err := strconv.Atoi(ReadAttr(dir, name))
 	if err != nil {
 		return 0
 	}

@@ -1,6 +1,6 @@
 //go:build linux
 
-package nvme
+package blockdev
 
 import (
 	"errors"
@@ -10,81 +10,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"golang.org/x/sys/unix"
 )
 
-// fakeSys is a crafted sysfs tree, mount table and swap list.
+// fakeSys is a crafted tree and the System that reads it.
 type fakeSys struct {
-	t    *testing.T
-	root string
-	sys  system
+	*blockdevtest.Tree
+	sys System
 }
 
 func newFakeSys(t *testing.T) *fakeSys {
-	root := t.TempDir()
-	f := &fakeSys{t: t, root: root, sys: system{
-		sysfs: filepath.Join(root, "sys"), mountinfo: filepath.Join(root, "mountinfo"), swaps: filepath.Join(root, "swaps"),
-	}}
-	f.file("mountinfo", "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n")
-	f.file("swaps", "Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n")
-	return f
-}
-
-// file writes a file under the fake root.
-func (f *fakeSys) file(rel, content string) {
-	f.t.Helper()
-	path := filepath.Join(f.root, rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-// link makes a symlink under the fake root pointing at another path under
-// it, as sysfs does.
-func (f *fakeSys) link(rel, target string) {
-	f.t.Helper()
-	path := filepath.Join(f.root, rel)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(f.root, target), path); err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-// block adds a block device directory (relative to sys/devices) with its
-// sys/dev/block link.
-func (f *fakeSys) block(dir, devNum string) {
-	f.file(filepath.Join("sys/devices", dir, "dev"), devNum+"\n")
-	if err := os.MkdirAll(filepath.Join(f.root, "sys/devices", dir, "holders"), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	f.link(filepath.Join("sys/dev/block", devNum), filepath.Join("sys/devices", dir))
-}
-
-// disk builds sdz (8:240) with partition sdz1 (8:241) and dm-3 (253:3).
-func (f *fakeSys) disk(withPartition bool) {
-	f.block("pci0/block/sdz", "8:240")
-	f.file("sys/devices/pci0/block/sdz/queue/rotational", "1\n")
-	f.file("sys/devices/pci0/block/sdz/queue/nr_requests", "64\n")
-	f.file("sys/devices/pci0/block/sdz/queue/scheduler", "[mq-deadline] none\n")
-	f.file("sys/devices/pci0/block/sdz/device/model", "Fake Disk 2000 \n")
-	f.file("sys/devices/pci0/block/sdz/device/vendor", "ATA     \n")
-	f.file("sys/devices/pci0/block/sdz/device/rev", "FW01\n")
-	f.file("sys/devices/pci0/block/sdz/device/queue_depth", "32\n")
-	f.block("virtual/block/dm-3", "253:3")
-	f.file("sys/devices/virtual/block/dm-3/dm/name", "vg0-data\n")
-	if withPartition {
-		f.block("pci0/block/sdz/sdz1", "8:241")
-		f.file("sys/devices/pci0/block/sdz/sdz1/partition", "1\n")
-	}
-}
-
-func (f *fakeSys) holder(dir, holder string) {
-	f.link(filepath.Join("sys/devices", dir, "holders", holder), filepath.Join("sys/devices/virtual/block", holder))
+	tr := blockdevtest.New(t)
+	return &fakeSys{Tree: tr, sys: System{Sysfs: tr.Sysfs(), Mountinfo: tr.Mountinfo(), Swaps: tr.Swaps()}}
 }
 
 // zeroImage returns a zero-filled file that stands in for the device's
@@ -105,28 +43,28 @@ func TestCheckWritableFakeSystem(t *testing.T) {
 	}{
 		{name: "clean disk", dev: sdz},
 		{name: "partition mounted", partition: true, dev: sdz, setup: func(f *fakeSys) {
-			f.file("mountinfo", "27 1 254:0 / / rw - ext4 /dev/vda rw\n40 27 8:241 / /srv/data rw,noatime shared:1 - xfs /dev/sdz1 rw\n")
+			f.File("mountinfo", "27 1 254:0 / / rw - ext4 /dev/vda rw\n40 27 8:241 / /srv/data rw,noatime shared:1 - xfs /dev/sdz1 rw\n")
 		}, want: "has partition /dev/sdz1 mounted at /srv/data", inUse: true},
 		{name: "disk mounted, escaped mount point", dev: sdz, setup: func(f *fakeSys) {
-			f.file("mountinfo", "40 27 8:240 / /mnt/my\\040disk rw - ext4 /dev/sdz rw\n")
+			f.File("mountinfo", "40 27 8:240 / /mnt/my\\040disk rw - ext4 /dev/sdz rw\n")
 		}, want: "is mounted at /mnt/my disk", inUse: true},
 		{name: "partition held by device-mapper", partition: true, dev: sdz, setup: func(f *fakeSys) {
-			f.holder("pci0/block/sdz/sdz1", "dm-3")
+			f.Holder("pci0/block/sdz/sdz1", "dm-3")
 		}, want: `has partition /dev/sdz1 held by dm-3 (device-mapper "vg0-data", e.g. LVM or dm-crypt)`, inUse: true},
 		{name: "disk held by md", dev: sdz, setup: func(f *fakeSys) {
-			f.block("virtual/block/md0", "9:0")
-			f.holder("pci0/block/sdz", "md0")
+			f.Block("virtual/block/md0", "9:0")
+			f.Holder("pci0/block/sdz", "md0")
 		}, want: "is held by md0 (md RAID)", inUse: true},
 		{name: "partitioned", partition: true, dev: sdz, want: "has partitions (/dev/sdz1)"},
 		{name: "the partition itself, held", partition: true, dev: sdz1, setup: func(f *fakeSys) {
-			f.holder("pci0/block/sdz/sdz1", "dm-3")
+			f.Holder("pci0/block/sdz/sdz1", "dm-3")
 		}, want: "is held by dm-3", inUse: true},
 		{name: "the partition itself, clean", partition: true, dev: sdz1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeSys(t)
-			f.disk(tt.partition)
+			f.Disk(tt.partition)
 			if tt.setup != nil {
 				tt.setup(f)
 			}
@@ -180,16 +118,16 @@ func TestCheckWritableMatchesSourceDevice(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeSys(t)
-			f.disk(true)
+			f.Disk(true)
 			node := filepath.Join(t.TempDir(), "sdz1")
 			if err := unix.Mknod(node, unix.S_IFBLK|0o600, int(unix.Mkdev(8, 241))); err != nil {
 				t.Skipf("mknod: %v", err)
 			}
 			if tt.mountinfo != "" {
-				f.file("mountinfo", strings.ReplaceAll(tt.mountinfo, "NODE", node))
+				f.File("mountinfo", strings.ReplaceAll(tt.mountinfo, "NODE", node))
 			}
 			if tt.swaps != "" {
-				f.file("swaps", strings.ReplaceAll(tt.swaps, "NODE", node))
+				f.File("swaps", strings.ReplaceAll(tt.swaps, "NODE", node))
 			}
 			checkUnsafe(t, f.sys.checkWritable(zeroImage(t), unix.Mkdev(8, 240)), tt.want, true)
 		})
@@ -198,8 +136,8 @@ func TestCheckWritableMatchesSourceDevice(t *testing.T) {
 
 func TestCheckWritableSystemErrors(t *testing.T) {
 	f := newFakeSys(t)
-	f.disk(false)
-	f.file("mountinfo", "garbage line\n")
+	f.Disk(false)
+	f.File("mountinfo", "garbage line\n")
 	err := f.sys.checkWritable(zeroImage(t), unix.Mkdev(8, 240))
 	var ue *UnsafeError
 	if err == nil || errors.As(err, &ue) || !strings.Contains(err.Error(), "mountinfo line 1") {
@@ -213,48 +151,12 @@ func TestCheckWritableSystemErrors(t *testing.T) {
 	}
 }
 
-// requireLoopDevices skips unless the test can create loop devices.
-func requireLoopDevices(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("loop device tests need root")
-	}
-	if _, err := exec.LookPath("losetup"); err != nil {
-		t.Skip("losetup is not installed")
-	}
-}
-
 // requireTool skips unless a command is installed.
 func requireTool(t *testing.T, name string) {
 	t.Helper()
 	if _, err := exec.LookPath(name); err != nil {
 		t.Skipf("%s is not installed", name)
 	}
-}
-
-// newLoopDevice attaches a sparse file of size bytes to a free loop device
-// and detaches it when the test ends. Extra args go to losetup.
-func newLoopDevice(t *testing.T, size int64, args ...string) string {
-	t.Helper()
-	requireLoopDevices(t)
-	img := filepath.Join(t.TempDir(), "disk.img")
-	if err := os.WriteFile(img, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(img, size); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command("losetup", append(append([]string{"--find", "--show"}, args...), img)...).CombinedOutput()
-	if err != nil {
-		t.Skipf("losetup could not attach a loop device: %v: %s", err, out)
-	}
-	dev := strings.TrimSpace(string(out))
-	t.Cleanup(func() {
-		if out, err := exec.Command("losetup", "--detach", dev).CombinedOutput(); err != nil {
-			t.Errorf("losetup --detach %s: %v: %s", dev, err, out)
-		}
-	})
-	return dev
 }
 
 // run runs a command, failing the test with its output on error.
@@ -283,7 +185,7 @@ func mount(t *testing.T, dev, fstype string) string {
 }
 
 func TestCheckWritableLoopZeroed(t *testing.T) {
-	loop := newLoopDevice(t, 32<<20)
+	loop := blockdevtest.LoopDevice(t, 32<<20)
 	if err := CheckWritable(loop); err != nil {
 		t.Errorf("zeroed loop device refused: %v", err)
 	}
@@ -291,7 +193,7 @@ func TestCheckWritableLoopZeroed(t *testing.T) {
 
 func TestCheckWritableLoopExt4(t *testing.T) {
 	requireTool(t, "mkfs.ext4")
-	loop := newLoopDevice(t, 32<<20)
+	loop := blockdevtest.LoopDevice(t, 32<<20)
 	run(t, "", "mkfs.ext4", "-q", "-F", loop)
 	checkUnsafe(t, CheckWritable(loop), "holds an ext4 filesystem", false)
 
@@ -306,7 +208,7 @@ func TestCheckWritableLoopPartitionTables(t *testing.T) {
 		{"dos", "has an MBR partition table"},
 	} {
 		t.Run(tt.label, func(t *testing.T) {
-			loop := newLoopDevice(t, 32<<20)
+			loop := blockdevtest.LoopDevice(t, 32<<20)
 			run(t, "label: "+tt.label+"\n", "sfdisk", "-q", "--no-reread", loop)
 			checkUnsafe(t, CheckWritable(loop), tt.want, false)
 		})
@@ -320,7 +222,7 @@ func TestCheckWritableLoopPartitions(t *testing.T) {
 	requireTool(t, "sfdisk")
 	requireTool(t, "partx")
 	requireTool(t, "mkfs.ext4")
-	loop := newLoopDevice(t, 32<<20, "--partscan")
+	loop := blockdevtest.LoopDevice(t, 32<<20, "--partscan")
 	run(t, "label: gpt\n,8M\n", "sfdisk", "-q", loop)
 	part := loop + "p1"
 	if _, err := os.Stat(part); err != nil {
@@ -335,7 +237,7 @@ func TestCheckWritableLoopPartitions(t *testing.T) {
 }
 
 func TestCheckWritableLoopBusy(t *testing.T) {
-	loop := newLoopDevice(t, 32<<20)
+	loop := blockdevtest.LoopDevice(t, 32<<20)
 	f, err := os.OpenFile(loop, os.O_RDONLY|unix.O_EXCL, 0)
 	if err != nil {
 		t.Fatal(err)
