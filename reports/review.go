@@ -924,7 +924,7 @@ func thermalNotes(d *document, t *ProfileResult) {
 	var items [][]span
 	for _, r := range t.Rows {
 		if r.Thermal != "" && (len(t.Rows) == 1 || strings.Contains(r.Thermal, "THROTTLED")) {
-			items = append(items, []span{strong(cond(r.Point == "", "Drive temperature", r.Point) + ": "), plain(r.Thermal + ".")})
+			items = append(items, []span{strong(cond(r.Point == "", "Single run", r.Point) + ":"), plain(" " + r.Thermal + ".")})
 		}
 	}
 	if len(items) > 0 {

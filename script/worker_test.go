@@ -60,7 +60,10 @@ func TestWorkerFuncs(t *testing.T) {
 // TestOutputCaps: verdicts past MaxVerdicts fold into one carrying the
 // worst status cut; long messages and prints are cut, saying so.
 func TestOutputCaps(t *testing.T) {
-	r := New("testdata", Limits{})
+	// The hooks build 200,000 verdicts and 60 MB strings: the wall-clock
+	// limit is the step limit's business here, not what this test checks,
+	// so it is far above what a loaded machine needs.
+	r := New("testdata", Limits{Timeout: 5 * time.Minute})
 	defer r.Close()
 	v, _, err := r.Check(context.Background(), "memory.star", "many", nil)
 	if err != nil {
@@ -137,4 +140,38 @@ func nested(depth, width int, s string) any {
 		return Struct{"next": nested(depth-1, width, s)}
 	}
 	return []any{nested(depth-1, width, s), map[string]any{"k": int64(depth)}}
+}
+
+// BenchmarkCheck is the cost of one check call in the hook worker (a
+// warm one, as in a run) against in-process, where memory cannot be
+// bounded: go test -bench Check ./script.
+func BenchmarkCheck(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		rt   *Runtime
+	}{
+		{"worker", New("testdata", Limits{})},
+		{"in-process", &Runtime{Root: "testdata", inWorker: true}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			defer tc.rt.Close()
+			for b.Loop() {
+				if _, _, err := tc.rt.Check(context.Background(), "memory.star", "fine", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWorkerStart is the cost of a call that starts its worker (the
+// first of a Runtime, or the first after workerIdle).
+func BenchmarkWorkerStart(b *testing.B) {
+	for b.Loop() {
+		rt := New("testdata", Limits{})
+		if _, _, err := rt.Check(context.Background(), "memory.star", "fine", nil); err != nil {
+			b.Fatal(err)
+		}
+		rt.Close()
+	}
 }

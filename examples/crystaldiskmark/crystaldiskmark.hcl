@@ -87,8 +87,9 @@ profile "cdm" {
   numjobs = local.tests[each.key].numjobs
   runtime = var.runtime
   direct  = true
-  # CrystalDiskMark idles between tests.
-  pause = var.interval
+  # CrystalDiskMark idles between tests, and gives every test in MB/s.
+  pause    = var.interval
+  headline = "bw"
 
   sweep {
     rw = local.tests[each.key].sequential ? ["read", "write"] : ["randread", "randwrite"]
