@@ -281,14 +281,32 @@ func (c *Catalog) insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 		return err
 	}
 	h := newBatch("health", "run_id", "drive", "document")
+	smart := newBatch("smart", "run_id", "drive", "phase", "time", "temperature_c", "critical_warnings", "available_spare_pct",
+		"percent_used", "data_units_read", "data_units_written", "media_errors", "error_log_entries", "power_on_hours", "unsafe_shutdowns")
 	for _, name := range slices.Sorted(mapKeys(r.health)) {
+		for _, reading := range []struct {
+			phase string
+			r     *results.HealthReading
+		}{{"before", r.health[name].Before}, {"after", r.health[name].After}} {
+			if x := reading.r; x != nil {
+				var temp any
+				if x.TemperatureC != nil {
+					temp = *x.TemperatureC
+				}
+				smart.add(r.id, name, reading.phase, timeText(x.Time), temp, strings.Join(x.CriticalWarnings, ","), x.AvailableSparePct,
+					x.PercentUsed, x.DataUnitsRead, x.DataUnitsWritten, x.MediaErrors, x.ErrorLogEntries, x.PowerOnHours, x.UnsafeShutdowns)
+			}
+		}
 		doc, err := json.Marshal(r.health[name])
 		if err != nil {
 			return err
 		}
 		h.add(r.id, name, string(doc))
 	}
-	return h.exec(ctx, tx, c.postgres)
+	if err := h.exec(ctx, tx, c.postgres); err != nil {
+		return err
+	}
+	return smart.exec(ctx, tx, c.postgres)
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
