@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -280,14 +281,32 @@ func (c *Catalog) insertDrives(ctx context.Context, tx *sql.Tx, r *run) error {
 		return err
 	}
 	h := newBatch("health", "run_id", "drive", "document")
+	smart := newBatch("smart", "run_id", "drive", "phase", "time", "temperature_c", "critical_warnings", "available_spare_pct",
+		"percent_used", "data_units_read", "data_units_written", "media_errors", "error_log_entries", "power_on_hours", "unsafe_shutdowns")
 	for _, name := range slices.Sorted(mapKeys(r.health)) {
+		for _, reading := range []struct {
+			phase string
+			r     *results.HealthReading
+		}{{"before", r.health[name].Before}, {"after", r.health[name].After}} {
+			if x := reading.r; x != nil {
+				var temp any
+				if x.TemperatureC != nil {
+					temp = *x.TemperatureC
+				}
+				smart.add(r.id, name, reading.phase, timeText(x.Time), temp, strings.Join(x.CriticalWarnings, ","), x.AvailableSparePct,
+					x.PercentUsed, x.DataUnitsRead, x.DataUnitsWritten, x.MediaErrors, x.ErrorLogEntries, x.PowerOnHours, x.UnsafeShutdowns)
+			}
+		}
 		doc, err := json.Marshal(r.health[name])
 		if err != nil {
 			return err
 		}
 		h.add(r.id, name, string(doc))
 	}
-	return h.exec(ctx, tx, c.postgres)
+	if err := h.exec(ctx, tx, c.postgres); err != nil {
+		return err
+	}
+	return smart.exec(ctx, tx, c.postgres)
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {
@@ -319,7 +338,7 @@ func stepRows(r *run) []*batch {
 		if res := rec.Result; res != nil {
 			runtime = res.RuntimeNs
 			if res.Read != nil || res.Write != nil {
-				iops, bw = sumDirs(res, func(d *metrics.DirStats) float64 { return d.IOPS }), sumDirs(res, func(d *metrics.DirStats) float64 { return d.BW })
+				iops, bw = judging.TotalIOPS(res), judging.TotalBW(res)
 			}
 			for dir, d := range map[string]*metrics.DirStats{"read": res.Read, "write": res.Write} {
 				if d != nil {
@@ -350,16 +369,6 @@ func workloadJSON(w *results.Workload) string {
 		return ""
 	}
 	return string(data)
-}
-
-func sumDirs(res *metrics.Result, f func(*metrics.DirStats) float64) float64 {
-	var s float64
-	for _, d := range []*metrics.DirStats{res.Read, res.Write} {
-		if d != nil {
-			s += f(d)
-		}
-	}
-	return s
 }
 
 // latencyRow is one direction of a step. The percentiles are read from

@@ -133,3 +133,25 @@ func copyDir(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAddKeepsSMART adds the QEMU fixture, whose drive's health was read
+// before and after the run: both readings are in the smart table.
+func TestAddKeepsSMART(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, c *Catalog) {
+		if _, err := c.Add(context.Background(), "../reports/testdata/qemu"); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := c.Query(context.Background(), `SELECT s.phase, s.data_units_written, d.model, d.serial, rd.firmware, rd.identity
+			FROM smart s JOIN run_drives rd ON rd.run_id = s.run_id AND rd.drive = s.drive JOIN drives d ON d.drive_id = rd.drive_id
+			ORDER BY s.phase DESC`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tab.Rows) != 2 || tab.Rows[0][0] != "before" || tab.Rows[1][0] != "after" || tab.Rows[0][1] == tab.Rows[1][1] {
+			t.Fatalf("smart rows: %v", tab.Rows)
+		}
+		if r := tab.Rows[0]; r[2] != "QEMU NVMe Ctrl" || r[3] != "deadbeef" || r[4] != "7.2.22" || r[5] != "detected" {
+			t.Errorf("the drive's identity from NVMe identify: %v", r)
+		}
+	})
+}

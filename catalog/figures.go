@@ -60,7 +60,27 @@ type measurement struct {
 	driveID, model, serial, firmware, runID, created string
 	value                                            float64
 	valid                                            bool
-	hist                                             *metrics.Histogram
+	// histogram is the stored histogram, nil when not asked for or absent.
+	histogram []byte
+}
+
+// histogramMerger adds stored histograms to merged ones, decoding each
+// into one scratch histogram.
+type histogramMerger struct {
+	scratch metrics.Histogram
+	where   string
+}
+
+// add merges s's histogram into dst; it says whether s had one.
+func (m *histogramMerger) add(dst *metrics.Histogram, s measurement) (bool, error) {
+	if len(s.histogram) == 0 {
+		return false, nil
+	}
+	if err := m.scratch.UnmarshalBinary(s.histogram); err != nil {
+		return false, fmt.Errorf("catalog %s: histogram of run %s, drive %s: %w", m.where, s.runID, s.serial, err)
+	}
+	dst.Merge(&m.scratch)
+	return true, nil
 }
 
 // resolvePoint finds the stored form of p.Point among the points the
@@ -112,8 +132,10 @@ func quoteAll(ss []string) string {
 }
 
 // samples loads every successful measurement of the point by runs that
-// match f, newest run first for each drive; with hist, the histograms too.
-func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist bool) ([]measurement, error) {
+// match f, sorted by drive and newest run first; with latest, only each
+// drive's newest. With hist, the histograms come too. The histograms are
+// the bulk of the data, so they are read only for the rows kept.
+func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist, latest bool) ([]measurement, error) {
 	point, err := c.resolvePoint(ctx, p)
 	if err != nil {
 		return nil, err
@@ -126,12 +148,21 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 	if hist {
 		histCol = "l.histogram"
 	}
-	q := `SELECT d.drive_id, d.model, d.serial, rd.firmware, r.run_id, r.created, ` + figures[figure].column + `, ` + histCol + `
-		FROM ` + runDrives + `
-		JOIN steps s ON s.run_id = r.run_id AND s.drive = rd.drive
-		JOIN step_latency l ON l.run_id = s.run_id AND l.step_id = s.step_id
-		WHERE s.source = $1 AND s.point = $2 AND l.direction = $3 AND s.status = 'ok' AND ` + cond + `
-		ORDER BY d.drive_id, r.created DESC, r.run_id`
+	keep := ""
+	if latest {
+		keep = "WHERE m.n = 1"
+	}
+	q := `WITH m AS (
+			SELECT d.drive_id, d.model, d.serial, rd.firmware, r.run_id, r.created, s.step_id,
+				ROW_NUMBER() OVER (PARTITION BY d.drive_id ORDER BY r.created DESC, r.run_id DESC, s.step_id DESC) AS n
+			FROM ` + runDrives + `
+			JOIN steps s ON s.run_id = r.run_id AND s.drive = rd.drive
+			JOIN step_latency k ON k.run_id = s.run_id AND k.step_id = s.step_id AND k.direction = $3
+			WHERE s.source = $1 AND s.point = $2 AND s.status = 'ok' AND ` + cond + `)
+		SELECT m.drive_id, m.model, m.serial, m.firmware, m.run_id, m.created, ` + figures[figure].column + `, ` + histCol + `
+		FROM m JOIN step_latency l ON l.run_id = m.run_id AND l.step_id = m.step_id AND l.direction = $3
+		` + keep + `
+		ORDER BY m.drive_id, m.n`
 	rows, err := c.db.QueryContext(ctx, q, append([]any{p.Profile, point, p.Direction}, args...)...)
 	if err != nil {
 		return nil, c.queryError(err)
@@ -148,25 +179,8 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 		if v != nil {
 			s.value, s.valid = *v, true
 		}
-		if len(blob) > 0 {
-			s.hist = new(metrics.Histogram)
-			if err := s.hist.UnmarshalBinary(blob); err != nil {
-				return nil, fmt.Errorf("catalog %s: histogram of run %s, drive %s: %w", c.Where, s.runID, s.serial, err)
-			}
-		}
+		s.histogram = blob
 		out = append(out, s)
 	}
 	return out, rows.Err()
-}
-
-// latestPerDrive keeps each drive's newest measurement (samples come sorted by
-// drive, newest first).
-func latestPerDrive(all []measurement) []measurement {
-	var out []measurement
-	for i, s := range all {
-		if i == 0 || all[i-1].driveID != s.driveID {
-			out = append(out, s)
-		}
-	}
-	return out
 }

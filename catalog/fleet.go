@@ -71,7 +71,8 @@ type FleetDrive struct {
 	RunID    string  `json:"run_id"`
 	Created  string  `json:"created"`
 	Value    float64 `json:"value"`
-	// Deviations is (Value - Median) / MAD; 0 when MAD is 0.
+	// Deviations is (Value - Median) / MAD (for latency, at least the
+	// histogram's bucket width at the median); 0 when that is 0.
 	Deviations float64 `json:"deviations"`
 }
 
@@ -86,15 +87,16 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 	if q.GroupBy != "model" && q.GroupBy != "firmware" {
 		return nil, fmt.Errorf("group by %q: use model or firmware", q.GroupBy)
 	}
-	all, err := c.samples(ctx, q.Point, fig, q.Filter, true)
+	latest, err := c.samples(ctx, q.Point, fig, q.Filter, true, true)
 	if err != nil {
 		return nil, err
 	}
 	point, _ := c.resolvePoint(ctx, q.Point)
 	out := &Fleet{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: q.Figure, Unit: figures[fig].unit, GroupBy: q.GroupBy}
+	merger := &histogramMerger{where: c.Where}
 	groups := map[[2]string]*FleetGroup{}
 	var keys [][2]string
-	for _, s := range latestPerDrive(all) {
+	for _, s := range latest {
 		key := [2]string{s.model, ""}
 		if q.GroupBy == "firmware" {
 			key[1] = s.firmware
@@ -106,8 +108,11 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 			keys = append(keys, key)
 		}
 		g.Drives++
-		if s.hist != nil {
-			g.hist.Merge(s.hist)
+		had, err := merger.add(g.hist, s)
+		if err != nil {
+			return nil, err
+		}
+		if had {
 			g.HistogramDrives++
 		}
 		if s.valid {
@@ -121,7 +126,7 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 		if g.IOs > 0 {
 			g.Merged = g.hist.Summary(FleetPercentiles).Percentiles
 		}
-		spread(g, figures[fig].unit != "ns")
+		spread(g, figures[fig].unit != "ns", figures[fig].unit == "ns")
 		out.Groups = append(out.Groups, *g)
 	}
 	return out, nil
@@ -129,8 +134,11 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 
 // spread sets the group's min, median, max and MAD, and its outliers.
 // Members are sorted best first: highest for IOPS and bandwidth, lowest
-// for latency.
-func spread(g *FleetGroup, higherIsBetter bool) {
+// for latency. For a latency figure a deviation is measured in units of
+// at least the histogram's resolution at the median (a bucket is 1/64 of
+// its power of two wide): drives one bucket apart are not outliers
+// however alike the rest of the group is.
+func spread(g *FleetGroup, higherIsBetter, latency bool) {
 	if len(g.Members) == 0 {
 		return
 	}
@@ -146,10 +154,14 @@ func spread(g *FleetGroup, higherIsBetter bool) {
 	}
 	slices.Sort(dev)
 	g.MAD = median(dev)
+	unit := g.MAD
+	if latency {
+		unit = max(unit, bucketWidth(g.Median))
+	}
 	for i := range g.Members {
 		m := &g.Members[i]
-		if g.MAD > 0 {
-			m.Deviations = (m.Value - g.Median) / g.MAD
+		if unit > 0 {
+			m.Deviations = (m.Value - g.Median) / unit
 		}
 	}
 	slices.SortStableFunc(g.Members, func(a, b FleetDrive) int {
@@ -159,10 +171,19 @@ func spread(g *FleetGroup, higherIsBetter bool) {
 		return cmp.Or(cmp.Compare(a.Value, b.Value), cmp.Compare(a.Serial, b.Serial))
 	})
 	for _, m := range g.Members {
-		if g.MAD > 0 && math.Abs(m.Deviations) > OutlierMADs {
+		if unit > 0 && math.Abs(m.Deviations) > OutlierMADs {
 			g.Outliers = append(g.Outliers, m)
 		}
 	}
+}
+
+// bucketWidth is the width of the histogram bucket that holds ns.
+func bucketWidth(ns float64) float64 {
+	i := metrics.BucketIndex(uint64(ns))
+	if i+1 >= metrics.NumBuckets {
+		return 0
+	}
+	return float64(metrics.BucketValue(i+1) - metrics.BucketValue(i))
 }
 
 // median of sorted values.

@@ -238,3 +238,29 @@ func TestTrendOverFirmware(t *testing.T) {
 		}
 	})
 }
+
+// TestOutliersNeedMoreThanABucket: latencies one histogram bucket apart
+// in a group whose drives agree to the nanosecond are not outliers; a
+// drive many buckets off is, and IOPS figures have no such floor.
+func TestOutliersNeedMoreThanABucket(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		values  []float64
+		latency bool
+		want    int
+	}{
+		{"one bucket apart", []float64{3264, 3264, 3264, 3264, 3328}, true, 0},
+		{"many buckets apart", []float64{3264, 3264, 3264, 3264, 5120}, true, 1},
+		{"iops", []float64{1000, 1010, 990, 1000, 1100}, false, 1},
+		{"all alike", []float64{7, 7, 7}, false, 0},
+	} {
+		g := &FleetGroup{}
+		for i, v := range tc.values {
+			g.Members = append(g.Members, FleetDrive{Serial: fmt.Sprint(i), Value: v})
+		}
+		spread(g, !tc.latency, tc.latency)
+		if len(g.Outliers) != tc.want {
+			t.Errorf("%s: %d outliers, want %d (median %g, MAD %g)", tc.name, len(g.Outliers), tc.want, g.Median, g.MAD)
+		}
+	}
+}

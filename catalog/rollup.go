@@ -1,8 +1,11 @@
 package catalog
 
 import (
+	"cmp"
 	"context"
 	"slices"
+
+	"github.com/drivebench/drivebench/results"
 )
 
 // RollupRow counts the verdicts of one line (a spec line of acceptance, a
@@ -28,60 +31,58 @@ type RollupRow struct {
 }
 
 // Rollup counts pass, warn and fail per line per model and firmware over
-// every verdict of the matching runs.
+// every verdict of the matching runs. One pass over the verdicts, counted
+// per drive in SQL, then per line here, gives both the counts and the
+// failing serials.
 func (c *Catalog) Rollup(ctx context.Context, f Filter) ([]RollupRow, error) {
 	cond, args := f.where(1)
-	q := `SELECT d.model, rd.firmware, v.kind, v.name, v.metric, v.subject,
-		SUM(CASE WHEN v.status = 'pass' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN v.status = 'warn' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN v.status = 'fail' THEN 1 ELSE 0 END),
-		SUM(CASE WHEN v.status NOT IN ('pass', 'warn', 'fail') THEN 1 ELSE 0 END)
+	q := `SELECT d.model, rd.firmware, v.kind, v.name, v.metric, v.subject, v.status, d.serial, COUNT(*)
 		FROM ` + runDrives + ` JOIN verdicts v ON v.run_id = r.run_id AND v.drive = rd.drive
 		WHERE ` + cond + `
-		GROUP BY d.model, rd.firmware, v.kind, v.name, v.metric, v.subject
-		ORDER BY d.model, rd.firmware, v.kind, v.name, v.metric, v.subject`
+		GROUP BY d.model, rd.firmware, v.kind, v.name, v.metric, v.subject, v.status, d.serial`
 	rows, err := c.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, c.queryError(err)
 	}
 	defer rows.Close()
-	var out []RollupRow
-	index := map[[6]string]int{}
-	for rows.Next() {
-		var r RollupRow
-		if err := rows.Scan(&r.Model, &r.Firmware, &r.Kind, &r.Name, &r.Metric, &r.Subject, &r.Pass, &r.Warn, &r.Fail, &r.Other); err != nil {
-			return nil, err
-		}
-		r.FailingSerials = []string{}
-		index[[6]string{r.Model, r.Firmware, r.Kind, r.Name, r.Metric, r.Subject}] = len(out)
-		out = append(out, r)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return out, c.failingSerials(ctx, cond, args, out, index)
-}
-
-// failingSerials fills in which drives failed each line.
-func (c *Catalog) failingSerials(ctx context.Context, cond string, args []any, out []RollupRow, index map[[6]string]int) error {
-	q := `SELECT DISTINCT d.model, rd.firmware, v.kind, v.name, v.metric, v.subject, d.serial
-		FROM ` + runDrives + ` JOIN verdicts v ON v.run_id = r.run_id AND v.drive = rd.drive
-		WHERE v.status IN ('fail', 'error') AND ` + cond + `
-		ORDER BY d.serial`
-	rows, err := c.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return c.queryError(err)
-	}
-	defer rows.Close()
+	lines := map[[6]string]*RollupRow{}
 	for rows.Next() {
 		var k [6]string
-		var serial string
-		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &serial); err != nil {
-			return err
+		var status, serial string
+		var n int
+		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &status, &serial, &n); err != nil {
+			return nil, err
 		}
-		if i, ok := index[k]; ok && !slices.Contains(out[i].FailingSerials, serial) {
-			out[i].FailingSerials = append(out[i].FailingSerials, serial)
+		r := lines[k]
+		if r == nil {
+			r = &RollupRow{Model: k[0], Firmware: k[1], Kind: k[2], Name: k[3], Metric: k[4], Subject: k[5], FailingSerials: []string{}}
+			lines[k] = r
+		}
+		switch status {
+		case results.VerdictPass:
+			r.Pass += n
+		case results.VerdictWarn:
+			r.Warn += n
+		case results.VerdictFail:
+			r.Fail += n
+		default:
+			r.Other += n
+		}
+		if (status == results.VerdictFail || status == results.VerdictError) && !slices.Contains(r.FailingSerials, serial) {
+			r.FailingSerials = append(r.FailingSerials, serial)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, c.queryError(err)
+	}
+	out := make([]RollupRow, 0, len(lines))
+	for _, r := range lines {
+		slices.Sort(r.FailingSerials)
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b RollupRow) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Firmware, b.Firmware), cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Metric, b.Metric), cmp.Compare(a.Subject, b.Subject))
+	})
+	return out, nil
 }

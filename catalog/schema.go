@@ -128,6 +128,25 @@ var migrations = []string{
 	// 2: what each verdict judged, the same in every run (a sweep point and
 	// an expectation's expression), so verdicts of many runs line up.
 	`ALTER TABLE verdicts ADD COLUMN subject TEXT NOT NULL DEFAULT ''`,
+	// 3: the SMART/health readings before and after each run, as columns.
+	// The counters are 128-bit in NVMe, so they are kept as decimal text.
+	`CREATE TABLE smart (
+		run_id              TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+		drive               TEXT NOT NULL,
+		phase               TEXT NOT NULL,
+		time                TEXT NOT NULL,
+		temperature_c       INTEGER,
+		critical_warnings   TEXT NOT NULL,
+		available_spare_pct INTEGER NOT NULL,
+		percent_used        INTEGER NOT NULL,
+		data_units_read     TEXT NOT NULL,
+		data_units_written  TEXT NOT NULL,
+		media_errors        TEXT NOT NULL,
+		error_log_entries   TEXT NOT NULL,
+		power_on_hours      TEXT NOT NULL,
+		unsafe_shutdowns    TEXT NOT NULL,
+		PRIMARY KEY (run_id, drive, phase)
+	)`,
 }
 
 // SchemaVersion is the version of the schema this drivebench writes.

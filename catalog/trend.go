@@ -66,7 +66,7 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 		return nil, fmt.Errorf("trend by %q: use firmware, day or month", q.By)
 	}
 	pct := figures[fig].percentile
-	all, err := c.samples(ctx, q.Point, fig, q.Filter, pct > 0)
+	all, err := c.samples(ctx, q.Point, fig, q.Filter, pct > 0, false)
 	if err != nil {
 		return nil, err
 	}
@@ -78,6 +78,7 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 		hist   metrics.Histogram
 		hists  int
 	}
+	merger := &histogramMerger{where: c.Where}
 	groups := map[[2]string]*acc{}
 	for _, s := range all {
 		k := [2]string{s.model, xOf(s)}
@@ -92,8 +93,11 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 		if s.valid {
 			a.vals = append(a.vals, s.value)
 		}
-		if s.hist != nil {
-			a.hist.Merge(s.hist)
+		had, err := merger.add(&a.hist, s)
+		if err != nil {
+			return nil, err
+		}
+		if had {
 			a.hists++
 		}
 	}

@@ -46,15 +46,25 @@ func (h *Histogram) MarshalBinary() ([]byte, error) {
 
 // UnmarshalBinary reads the form MarshalBinary writes and checks that the
 // bucket counts add up to n and the sum of squares is a finite number.
+// It decodes in place, so that one histogram can take many in turn
+// without a copy of its buckets each time; on an error h is left empty.
 func (h *Histogram) UnmarshalBinary(data []byte) error {
+	h.Reset()
+	if err := h.decodeBinary(data); err != nil {
+		h.Reset()
+		return err
+	}
+	return nil
+}
+
+func (h *Histogram) decodeBinary(data []byte) error {
 	if len(data) == 0 || data[0] != histogramBinaryVersion {
 		return errors.New("histogram: not a version 1 binary histogram")
 	}
 	r := &uvarintReader{data: data[1:]}
-	var hist Histogram
-	hist.n, hist.min, hist.max, hist.sum = r.next(), r.next(), r.next(), r.next()
-	hist.sumSq = math.Float64frombits(r.fixed64())
-	if math.IsNaN(hist.sumSq) || math.IsInf(hist.sumSq, 0) || hist.sumSq < 0 {
+	h.n, h.min, h.max, h.sum = r.next(), r.next(), r.next(), r.next()
+	h.sumSq = math.Float64frombits(r.fixed64())
+	if math.IsNaN(h.sumSq) || math.IsInf(h.sumSq, 0) || h.sumSq < 0 {
 		return errors.New("histogram: the sum of squares is not a finite, non-negative number")
 	}
 	nonEmpty := r.next()
@@ -66,7 +76,7 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 			return errors.New("histogram: bucket index out of range")
 		}
 		idx += int(step)
-		hist.counts[idx] = count
+		h.counts[idx] = count
 		total += count
 	}
 	if r.err != nil {
@@ -75,10 +85,9 @@ func (h *Histogram) UnmarshalBinary(data []byte) error {
 	if len(r.data) != 0 {
 		return errors.New("histogram: trailing bytes after the buckets")
 	}
-	if total != hist.n {
-		return fmt.Errorf("histogram buckets hold %d samples but n is %d", total, hist.n)
+	if total != h.n {
+		return fmt.Errorf("histogram buckets hold %d samples but n is %d", total, h.n)
 	}
-	*h = hist
 	return nil
 }
 

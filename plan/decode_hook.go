@@ -136,6 +136,9 @@ func (l *loader) readScriptFor(name string, s site, summary string) (abs, hash s
 		path = a
 	}
 	if dir := l.hookFolder(); outsideFolder(path, dir) != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
+		}
 		l.errorAt(s, "Hook Script Outside The Plan Folder", fmt.Sprintf(
 			"The script %q %s %q. Hooks run sandboxed and may only use files inside the plan's folder (a module's own folder for a module kept elsewhere): move the script into it.",
 			name, outsideFolder(path, dir), dir))

@@ -2,8 +2,8 @@ package script
 
 import (
 	"bytes"
-	"encoding/gob"
 	"context"
+	"encoding/gob"
 	"encoding/json"
 	"errors"
 	"fmt"

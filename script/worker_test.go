@@ -141,3 +141,37 @@ func nested(depth, width int, s string) any {
 	}
 	return []any{nested(depth-1, width, s), map[string]any{"k": int64(depth)}}
 }
+
+// BenchmarkCheck is the cost of one check call in the hook worker (a
+// warm one, as in a run) against in-process, where memory cannot be
+// bounded: go test -bench Check ./script.
+func BenchmarkCheck(b *testing.B) {
+	for _, tc := range []struct {
+		name string
+		rt   *Runtime
+	}{
+		{"worker", New("testdata", Limits{})},
+		{"in-process", &Runtime{Root: "testdata", inWorker: true}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			defer tc.rt.Close()
+			for b.Loop() {
+				if _, _, err := tc.rt.Check(context.Background(), "memory.star", "fine", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkWorkerStart is the cost of a call that starts its worker (the
+// first of a Runtime, or the first after workerIdle).
+func BenchmarkWorkerStart(b *testing.B) {
+	for b.Loop() {
+		rt := New("testdata", Limits{})
+		if _, _, err := rt.Check(context.Background(), "memory.star", "fine", nil); err != nil {
+			b.Fatal(err)
+		}
+		rt.Close()
+	}
+}

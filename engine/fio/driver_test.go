@@ -91,11 +91,13 @@ func checkSeries(t *testing.T, res *metrics.Result) {
 	if complete == 0 {
 		t.Errorf("no sample of %+v has both latency and bandwidth", res.Series)
 	}
-	// The series is fio's per-interval log: it cannot hold more I/Os
-	// than the run did, but a loaded machine delays fio's log ticks, so it
-	// may hold fewer; half is far below what a loaded machine loses.
+	// The series is fio's per-interval log of averaged rates, not a count:
+	// on a loaded machine fio's log ticks come late or early, so rates
+	// times interval lengths can miss the run's I/Os either way (by 24 %
+	// with two CPU hogs and a disk writer beside it); a factor of two
+	// holds however loaded the machine is.
 	total := float64(res.Read.IOs)
-	if ios > 1.05*total || ios < 0.5*total {
+	if ios > 2*total || ios < 0.5*total {
 		t.Errorf("series holds %.0f I/Os, the run did %.0f", ios, total)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"slices"
+	"syscall"
 	"time"
 
 	"github.com/drivebench/drivebench/catalog"
@@ -66,11 +67,13 @@ func bench(ctx context.Context, target, fixture string, runs, steps, drives int)
 	}
 	defer c.Close()
 	durations := make([]time.Duration, 0, runs)
+	var ingestCPU time.Duration
 	start := time.Now()
 	for i := range runs {
 		m, recs := g.run(i)
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuTime()
 		res, err := c.AddRecords(ctx, fmt.Sprintf("/bench/run-%05d", i), m, recs, nil)
+		ingestCPU += cpuTime() - c0
 		if err != nil {
 			return err
 		}
@@ -89,9 +92,9 @@ func bench(ctx context.Context, target, fixture string, runs, steps, drives int)
 	}
 	fmt.Printf("## %s: %d runs x %d steps (%d drives, %d models)\n\n", c.Kind(), runs, steps, drives, len(models))
 	slices.Sort(durations)
-	fmt.Printf("| ingest per run | mean %s | p50 %s | p99 %s | max %s | %.0f runs/s, %.0f steps/s (generation included: %.0f s in all) |\n",
+	fmt.Printf("| ingest per run | mean %s | p50 %s | p99 %s | max %s | %.0f runs/s, %.0f steps/s; %.0f s in all with generation, %s CPU of this process per run |\n",
 		ms(mean(durations)), ms(durations[len(durations)/2]), ms(durations[len(durations)*99/100]), ms(durations[len(durations)-1]),
-		float64(runs)/sum(durations).Seconds(), float64(runs*steps)/sum(durations).Seconds(), total.Seconds())
+		float64(runs)/sum(durations).Seconds(), float64(runs*steps)/sum(durations).Seconds(), total.Seconds(), ms(ingestCPU/time.Duration(runs)))
 	fmt.Printf("| catalog size | %.1f MiB | %.1f KiB per run | | | |\n\n", float64(size)/(1<<20), float64(size)/1024/float64(runs))
 	return queries(ctx, c, g)
 }
@@ -127,22 +130,34 @@ func queries(ctx context.Context, c *catalog.Catalog, g *generator) error {
 			return fmt.Sprintf("%d runs", len(r)), err
 		}},
 	}
+	fmt.Println("Wall time, then in brackets the CPU time this process spent (user + system; a PostgreSQL")
+	fmt.Println("server's own work is not in it). On a loaded machine the wall time is mostly waiting for a core.")
+	fmt.Println()
 	fmt.Println("| query | 1st | 2nd | 3rd | result |")
 	fmt.Println("|---|---|---|---|---|")
 	for _, q := range cases {
 		var times []string
 		var what string
 		for range 3 {
-			t0 := time.Now()
+			t0, c0 := time.Now(), cpuTime()
 			w, err := q.run()
 			if err != nil {
 				return fmt.Errorf("%s: %w", q.name, err)
 			}
-			times, what = append(times, ms(time.Since(t0))), w
+			times, what = append(times, fmt.Sprintf("%s (%s)", ms(time.Since(t0)), ms(cpuTime()-c0))), w
 		}
 		fmt.Printf("| %s | %s | %s | %s | %s |\n", q.name, times[0], times[1], times[2], what)
 	}
 	return nil
+}
+
+// cpuTime is the processor time this process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func fleetSummary(f *catalog.Fleet) string {
