@@ -504,10 +504,12 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	}
 	target := r.targets[n.Drive].io
 	endThermal := watchThermal(target.Path)
+	cache := watchPageCache(target.Path, target.Capacity, &w)
 	watch := watchHost()
 	res, err := driver.Run(ctx, target, w, live)
 	rec.Host = watch.finish()
 	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
+	rec.Warnings = append(rec.Warnings, cache.finish(rec.Host)...)
 	endThermal(res, &rec.Log)
 	if res != nil && res.Latency == "" && rec.Engine == "native" {
 		res.Latency = metrics.LatencyEngine
