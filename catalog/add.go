@@ -188,6 +188,9 @@ func (c *Catalog) store(ctx context.Context, r *run) (string, error) {
 			return "", err
 		}
 	}
+	if _, err := tx.ExecContext(ctx, verdictDrives+` WHERE run_id = $1`, r.id); err != nil {
+		return "", err
+	}
 	return status, tx.Commit()
 }
 
