@@ -160,9 +160,9 @@ var migrations = []string{
 	CREATE INDEX steps_point_drive ON steps (source, point, status, run_id, drive, step_id)`,
 }
 
-// verdictDrives fills the model, firmware and serial of verdicts from the
-// drives of their run; the migration runs it on every verdict, and adding
-// a run on the verdicts of that run.
+// verdictDrives fills the model, firmware and serial of the verdicts of a
+// catalog older than version 4 from the drives of their run; adding a run
+// writes them with its verdicts.
 const verdictDrives = `UPDATE verdicts SET
 	model = (SELECT d.model FROM run_drives rd JOIN drives d ON d.drive_id = rd.drive_id
 		WHERE rd.run_id = verdicts.run_id AND rd.drive = verdicts.drive),
