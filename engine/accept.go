@@ -410,7 +410,7 @@ func sizeText(w results.Workload) string {
 func bsCondition(e *plan.SpecEntry, c candidate) condition {
 	switch {
 	case e.BS == 0:
-		return condition{"the spec does not state a block size; measured at " + sizeText(c.w), false}
+		return condition{"the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.w), true}
 	case c.w.BS != e.BS || len(c.w.BSSplit) > 0:
 		return condition{fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
 			plan.FormatSize(e.BS), sizeText(c.w), e.RW, plan.FormatSize(e.BS)), true}
@@ -438,11 +438,14 @@ func depthCondition(e *plan.SpecEntry, f figure, c candidate, same []candidate) 
 	maxOut := outstanding(deepest.w.IODepth, deepest.w.NumJobs)
 	out := outstanding(c.w.IODepth, c.w.NumJobs)
 	if !specDepthStated(e) {
-		s := "the spec does not state a queue depth; compared with the best point, " + measured
+		// One rule for an unstated condition: the spec's own conditions
+		// are unknown, so a miss is never "under the spec's conditions";
+		// the same case always warns, with this reason.
+		s := "the spec does not state a queue depth, so its own conditions are unknown; compared with the best point, " + measured
 		if f.higher && out == maxOut && hasShallower(same, maxOut) {
-			return condition{s + ", the deepest this plan measured, so the drive may reach more beyond it", true}
+			s += ", the deepest this plan measured, so the drive may reach more beyond it"
 		}
-		return condition{s, false}
+		return condition{s, true}
 	}
 	spec := fmt.Sprintf("spec at %s (%s)", depthText(max(e.IODepth, 1), e.NumJobs), outstandingText(specOutstanding(e)))
 	switch {

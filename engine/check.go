@@ -101,7 +101,9 @@ func (r *runner) pointValues(n *plan.Node) []script.Point {
 	var points []script.Point
 	for _, rec := range r.measuredPoints(n) {
 		if rec.Status != results.StatusSkipped {
-			points = append(points, pointValue(rec))
+			pt := pointValue(rec)
+			pt.Name = roundPointName(r.graph.Node(rec.StepID), pt.Name)
+			points = append(points, pt)
 		}
 	}
 	return points
@@ -158,6 +160,19 @@ func pointValue(rec *results.Record) script.Point {
 		}
 	}
 	return pt
+}
+
+// roundPointName names a steady-state round for a check, which sees
+// every round: "round 3" or "round 3,bs=4096"; other points keep name.
+func roundPointName(n *plan.Node, name string) string {
+	if n == nil || n.SteadyState == nil || n.Round == 0 {
+		return name
+	}
+	round := fmt.Sprintf("round %d", n.Round)
+	if name == "" {
+		return round
+	}
+	return round + "," + name
 }
 
 func pointName(point []results.Param) string {

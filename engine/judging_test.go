@@ -247,7 +247,7 @@ func TestAcceptance(t *testing.T) {
 		{"easy_read iops", "pass", "IOPS measured against 1 IOPS claimed", ""},
 		{"huge_read iops", "fail", "under the spec's own conditions", ""},
 		{"deep_read iops", "warn", "not like with like", "spec at QD64 x 8 jobs (512 outstanding I/Os), beyond this plan's deepest point, QD2 x 2 jobs (4)"},
-		{"any_depth iops", "", "", "the spec does not state a queue depth; compared with the best point, QD"},
+		{"any_depth iops", "", "", "the spec does not state a queue depth, so its own conditions are unknown; compared with the best point, QD"},
 		{"slow_latency lat_us", "pass", "within the 5% tolerance", ""},
 		{"slow_latency p99_us", "pass", "within the 5% tolerance", ""},
 		{"other_size iops", "warn", "", "spec at 64KiB blocks, measured at 4KiB: no step ran rw = randread at 64KiB"},

@@ -107,3 +107,24 @@ func TestSummaryHookSeesSeries(t *testing.T) {
 		t.Errorf("thermal %v, ended_by %v", m["thermal"], m["ended_by"])
 	}
 }
+
+// TestRoundPointName: a check on a steady-state profile tells its rounds
+// apart by name.
+func TestRoundPointName(t *testing.T) {
+	ss := &plan.SteadyState{}
+	tests := []struct {
+		n    *plan.Node
+		name string
+		want string
+	}{
+		{&plan.Node{SteadyState: ss, Round: 3}, "", "round 3"},
+		{&plan.Node{SteadyState: ss, Round: 2}, "bs=4096", "round 2,bs=4096"},
+		{&plan.Node{Round: 2}, "iodepth=4", "iodepth=4"},
+		{nil, "iodepth=4", "iodepth=4"},
+	}
+	for _, tt := range tests {
+		if got := roundPointName(tt.n, tt.name); got != tt.want {
+			t.Errorf("%q, want %q", got, tt.want)
+		}
+	}
+}
