@@ -331,7 +331,16 @@ func stepRows(r *run) []*batch {
 	lat := newBatch("step_latency", "run_id", "step_id", "direction", "ios", "bytes", "iops", "bw_bytes",
 		"lat_min_ns", "lat_max_ns", "lat_mean_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "histogram")
 	mets := newBatch("step_metrics", "run_id", "step_id", "name", "value")
-	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "message", "claimed", "measured", "location")
+	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "message", "claimed", "measured", "location",
+		"model", "firmware", "serial")
+	// A verdict carries its drive's model, firmware and serial, as
+	// verdictDrives fills them in a migrated catalog: NULL for a verdict
+	// on no drive of the run.
+	drives := map[string][]any{}
+	for _, d := range r.manifest.Drives {
+		id := driveIdentity(r.id, d)
+		drives[d.Name] = []any{id.model, id.firmware, id.serial}
+	}
 	for _, rec := range r.records {
 		var runtime int64
 		var iops, bw any
@@ -352,7 +361,11 @@ func stepRows(r *run) []*batch {
 		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, PointText(rec.Point), rec.Engine,
 			workloadJSON(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
 		for i, v := range verdictRows(rec) {
-			verdicts.add(append([]any{r.id, rec.StepID, i}, v...)...)
+			drive := drives[v[0].(string)]
+			if drive == nil {
+				drive = []any{nil, nil, nil}
+			}
+			verdicts.add(append(append([]any{r.id, rec.StepID, i}, v...), drive...)...)
 		}
 	}
 	return []*batch{steps, lat, mets, verdicts}

@@ -18,6 +18,17 @@ type Filter struct {
 // where is the filter as an SQL condition on the aliases r (runs), rd
 // (run_drives) and d (drives), with its arguments numbered from $first.
 func (f Filter) where(first int) (string, []any) {
+	return f.whereOn(first, "d.model", "rd.firmware", "d.serial")
+}
+
+// onRuns says whether the filter needs the runs table.
+func (f Filter) onRuns() bool {
+	return f.Plan != "" || f.Testbed != "" || !f.Since.IsZero() || !f.Until.IsZero()
+}
+
+// whereOn is where with the model, firmware and serial read from the
+// columns named.
+func (f Filter) whereOn(first int, model, firmware, serial string) (string, []any) {
 	var conds []string
 	var args []any
 	add := func(col, v string) {
@@ -36,9 +47,9 @@ func (f Filter) where(first int) (string, []any) {
 		}
 		conds = append(conds, cond)
 	}
-	add("d.model", f.Model)
-	add("rd.firmware", f.Firmware)
-	add("d.serial", f.Serial)
+	add(model, f.Model)
+	add(firmware, f.Firmware)
+	add(serial, f.Serial)
 	add("r.plan", f.Plan)
 	add("r.testbed", f.Testbed)
 	if !f.Since.IsZero() {

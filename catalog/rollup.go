@@ -33,13 +33,19 @@ type RollupRow struct {
 // Rollup counts pass, warn and fail per line per model and firmware over
 // every verdict of the matching runs. One pass over the verdicts, counted
 // per drive in SQL, then per line here, gives both the counts and the
-// failing serials.
+// failing serials. The verdicts carry their drive's model, firmware and
+// serial (schema version 4), so the pass reads the verdicts_rollup index
+// in its GROUP BY order and joins runs only for a filter on them.
 func (c *Catalog) Rollup(ctx context.Context, f Filter) ([]RollupRow, error) {
-	cond, args := f.where(1)
-	q := `SELECT d.model, rd.firmware, v.kind, v.name, v.metric, v.subject, v.status, d.serial, COUNT(*)
-		FROM ` + runDrives + ` JOIN verdicts v ON v.run_id = r.run_id AND v.drive = rd.drive
-		WHERE ` + cond + `
-		GROUP BY d.model, rd.firmware, v.kind, v.name, v.metric, v.subject, v.status, d.serial`
+	cond, args := f.whereOn(1, "v.model", "v.firmware", "v.serial")
+	from := "verdicts v"
+	if f.onRuns() {
+		from += " JOIN runs r ON r.run_id = v.run_id"
+	}
+	q := `SELECT v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial, COUNT(*)
+		FROM ` + from + `
+		WHERE v.model IS NOT NULL AND ` + cond + `
+		GROUP BY v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial`
 	rows, err := c.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, c.queryError(err)

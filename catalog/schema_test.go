@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -55,6 +56,8 @@ func TestOlderSchemaMigrates(t *testing.T) {
 				if from == 1 {
 					for _, s := range []string{
 						`INSERT INTO runs VALUES ('r1', 'h', 'p', 'p.hcl', 'ph', '2026-01-01T00:00:00.000Z', 'old', 'tb', 'host', '{}', '/nowhere', '2026-01-01T00:00:00.000Z')`,
+						`INSERT INTO drives VALUES ('dr1', 'OLD M1', 'OLD-S1', 'v', 0)`,
+						`INSERT INTO run_drives VALUES ('r1', 'd', 'dr1', '0.9', 'declared', '', 0, '{}')`,
 						`INSERT INTO steps (run_id, step_id, drive, kind, name, source, pass, point, engine, workload_json, status, error, started, finished, runtime_ns)
 							VALUES ('r1', 's1', 'd', 'check', 'c', 'c', 0, '', '', '', 'ok', '', '', '', 0)`,
 						`INSERT INTO verdicts VALUES ('r1', 's1', 0, 'd', 'check', 'c', '', 'fail', 'too slow', NULL, NULL, '')`,
@@ -82,6 +85,15 @@ func TestOlderSchemaMigrates(t *testing.T) {
 					var subject string
 					if err := c.db.QueryRow(`SELECT subject FROM verdicts WHERE run_id = 'r1'`).Scan(&subject); err != nil || subject != "" {
 						t.Errorf("the old verdict after migration: subject %q, %v", subject, err)
+					}
+					// Version 4 gave the old verdict its drive's model,
+					// firmware and serial, so the roll-up still counts it.
+					rows, err := c.Rollup(ctx, Filter{Model: "OLD M1"})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(rows) != 1 || rows[0].Firmware != "0.9" || rows[0].Fail != 1 || !slices.Equal(rows[0].FailingSerials, []string{"OLD-S1"}) {
+						t.Errorf("roll-up of the migrated catalog: %+v, want one line on firmware 0.9 failed by OLD-S1", rows)
 					}
 				}
 				if n := count(t, c, "runs"); n != want {
