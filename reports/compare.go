@@ -88,8 +88,9 @@ type Change struct {
 	// ThresholdPct is the threshold the change was judged against, and
 	// NoisePct the change the two runs' own noise allows (1.96 standard
 	// errors of the difference, from their rounds or else their interval
-	// series); nil when neither run measured its noise (latency figures,
-	// runs without series).
+	// series: IOPS for rates, per-interval latency for mean, p50 and p99);
+	// nil when neither run measured its noise (p99.9, runs without
+	// series, a direction's latency in a mixed step).
 	ThresholdPct float64  `json:"threshold_pct"`
 	NoisePct     *float64 `json:"noise_pct,omitempty"`
 	Verdict      string   `json:"verdict"`
@@ -189,12 +190,12 @@ var comparedFigures = []figure{
 }
 
 // noisePct is the change in percent that the two rows' own noise allows
-// for a rate figure: 1.96 standard errors of the difference of their
-// means, each from the row's rounds or else its interval series; nil
-// when neither row measured its noise.
-func noisePct(b, n Row) *float64 {
+// for a figure: 1.96 standard errors of the difference of their means,
+// each from the spreads spreads gives for a row (its rounds, else its
+// interval series); nil when neither row measured its noise.
+func noisePct(b, n Row, spreads func(Row) []*Spread) *float64 {
 	se := func(r Row) (float64, bool) {
-		for _, s := range []*Spread{r.RoundSpread, r.Intervals} {
+		for _, s := range spreads(r) {
 			if s != nil && s.N >= 2 {
 				return s.CVPct / math.Sqrt(float64(s.N)), true
 			}
@@ -208,6 +209,21 @@ func noisePct(b, n Row) *float64 {
 	}
 	v := 1.96 * math.Sqrt(sb*sb+sn*sn)
 	return &v
+}
+
+// rateSpreads are the spreads that give a rate figure's noise.
+func rateSpreads(r Row) []*Spread { return []*Spread{r.RoundSpread, r.Intervals} }
+
+// latencySpreadsOf gives, for a latency figure, the spread of its
+// per-interval values; nil for figures the intervals do not measure
+// (p99.9: an interval holds too few I/Os for it).
+func latencySpreadsOf(name string) func(Row) []*Spread {
+	return func(r Row) []*Spread { return []*Spread{r.LatencyIntervals[name]} }
+}
+
+// onlyDirection says whether both rows moved data in one direction only.
+func onlyDirection(b, n Row) bool {
+	return (b.Read == nil || b.Write == nil) && (n.Read == nil || n.Write == nil)
 }
 
 func floatOf(v *float64) (float64, bool) {
@@ -231,7 +247,6 @@ func compareRows(k pointKey, b, n Row, th Thresholds) []Change {
 		prefix, words string
 		base, new     *Figures
 	}{{"", "", b.Total, n.Total}, {"read_", "read ", b.Read, n.Read}, {"write_", "write ", b.Write, n.Write}}
-	noise := noisePct(b, n)
 	var out []Change
 	for _, p := range parts {
 		if p.base == nil || p.new == nil {
@@ -248,8 +263,14 @@ func compareRows(k pointKey, b, n Row, th Thresholds) []Change {
 				Drive: k.drive, Profile: k.profile, Point: k.point, Figure: p.prefix + f.name,
 				Name: fmt.Sprintf(f.words, p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f.name),
 			}
-			if f.rate {
-				ch.NoisePct = noise
+			switch {
+			case f.rate:
+				ch.NoisePct = noisePct(b, n, rateSpreads)
+			case p.prefix == "" || onlyDirection(b, n):
+				// The intervals' latency covers both directions: it is
+				// the noise of a direction's figure only when the step
+				// had no other.
+				ch.NoisePct = noisePct(b, n, latencySpreadsOf(f.name))
 			}
 			ch.Verdict = judge(pct, max(ch.ThresholdPct, floatOr(ch.NoisePct)), f.higherBetter)
 			out = append(out, ch)

@@ -199,3 +199,35 @@ func TestCompareCountsNoise(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareLatencyNoise: a p99 that moved beyond the threshold but
+// within the noise of the two runs' per-interval p99 is noise; the same
+// move between steady runs regresses, and p99.9, which no interval
+// measures, is judged by the threshold alone.
+func TestCompareLatencyNoise(t *testing.T) {
+	run := func(p99 uint64, cv float64) *Summary {
+		return &Summary{Results: []ProfileResult{{Profile: "p", Drive: "d", Rows: []Row{{
+			Point: "iodepth=1", Status: "ok", Total: &Figures{IOPS: 1000, P99Ns: &p99, P999Ns: &p99},
+			LatencyIntervals: map[string]*Spread{"p99_ns": {N: 4, Mean: float64(p99), CVPct: cv}},
+		}}}}}
+	}
+	tests := []struct {
+		cv             float64
+		p99, p999      string
+		wantNoiseOfP99 bool
+	}{
+		{cv: 10, p99: Noise, p999: Regressed, wantNoiseOfP99: true},
+		{cv: 1, p99: Regressed, p999: Regressed, wantNoiseOfP99: true},
+	}
+	for _, tt := range tests {
+		c := Compare(run(100_000, tt.cv), run(110_000, tt.cv), Thresholds{Default: 5})
+		got := map[string]Change{}
+		for _, ch := range c.Changes {
+			got[ch.Figure] = ch
+		}
+		p99, p999 := got["p99_ns"], got["p99_9_ns"]
+		if p99.Verdict != tt.p99 || (p99.NoisePct != nil) != tt.wantNoiseOfP99 || p999.Verdict != tt.p999 || p999.NoisePct != nil {
+			t.Errorf("CV %g%%: p99 %+v (noise %v), p99.9 %+v; want %s and %s", tt.cv, p99, p99.NoisePct, p999, tt.p99, tt.p999)
+		}
+	}
+}

@@ -291,6 +291,10 @@ type Row struct {
 	// confidence interval of their mean.
 	Intervals   *Spread `json:"intervals,omitempty"`
 	RoundSpread *Spread `json:"round_spread,omitempty"`
+	// LatencyIntervals are the spreads of the step's per-interval mean,
+	// p50 and p99 latency (both directions), keyed by the figure's name
+	// (mean_lat_ns, p50_ns, p99_ns): the noise of its latency figures.
+	LatencyIntervals map[string]*Spread `json:"latency_intervals,omitempty"`
 }
 
 // RoundResult is one round of a repeated point or of a steady-state

@@ -334,6 +334,33 @@ func seriesIOPS(res *metrics.Result) []float64 {
 	return out
 }
 
+// latencySpreads are the spreads of a step's per-interval latency
+// figures, by the name of the figure each is the noise of; nil without
+// two whole intervals that measured latency.
+func latencySpreads(res *metrics.Result) map[string]*Spread {
+	figures := map[string]func(metrics.Sample) float64{
+		"mean_lat_ns": func(s metrics.Sample) float64 { return s.MeanLatNs },
+		"p50_ns":      func(s metrics.Sample) float64 { return float64(s.P50Ns) },
+		"p99_ns":      func(s metrics.Sample) float64 { return float64(s.P99Ns) },
+	}
+	out := map[string]*Spread{}
+	for name, value := range figures {
+		var values []float64
+		for i, s := range res.Series {
+			if v := value(s); i < len(res.Series)-1 && v > 0 {
+				values = append(values, v)
+			}
+		}
+		if sp := spreadOf(values, false); sp != nil {
+			out[name] = sp
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
 // roundIOPS lists the IOPS of a row's rounds that have figures.
 func roundIOPS(r Row) []float64 {
 	var out []float64
@@ -355,6 +382,7 @@ func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 		row := &t.Rows[i]
 		if rec := recs[row.StepID]; rec != nil && rec.Result != nil {
 			row.Intervals = spreadOf(seriesIOPS(rec.Result), false)
+			row.LatencyIntervals = latencySpreads(rec.Result)
 		}
 		row.RoundSpread = spreadOf(roundIOPS(*row), true)
 		name := pointText(*row, curve)

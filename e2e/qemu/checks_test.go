@@ -125,6 +125,28 @@ func checkIdentity(t *testing.T, steps map[string]*guestStep) {
 	t.Logf("drivebench nvme info:\n%s", step(t, steps, "info-text").stdout)
 }
 
+// checkDriveState: the run records the namespace by the identity a
+// resume compares, the controller's serial as nvme-cli reads it, the
+// namespace's capacity and the kernel's count of sectors written, with the
+// precondition the drive has been through.
+func checkDriveState(t *testing.T, steps map[string]*guestStep) {
+	st := stepJSON(t, step(t, steps, "drive-state"))
+	id, _ := st["identity"].(map[string]any)
+	idNs := stepJSON(t, step(t, steps, "nvme-id-ns"))
+	flbas, _ := idNs["flbas"].(json.Number).Int64()
+	lbaf := idNs["lbafs"].([]any)[flbas&0xf].(map[string]any)
+	nsze, _ := idNs["nsze"].(json.Number).Int64()
+	ds, _ := lbaf["ds"].(json.Number).Int64()
+	size, _ := id["size"].(json.Number).Int64()
+	written, _ := id["sectors_written"].(json.Number).Int64()
+	if id["kind"] != "block" || id["serial"] != guestSerial || size != nsze<<ds || written <= 0 {
+		t.Errorf("drive state identity %v; want a block device with serial %q, %d bytes and sectors written", id, guestSerial, nsze<<ds)
+	}
+	if pre, _ := st["preconditions"].([]any); len(pre) == 0 {
+		t.Errorf("drive state %v lists no precondition the drive went through", st)
+	}
+}
+
 // checkSmart compares every SMART field nvme-cli prints with drivebench's,
 // read right after it, before and after the run.
 func checkSmart(t *testing.T, steps map[string]*guestStep) {

@@ -51,6 +51,7 @@ func TestQEMUNVMe(t *testing.T) {
 	t.Run("smart", func(t *testing.T) { checkSmart(t, steps) })
 	t.Run("purge", func(t *testing.T) { checkPurge(t, steps) })
 	t.Run("plan", func(t *testing.T) { checkPlanRun(t, steps) })
+	t.Run("drive-state", func(t *testing.T) { checkDriveState(t, steps) })
 	t.Run("write-cache", func(t *testing.T) { checkWriteCache(t, steps) })
 	t.Run("thermal", func(t *testing.T) { checkThermal(t, steps) })
 	t.Logf("tier took %s", time.Since(start).Round(time.Second))
