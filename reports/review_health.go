@@ -183,8 +183,12 @@ func tempText(c *int) string {
 func temperatureRange(h DriveHealth) string {
 	c := h.Change
 	switch {
-	case c.TemperatureMinC == nil:
+	case c.TemperatureMinC == nil && c.TemperatureMaxC == nil:
 		return format.Dash
+	case c.TemperatureMaxC == nil:
+		return "from " + tempText(c.TemperatureMinC)
+	case c.TemperatureMinC == nil:
+		return "up to " + tempText(c.TemperatureMaxC)
 	case *c.TemperatureMinC == *c.TemperatureMaxC:
 		return "steady at " + tempText(c.TemperatureMinC)
 	}
