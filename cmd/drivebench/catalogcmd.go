@@ -195,22 +195,43 @@ func (pf *pointFlags) check(fs *flagSet) bool {
 	return noPositionals(fs)
 }
 
+// pointCommand is the flags of the commands that show one profile point
+// across the catalog (fleet, trend, report): where the catalog is, the
+// filters, the point and its figure.
+type pointCommand struct {
+	cf catalogFlags
+	pf pointFlags
+}
+
+func (p *pointCommand) register(fs *flagSet, formats ...string) {
+	p.cf.register(fs, formats...)
+	p.cf.registerFilter(fs)
+	p.pf.register(fs, "p99")
+}
+
+// parse reads the arguments and checks the point; done is set, with the
+// exit code, when the command must stop.
+func (p *pointCommand) parse(fs *flagSet, args []string) (code int, done bool) {
+	if code, done := parseFlags(fs, args); done {
+		return code, true
+	}
+	if !p.pf.check(fs) {
+		return exitUsage, true
+	}
+	return 0, false
+}
+
 func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("catalog fleet", "-profile NAME [-point P]",
 		"Show one profile point across the drives that match the filters (each drive's latest run), grouped by model or firmware: "+
 			"percentiles read from each group's merged histogram, the spread of the drives' figure and the outliers beyond 3 median absolute deviations.", io)
-	var cf catalogFlags
-	var pf pointFlags
-	cf.register(fs, "table", "csv", "json")
-	cf.registerFilter(fs)
-	pf.register(fs, "p99")
+	var p pointCommand
+	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "model", "group by model, or by model and firmware")
-	if code, done := parseFlags(fs, args); done {
+	if code, done := p.parse(fs, args); done {
 		return code
 	}
-	if !pf.check(fs) {
-		return exitUsage
-	}
+	cf, pf := &p.cf, &p.pf
 	c, ok := cf.open(ctx, fs)
 	if !ok {
 		return exitUsage
@@ -280,18 +301,13 @@ func cmdCatalogRollup(ctx context.Context, args []string, io stdio) int {
 
 func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("catalog trend", "-profile NAME [-point P]", "Show how a figure of one profile point moved over firmware versions or dates, per model, over every matching run.", io)
-	var cf catalogFlags
-	var pf pointFlags
-	cf.register(fs, "table", "csv", "json")
-	cf.registerFilter(fs)
-	pf.register(fs, "p99")
+	var p pointCommand
+	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "firmware", "firmware (in the order versions were first measured), day or month")
-	if code, done := parseFlags(fs, args); done {
+	if code, done := p.parse(fs, args); done {
 		return code
 	}
-	if !pf.check(fs) {
-		return exitUsage
-	}
+	cf, pf := &p.cf, &p.pf
 	c, ok := cf.open(ctx, fs)
 	if !ok {
 		return exitUsage
@@ -332,18 +348,13 @@ func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
 func cmdCatalogReport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("catalog report", "-out DIR -profile NAME [-point P]", "Write fleet.html, one self-contained page: the point's latency distribution per model, "+
 		"the drives' spread and outliers, the trend over firmware and the roll-up of verdicts.", io)
-	var cf catalogFlags
-	var pf pointFlags
-	cf.register(fs)
-	cf.registerFilter(fs)
-	pf.register(fs, "p99")
+	var p pointCommand
+	p.register(fs)
 	out := fs.String("out", "", "the folder to write fleet.html in (required)")
-	if code, done := parseFlags(fs, args); done {
+	if code, done := p.parse(fs, args); done {
 		return code
 	}
-	if !pf.check(fs) {
-		return exitUsage
-	}
+	cf, pf := &p.cf, &p.pf
 	if *out == "" {
 		fmt.Fprintln(io.err, "drivebench catalog report: -out is required: the folder to write fleet.html in")
 		return exitUsage
