@@ -20,7 +20,10 @@ func runJudging(t *testing.T, plan string, vars map[string]string, limits script
 	t.Helper()
 	p, g := load(t, filepath.Join("testdata", "judging", plan), vars)
 	dir := filepath.Join(t.TempDir(), "out")
-	out, err := Run(context.Background(), p, g, Options{Dir: dir, HookLimits: limits})
+	summarize := func(ctx context.Context, dir string) (*results.Summary, error) {
+		return Summarize(ctx, p, dir, limits, nil)
+	}
+	out, err := Run(context.Background(), p, g, Options{Dir: dir, HookLimits: limits, Report: summarize})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,9 +33,11 @@ type Options struct {
 	Observe func(Event)
 	// HookLimits bound every Starlark hook.
 	HookLimits script.Limits
-	// Report renders the reports of the results folder; the graph's report
-	// node calls it.
-	Report func(dir string) error
+	// Report runs the plan's summary hook (see Summarize) on the report's
+	// model of the results folder and renders the reports; the graph's
+	// report node calls it. It returns the hook's summary, nil when the
+	// plan has none. Without it the report step does nothing.
+	Report func(ctx context.Context, dir string) (*results.Summary, error)
 	// Drivers maps engine names to drivers, adding to or replacing the
 	// built-in "native" and "fio".
 	Drivers map[string]driver.Driver
@@ -340,10 +342,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	ev := Event{Kind: StepStarted, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: time.Since(r.start)}
 	if n.Kind == plan.KindReport {
 		r.emit(ev)
-		if err := r.summarize(ctx); err != nil {
-			return nil, err
-		}
-		return nil, r.report()
+		return nil, r.report(ctx)
 	}
 	rerun := r.rerunReason(n)
 	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && reusable(n) && rerun == "" {
@@ -570,12 +569,18 @@ func seedFromID(id string) uint64 {
 	return s
 }
 
-func (r *runner) report() error {
+// report runs the report step: the caller's Report writes the reports
+// and runs the summary hook; a hook that failed counts as a failed step.
+func (r *runner) report(ctx context.Context) error {
 	if r.opt.Report == nil {
 		return nil
 	}
-	if err := r.opt.Report(r.opt.Dir); err != nil {
+	s, err := r.opt.Report(ctx, r.opt.Dir)
+	if err != nil {
 		return fmt.Errorf("write reports: %w", err)
+	}
+	if s != nil && s.Error != "" {
+		r.summaryFailed(s)
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func TestRunWritesEveryRecordAndRemovesScratch(t *testing.T) {
 	p, g := load(t, "testdata/small.hcl", nil)
 	dir := filepath.Join(t.TempDir(), "out")
 	reports := 0
-	out, err := Run(context.Background(), p, g, Options{Dir: dir, Report: func(string) error { reports++; return nil }})
+	out, err := Run(context.Background(), p, g, Options{Dir: dir, Report: func(context.Context, string) (*results.Summary, error) { reports++; return nil, nil }})
 	if err != nil {
 		t.Fatal(err)
 	}

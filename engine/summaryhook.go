@@ -14,33 +14,16 @@ import (
 	"github.com/drivebench/drivebench/script"
 )
 
-// summarize runs the plan's summary hook on the run as its results
-// folder holds it, at the run's report step. A hook that fails leaves its
-// error in summary.json and counts as a failed step; the error return is
-// for a file that cannot be read or written.
-func (r *runner) summarize(ctx context.Context) error {
-	h := r.plan.Report.Summary
-	if h == nil {
-		return removeSummary(r.opt.Dir)
-	}
-	s, err := summarizeFolder(ctx, r.hooksFor(h.Script), r.plan, r.folder)
-	if err != nil {
-		return r.saveError(err)
-	}
-	if s.Error != "" {
-		r.summaryFailed(s)
-	}
-	return nil
-}
-
 // Summarize runs the plan's summary hook on the run recorded in dir and
 // stores what it returned in dir's summary.json, so that `drivebench
 // report DIR` regenerates the hook's sections from the folder alone, as
-// it does every other section: the hook sees what it would have seen at
-// the end of the run. A plan without a summary hook removes summary.json.
-// The returned summary holds the hook's error when it failed; the error
-// return is for a folder that cannot be read or written.
-func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits) (*results.Summary, error) {
+// it does every other section. The hook gets the run's records as plain
+// values and, under "model", model: the report's own model of the run
+// (what report.json holds), which the caller builds; nil leaves it out.
+// A plan without a summary hook removes summary.json. The returned
+// summary holds the hook's error when it failed; the error return is for
+// a folder that cannot be read or written.
+func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits, model map[string]any) (*results.Summary, error) {
 	h := p.Report.Summary
 	if h == nil {
 		return nil, removeSummary(dir)
@@ -54,7 +37,7 @@ func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limi
 	}
 	rt := script.New(hookRoot(p.Dir, h.Script), limits)
 	defer rt.Close()
-	return summarizeFolder(ctx, rt, p, folder)
+	return summarizeFolder(ctx, rt, p, folder, model)
 }
 
 func removeSummary(dir string) error {
@@ -65,13 +48,17 @@ func removeSummary(dir string) error {
 	return nil
 }
 
-// summarizeFolder calls the summary hook with runModel and writes what it
-// returned, or its error, to summary.json.
-func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *results.Folder) (*results.Summary, error) {
+// summarizeFolder calls the summary hook with runModel, and the report's
+// model under "model", and writes what it returned, or its error, to
+// summary.json.
+func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *results.Folder, report map[string]any) (*results.Summary, error) {
 	h := p.Report.Summary
 	model, err := runModel(p, f)
 	if err != nil {
 		return nil, err
+	}
+	if report != nil {
+		model["model"] = report
 	}
 	s := &results.Summary{Schema: results.SummarySchema, Hook: hookWhere(h)}
 	sections, prints, err := rt.Summary(ctx, h.Script, h.Function, model, h.Args)

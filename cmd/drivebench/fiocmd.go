@@ -15,11 +15,12 @@ import (
 	"github.com/drivebench/drivebench/engine/fio"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/script"
 )
 
 // cmdImport turns fio outputs into a results folder and writes its
 // reports: drivebench import fio FILE... [-out DIR].
-func cmdImport(_ context.Context, args []string, io stdio) int {
+func cmdImport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("import", "fio FILE...", "Turn fio JSON or json+ outputs (--output-format=json or json+) into a results folder and write its reports, to review runs made without drivebench.", io)
 	out := fs.String("out", "", "results folder (default ./results/fio-import-<timestamp>)")
 	files, code, ok := formatArgs(fs, args, "fio output file")
@@ -34,7 +35,7 @@ func cmdImport(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage
 	}
-	if err := writeReports(dir, nil, nil); err != nil {
+	if _, err := writeReports(ctx, nil, dir, nil, nil, script.Limits{}); err != nil {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage
 	}

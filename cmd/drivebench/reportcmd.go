@@ -32,27 +32,56 @@ func reportFiles(formats []string) []string {
 }
 
 // writeReports renders the reports of a results folder from its records,
-// with the results folders in compare shown as comparables.
-func writeReports(dir string, formats, compare []string) error {
+// with the results folders in compare shown as comparables. With a plan
+// that has a summary hook it first runs the hook on the report's model
+// and sets its sections in the report; it returns what the hook returned
+// (nil without a plan or a hook). Without a plan the sections the folder
+// holds stay as they are.
+func writeReports(ctx context.Context, p *plan.Plan, dir string, formats, compare []string, limits script.Limits) (*results.Summary, error) {
 	s, err := reports.Load(dir)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for _, c := range compare {
 		other, err := reports.Load(c)
 		if err != nil {
-			return fmt.Errorf("comparable %s: %w", c, err)
+			return nil, fmt.Errorf("comparable %s: %w", c, err)
 		}
 		s.AddComparable(filepath.Base(filepath.Clean(c)), other)
+	}
+	var hook *results.Summary
+	if p != nil {
+		if hook, err = runSummaryHook(ctx, p, s, dir, limits); err != nil {
+			return nil, err
+		}
 	}
 	if len(formats) == 0 {
 		formats = defaultFormats
 	}
 	files, err := reports.Render(s, formats)
 	if err != nil {
-		return err
+		return hook, err
 	}
-	return reports.WriteFiles(dir, files)
+	return hook, reports.WriteFiles(dir, files)
+}
+
+// runSummaryHook runs p's summary hook on the report's model s of the results
+// folder dir and sets the sections it returned, or its error, in s.
+func runSummaryHook(ctx context.Context, p *plan.Plan, s *reports.Summary, dir string, limits script.Limits) (*results.Summary, error) {
+	if p.Report.Summary == nil {
+		s.SetSummaryHook(nil)
+		return engine.Summarize(ctx, p, dir, limits, nil)
+	}
+	model, err := s.HookModel()
+	if err != nil {
+		return nil, err
+	}
+	hook, err := engine.Summarize(ctx, p, dir, limits, model)
+	if err != nil {
+		return nil, fmt.Errorf("summary hook: %w", err)
+	}
+	s.SetSummaryHook(hook)
+	return hook, nil
 }
 
 // listFlag collects a repeatable flag's values.
@@ -86,12 +115,14 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	code := exitOK
-	if !regenerateSummary(ctx, dir, io) {
-		code = exitStepFailed
-	}
-	if err := writeReports(dir, list, dirs); err != nil {
+	hook, err := writeReports(ctx, recordedPlan(dir, io), dir, list, dirs, script.Limits{})
+	if err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
+	}
+	if hook != nil && hook.Error != "" {
+		fmt.Fprintf(io.err, "drivebench report: summary hook %s failed: %s\n", hook.Hook, strings.TrimPrefix(hook.Where+": "+hook.Error, ": "))
+		code = exitStepFailed
 	}
 	for _, f := range reportFiles(list) {
 		fmt.Fprintln(io.out, filepath.Join(dir, f))
@@ -103,34 +134,25 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 	return code
 }
 
-// regenerateSummary runs the summary hook of the plan the folder records
-// again, on the folder, so its sections are rewritten like every other
-// part of the report. When the plan can no longer be loaded the sections
-// summary.json holds stay, and a note says why. false when the hook
-// failed.
-func regenerateSummary(ctx context.Context, dir string, io stdio) bool {
+// recordedPlan loads the plan the results folder records, with the
+// variables it ran with, so that its summary hook runs again on the
+// folder and its sections are rewritten like every other part of the
+// report. nil when the folder names no plan or the plan no longer loads:
+// then the sections summary.json holds stay, and a message says why.
+func recordedPlan(dir string, io stdio) *plan.Plan {
 	folder, err := results.Open(dir)
 	if err != nil {
-		return true // writeReports says what is wrong with the folder
+		return nil // writeReports says what is wrong with the folder
 	}
 	m := folder.Manifest
 	if m.PlanPath == "" {
-		return true
+		return nil
 	}
 	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: io.getenv})
 	if diags.HasErrors() {
 		fmt.Fprintf(io.err, "drivebench report: the summary hook's sections are kept from %s: the plan %s does not load (%s)\n",
 			results.SummaryFile, m.PlanPath, diags.Errs()[0])
-		return true
+		return nil
 	}
-	s, err := engine.Summarize(ctx, p, dir, script.Limits{})
-	switch {
-	case err != nil:
-		fmt.Fprintln(io.err, "drivebench report: summary hook:", err)
-		return false
-	case s != nil && s.Error != "":
-		fmt.Fprintf(io.err, "drivebench report: summary hook %s failed: %s\n", s.Hook, strings.TrimPrefix(s.Where+": "+s.Error, ": "))
-		return false
-	}
-	return true
+	return p
 }

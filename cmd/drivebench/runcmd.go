@@ -90,7 +90,9 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    observe,
 		HookLimits: limits,
-		Report:     func(dir string) error { return writeReports(dir, p.Report.Formats, compare) },
+		Report: func(ctx context.Context, dir string) (*results.Summary, error) {
+			return writeReports(ctx, p, dir, p.Report.Formats, compare, limits)
+		},
 	})
 	prog.finish()
 	if outcome != nil {
@@ -142,7 +144,7 @@ func runTarget(fs *flagSet, pf *planFlags, out, resume string) (planPath, dir st
 // was started, the reports of what was done are written before exiting.
 func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats []string) int {
 	if outcome != nil {
-		if rerr := writeReports(dir, formats, nil); rerr != nil {
+		if _, rerr := writeReports(context.Background(), nil, dir, formats, nil, script.Limits{}); rerr != nil {
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}
