@@ -1,9 +1,7 @@
 package engine
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/plan"
@@ -63,8 +61,8 @@ func (r *runner) endsSearch(n *plan.Node) bool {
 // setExpectVerdicts replaces rec's expectation verdicts with fresh ones,
 // writing rec again when it is saved and they changed.
 func (r *runner) setExpectVerdicts(n *plan.Node, rec *results.Record, saved bool) error {
-	fresh := r.expectVerdicts(n, rec)
-	kept := slices.DeleteFunc(slices.Clone(rec.Verdicts), isExpectVerdict)
+	fresh := judging.Expect(n, rec, r.targets[n.Drive].drive.Spec)
+	kept := slices.DeleteFunc(slices.Clone(rec.Verdicts), judging.IsExpectVerdict)
 	if slices.Equal(append(slices.Clone(kept), fresh...), rec.Verdicts) {
 		return nil
 	}
@@ -87,54 +85,9 @@ func (r *runner) rejudgeKept(n *plan.Node, rec *results.Record) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, v := range rec.Verdicts {
-		if isExpectVerdict(v) {
+		if judging.IsExpectVerdict(v) {
 			r.out.Verdicts = append(r.out.Verdicts, v)
 		}
 	}
 	return nil
-}
-
-// expectPrefix starts the Check of an expectation's verdict, followed by
-// the profile's name: "expect 4k-random-read".
-const expectPrefix = "expect "
-
-func isExpectVerdict(v results.Verdict) bool { return strings.HasPrefix(v.Check, expectPrefix) }
-
-// expectVerdicts evaluates each expectation on a step that ran; a step
-// that failed or was skipped is reported as such, not judged.
-func (r *runner) expectVerdicts(n *plan.Node, rec *results.Record) []results.Verdict {
-	if rec.Status != results.StatusOK || rec.Result == nil {
-		return nil
-	}
-	point := strings.TrimPrefix(n.Name, n.Drive+" / ")
-	spec := r.targets[n.Drive].drive.Spec
-	m := judging.Measured(rec.Result)
-	var out []results.Verdict
-	for _, e := range n.Expect {
-		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
-		j, err := e.Eval(m, spec)
-		switch {
-		case err != nil:
-			v.Status, v.Message = results.VerdictError, fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
-		case j.Holds:
-			v.Status, v.Message = results.VerdictPass, expectMessage(point, e.Text, j)
-		default:
-			v.Status, v.Message = results.VerdictFail, expectMessage(point, e.Text, j)
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-// expectMessage says what was judged and with which values:
-// "4k / iodepth=4: result.read.iops >= 100000 (result.read.iops = 81234)".
-func expectMessage(point, text string, j plan.Judgement) string {
-	msg := point + ": " + text
-	if !j.Holds {
-		msg += " does not hold"
-	}
-	if len(j.Values) > 0 {
-		msg += " (" + strings.Join(j.Values, ", ") + ")"
-	}
-	return msg
 }

@@ -1,0 +1,130 @@
+package judging
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+// condition is one remark on a comparison's conditions; differs is set
+// when it makes the comparison not like with like, as opposed to noting
+// what the spec leaves unstated.
+type condition struct {
+	text    string
+	differs bool
+}
+
+// conditions lists how the chosen point's conditions differ from the
+// entry's, or what the entry leaves unstated, in plain words, and
+// whether any of them differs.
+func conditions(a *plan.Accept, e *plan.SpecEntry, f figure, c Candidate, same []Candidate) ([]string, bool) {
+	var texts []string
+	differs := false
+	for _, cond := range []condition{bsCondition(e, c), depthCondition(e, f, c, same), stateCondition(e, c), linkCondition(a, e)} {
+		if cond.text != "" {
+			texts = append(texts, cond.text)
+			differs = differs || cond.differs
+		}
+	}
+	return texts, differs
+}
+
+// linkCondition notes a figure for a link whose generation the accept
+// block does not state.
+func linkCondition(a *plan.Accept, e *plan.SpecEntry) condition {
+	if e.PCIeGen == 0 || a.PCIeGen != 0 {
+		return condition{}
+	}
+	return condition{fmt.Sprintf("the spec is for a PCIe Gen %d link; the link of the drive under test is not stated (set pcie_gen in the accept block)", e.PCIeGen), true}
+}
+
+// sizeText names a workload's transfer size.
+func sizeText(w results.Workload) string {
+	if len(w.BSSplit) > 0 {
+		return "a mix of transfer sizes"
+	}
+	return plan.FormatSize(w.BS)
+}
+
+func bsCondition(e *plan.SpecEntry, c Candidate) condition {
+	switch {
+	case e.BS == 0:
+		return condition{"the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.Workload), true}
+	case c.Workload.BS != e.BS || len(c.Workload.BSSplit) > 0:
+		return condition{fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
+			plan.FormatSize(e.BS), sizeText(c.Workload), e.RW, plan.FormatSize(e.BS)), true}
+	}
+	return condition{}
+}
+
+// depthText writes a queue depth and job count: "QD32 x 4 jobs".
+func depthText(qd, jobs int) string {
+	if jobs == 0 {
+		return fmt.Sprintf("QD%d", qd)
+	}
+	unit := "jobs"
+	if jobs == 1 {
+		unit = "job"
+	}
+	return fmt.Sprintf("QD%d x %d %s", qd, jobs, unit)
+}
+
+func depthCondition(e *plan.SpecEntry, f figure, c Candidate, same []Candidate) condition {
+	measured := depthText(c.Workload.IODepth, c.Workload.NumJobs)
+	deepest := slices.MaxFunc(same, func(a, b Candidate) int {
+		return cmp.Compare(candidateOutstanding(a), candidateOutstanding(b))
+	})
+	maxOut := candidateOutstanding(deepest)
+	out := candidateOutstanding(c)
+	if !specDepthStated(e) {
+		// One rule for an unstated condition: the spec's own conditions
+		// are unknown, so a miss is never "under the spec's conditions";
+		// the same case always warns, with this reason.
+		s := "the spec does not state a queue depth, so its own conditions are unknown; compared with the best point, " + measured
+		if f.higher && out == maxOut && hasShallower(same, maxOut) {
+			s += ", the deepest this plan measured, so the drive may reach more beyond it"
+		}
+		return condition{s, true}
+	}
+	spec := fmt.Sprintf("spec at %s (%s)", depthText(max(e.IODepth, 1), e.NumJobs), outstandingText(specOutstanding(e)))
+	switch {
+	case (e.IODepth == 0 || e.IODepth == c.Workload.IODepth) && (e.NumJobs == 0 || e.NumJobs == c.Workload.NumJobs):
+		return condition{}
+	case specOutstanding(e) > maxOut:
+		return condition{fmt.Sprintf("%s, beyond this plan's deepest point, %s (%d)", spec, depthText(deepest.Workload.IODepth, deepest.Workload.NumJobs), maxOut), true}
+	case specOutstanding(e) == out:
+		return condition{fmt.Sprintf("%s; measured at %s (%d)", spec, measured, out), true}
+	}
+	return condition{fmt.Sprintf("%s; the closest measured is %s (%d)", spec, measured, out), true}
+}
+
+// outstandingText says how many I/Os are outstanding: "128 outstanding
+// I/Os".
+func outstandingText(n int) string {
+	if n == 1 {
+		return "1 outstanding I/O"
+	}
+	return fmt.Sprintf("%d outstanding I/Os", n)
+}
+
+// hasShallower reports whether any candidate has fewer outstanding I/Os.
+func hasShallower(cands []Candidate, than int) bool {
+	return slices.ContainsFunc(cands, func(c Candidate) bool { return candidateOutstanding(c) < than })
+}
+
+func stateCondition(e *plan.SpecEntry, c Candidate) condition {
+	switch {
+	case e.State == "steady" && c.State == "steady":
+		return condition{}
+	case e.State == "steady" && c.State == "unsteady":
+		return condition{"spec in steady state; this profile's steady-state search ended without reaching it", true}
+	case e.State == "steady":
+		return condition{"spec in steady state; this step ran without a steady-state search (a steady_state block in its profile)", true}
+	case e.State == "fresh" && c.WrittenBy != "":
+		return condition{fmt.Sprintf("spec fresh out of the box; the drive had been written before this step (by %s)", c.WrittenBy), true}
+	}
+	return condition{}
+}
