@@ -8,41 +8,22 @@ import (
 )
 
 // DriveHealth is what an NVMe drive said about itself before and after
-// the run: who it is, and its SMART/health log at both moments. The SMART
-// log is the controller's, so its counters include whatever else used the
-// drive in between.
+// the run, as the results folder records it (results.Health), with what
+// the report adds: the sentences it prints and every note, the folder's
+// and the report's own.
 type DriveHealth struct {
-	Drive string `json:"drive"`
-	// Path is the device the drive was read through.
-	Path     string         `json:"path"`
-	Identity *DriveIdentity `json:"identity,omitempty"`
-	// Before and After are the two readings; After is absent when the run
-	// has not ended or the drive could not be read after it.
-	Before *HealthReading `json:"before,omitempty"`
-	After  *HealthReading `json:"after,omitempty"`
-	// Change is how the readings differ; absent without both.
-	Change *HealthChange `json:"change,omitempty"`
-	// EngineBytesWritten is what drivebench wrote to the drive between the
-	// readings, to set beside the drive's own count.
-	EngineBytesWritten uint64 `json:"engine_bytes_written"`
+	results.Health
 	// Highlight is a few sentences on data written, temperature, errors
 	// and warnings, as the Markdown report prints them.
 	Highlight string `json:"highlight"`
-	// Notes says what went wrong reading the drive or its document.
+	// Notes says what went wrong reading the drive or its document; []
+	// when nothing did.
 	Notes []string `json:"notes"`
 }
 
-// DriveIdentity is the drive's NVMe identity as the results folder
-// records it, under the name report.json gives it.
-type DriveIdentity results.NVMeIdentity
-
-// LBAFormat, HealthReading and HealthChange are the results folder's own
-// types: the report shows health as the folder records it.
-type (
-	LBAFormat     = results.LBAFormat
-	HealthReading = results.HealthReading
-	HealthChange  = results.HealthChange
-)
+// HealthReading is the results folder's own type: the report shows a
+// reading as the folder records it.
+type HealthReading = results.HealthReading
 
 // SetHealth sets the drives' health from the results folder's
 // health/<drive>.json (by drive name, as results.Folder.Health returns
@@ -67,9 +48,8 @@ func (s *Summary) SetHealth(docs map[string]*results.Health) {
 
 // buildHealth is one drive's health as the report shows it.
 func buildHealth(drive string, h *results.Health) DriveHealth {
-	d := DriveHealth{Drive: drive, Notes: append([]string{}, h.Notes...)}
-	d.Path, d.Identity, d.EngineBytesWritten = h.Path, (*DriveIdentity)(h.Identity), h.EngineBytesWritten
-	d.Before, d.After, d.Change = h.Before, h.After, h.Change
+	d := DriveHealth{Health: *h, Notes: append([]string{}, h.Notes...)}
+	d.Drive, d.Health.Notes = drive, nil
 	for _, r := range []*HealthReading{d.Before, d.After} {
 		if r != nil && r.CriticalWarnings == nil {
 			r.CriticalWarnings = []string{}

@@ -138,7 +138,7 @@ func docDrives(d *document, s *Summary) {
 	}
 	for _, drv := range s.Drives {
 		d.heading(3, plain(orDash(drv.Name)))
-		var id *DriveIdentity
+		var id *results.NVMeIdentity
 		if h := s.healthOf(drv.Name); h != nil {
 			id = h.Identity
 		}
@@ -168,7 +168,7 @@ func docDrives(d *document, s *Summary) {
 // it may be written, what its NVMe controller says of itself (id, nil
 // when it said nothing) and the facts it detected that the identity does
 // not repeat.
-func identityRows(drv Drive, id *DriveIdentity) [][][]span {
+func identityRows(drv Drive, id *results.NVMeIdentity) [][][]span {
 	path := []span{mono(drv.Path)}
 	if drv.Scratch || drv.Path == "" {
 		path = spans("scratch file in the results folder")

@@ -20,7 +20,7 @@ func (s *Summary) healthOf(drive string) *DriveHealth {
 
 // nvmeIdentityRows are what the controller said of itself, for the
 // drive specifications beside the spec sheet.
-func nvmeIdentityRows(id *DriveIdentity) [][][]span {
+func nvmeIdentityRows(id *results.NVMeIdentity) [][][]span {
 	rows := [][][]span{
 		{spans("Model (NVMe)"), spans(orDash(id.Model))},
 		{spans("Serial number"), spans(orDash(id.Serial))},
@@ -52,7 +52,7 @@ func bytesInFull(n uint64) string {
 
 // lbaFormatText describes a format: "512 B data, no metadata (format 0
 // of 8, best performance)".
-func lbaFormatText(f LBAFormat, count int) string {
+func lbaFormatText(f results.LBAFormat, count int) string {
 	meta := "no metadata"
 	if f.MetadataBytes > 0 {
 		meta = fmt.Sprintf("%d B metadata", f.MetadataBytes)
@@ -62,7 +62,7 @@ func lbaFormatText(f LBAFormat, count int) string {
 		format.Count(float64(f.DataBytes)), meta, f.Index, count, perf)
 }
 
-func thresholdsText(id *DriveIdentity) string {
+func thresholdsText(id *results.NVMeIdentity) string {
 	var parts []string
 	if id.WarningTempC != nil {
 		parts = append(parts, fmt.Sprintf("warning %d °C", *id.WarningTempC))
@@ -74,14 +74,14 @@ func thresholdsText(id *DriveIdentity) string {
 }
 
 // identityFacts are the detected facts that the NVMe identity states too.
-var identityFacts = map[string]func(*DriveIdentity) string{
-	"model":    func(id *DriveIdentity) string { return id.Model },
-	"serial":   func(id *DriveIdentity) string { return id.Serial },
-	"firmware": func(id *DriveIdentity) string { return id.Firmware },
+var identityFacts = map[string]func(*results.NVMeIdentity) string{
+	"model":    func(id *results.NVMeIdentity) string { return id.Model },
+	"serial":   func(id *results.NVMeIdentity) string { return id.Serial },
+	"firmware": func(id *results.NVMeIdentity) string { return id.Firmware },
 }
 
 // repeatsIdentity reports whether a fact says what the identity says.
-func repeatsIdentity(f Fact, id *DriveIdentity) bool {
+func repeatsIdentity(f Fact, id *results.NVMeIdentity) bool {
 	get, ok := identityFacts[f.Name]
 	return ok && id != nil && get(id) == f.Value
 }

@@ -62,11 +62,8 @@ func collectObjects(t reflect.Type, objects map[string][]string) {
 		return
 	}
 	objects[name] = []string{}
-	for f := range t.Fields() {
+	for _, f := range jsonFields(t) {
 		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || tag == "-" {
-			continue
-		}
 		if tag == "" {
 			tag = f.Name
 		}
@@ -108,11 +105,26 @@ func readSchemaDoc(t *testing.T) map[string][]string {
 	return documented
 }
 
+// jsonFields lists the fields report.json writes of a struct type, as
+// encoding/json does: its own, and those of an embedded struct without a
+// tag in its place, less the ones an outer field of the same name hides.
+func jsonFields(t reflect.Type) []reflect.StructField {
+	var fields []reflect.StructField
+	for _, f := range reflect.VisibleFields(t) {
+		tag := f.Tag.Get("json")
+		if f.Anonymous && tag == "" || !f.IsExported() || tag == "-" {
+			continue
+		}
+		fields = append(fields, f)
+	}
+	return fields
+}
+
 // snakeCase turns a Go type name into an object name: ProfileResult ->
-// profile_result, KV -> kv.
+// profile_result, KV -> kv, NVMeIdentity -> nvme_identity.
 func snakeCase(name string) string {
 	var b strings.Builder
-	runes := []rune(name)
+	runes := []rune(strings.ReplaceAll(name, "NVMe", "Nvme"))
 	for i, r := range runes {
 		startsWord := i > 0 && unicode.IsUpper(r) &&
 			(unicode.IsLower(runes[i-1]) || i+1 < len(runes) && unicode.IsLower(runes[i+1]))
