@@ -1,5 +1,20 @@
 package script
 
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"go.starlark.net/starlark"
+	"go.starlark.net/starlarkstruct"
+	"go.starlark.net/syntax"
+)
+
 // TestCases runs the hook files of testdata/cases, which keep each expected
 // error beside the line that causes it, as go.starlark.net's own tests do:
 //
@@ -16,23 +31,6 @@ package script
 //     regexp; on the #: line it expects an error that names the file and no
 //     line. A chunk with none must succeed.
 //   - A comment ### backtrace expects this line in the error's backtrace.
-
-import (
-	"context"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
-	"testing"
-
-	"go.starlark.net/starlark"
-	"go.starlark.net/starlarkstruct"
-	"go.starlark.net/syntax"
-)
-
 func TestCases(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("testdata", "cases", "*.star"))
 	if err != nil || len(paths) == 0 {
@@ -236,8 +234,8 @@ func (c *caseChunk) compare(err error) []string {
 	if err == nil {
 		return []string{fmt.Sprintf("%s: want an error matching %q, got none", at, c.want)}
 	}
-	var e *Error
-	if !errors.As(err, &e) {
+	e, ok := err.(*Error)
+	if !ok {
 		return []string{fmt.Sprintf("%s: want a *script.Error, got %v (%T)", at, err, err)}
 	}
 	var problems []string
@@ -282,7 +280,7 @@ func caseRunner(src string) (caseCall, error) {
 	}
 	define("call", func(args starlark.Tuple, kwargs []starlark.Tuple) (caseCall, error) {
 		if len(args) == 0 || len(kwargs) > 0 {
-			return nil, errors.New("call takes the function's name and its arguments, by position")
+			return nil, fmt.Errorf("call takes the function's name and its arguments, by position")
 		}
 		fn, ok := starlark.AsString(args[0])
 		if !ok {
@@ -361,7 +359,7 @@ func caseRunner(src string) (caseCall, error) {
 		for i := range names {
 			var ok bool
 			if names[i], ok = starlark.AsString(params.Index(i)); !ok {
-				return nil, errors.New("check_function: params must be strings")
+				return nil, fmt.Errorf("check_function: params must be strings")
 			}
 		}
 		return func(_ context.Context, r *Runtime, file string) error {
