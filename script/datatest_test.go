@@ -23,9 +23,9 @@ import (
 //   - A chunk's text is a hook file named as the data file (checks.star). A
 //     line "-- lib/units.star --" starts another file of the folder, for
 //     load(). Every file keeps the data file's line numbers.
-//   - The chunk's one line #: check("over", struct(value = 7)) says what to
-//     run: one of the calls of caseRunner, as the engine or validate makes
-//     it, with its arguments written as Starlark values.
+//   - One line of the chunk, such as #: check("over", struct(value = 7)),
+//     says what to run: one of the calls of caseRunner, made as the engine
+//     or validate makes it, with its arguments written as Starlark values.
 //   - A comment ### "regexp" (a Go string literal, `raw` or "quoted") expects
 //     the run to fail at this line of this file with a message matching the
 //     regexp; on the #: line it expects an error that names the file and no
@@ -74,6 +74,19 @@ def f():
     x = 1  ### backtrace
     return x // 0  ### "division"
 ---
+#: call("f")  ### "division"
+def f():
+    return 1 // 0
+---
+#: call("f")
+load("lib.star", "g")
+
+def f():
+    return g()  ### "division"
+-- lib.star --
+def g():
+    return 1 // 0
+---
 #: call("f")
 def f():
     return 1 // 0
@@ -87,7 +100,9 @@ def f():
 		`wrong.star:6: want the error at wrong.star:6, got it at wrong.star:7:`,
 		`wrong.star:11: error message "floored division by zero" does not match "^modulo by zero$"`,
 		`wrong.star:15: the backtrace does not pass through wrong.star:15:`,
-		`wrong.star:18: the chunk should succeed, got wrong.star:20:`,
+		`wrong.star:18: want the error at wrong.star, got it at wrong.star:20:`,
+		`wrong.star:26: want the error at wrong.star:26, got it at lib.star:29:`,
+		`wrong.star:31: the chunk should succeed, got wrong.star:33:`,
 	}
 	if len(chunks) != len(want) {
 		t.Fatalf("%d chunks, want %d", len(chunks), len(want))
