@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -34,75 +33,29 @@ func TestCallAcceptsAbsolutePathInsideRoot(t *testing.T) {
 	}
 }
 
-// Each case names the place of the expected error as file@marker (see
-// marked) or as a literal prefix of Error().
+// The file a caller names may be missing or outside the plan folder, and an
+// argument may have no Starlark value: errors that name the file and no
+// line. Errors in hook files are cases in testdata/cases.
 func TestCallErrors(t *testing.T) {
 	tests := []struct {
 		name, file, function string
 		arg                  any
-		at                   string // file@marker, or the literal start of Error()
 		msg                  string // regular expression for Error.Msg
-		backtrace            string // substring of Error.Backtrace
 	}{
-		{"runtime error", "errors.star", "divide", Struct{"a": 1, "b": 0},
-			"errors.star@divide", `^floored division by zero$`, "in divide"},
-		{"error in a called function", "errors.star", "outer", nil,
-			"errors.star@inner", `key "missing" not in dict`, "in outer\n  errors.star:11:14: in inner"},
-		{"recursion", "errors.star", "recurse", 1,
-			"errors.star@recurse", `called recursively`, "in recurse"},
-		{"wrong number of arguments", "errors.star", "two_args", 1,
-			"errors.star:", `two_args missing 1 argument \(b\)`, ""},
-		{"not a function", "errors.star", "not_a_function", nil,
-			"errors.star: ", `not_a_function is not a function but a value of type int; it defines: append_to_input, `, ""},
-		{"missing function", "errors.star", "p99", nil,
-			"errors.star: ", `^no function "p99" in this file; it defines: append_to_input, assign_field, divide, inner, loops_forever, outer, recurse, set_in_input, slow_but_finite, two_args$`, ""},
-		{"no functions at all", "load/shared.star", "f", nil,
-			"load/shared.star: ", `it defines no functions$`, ""},
-		{"syntax error", "syntax_error.star", "fine", nil,
-			"syntax_error.star@syntax", `got newline, want primary expression`, ""},
-		{"undefined names, all listed", "undefined.star", "uses_undefined", nil,
-			"undefined.star@undefined", `^undefined: lenght \(and also at 5:12: undefined: open\)$`, ""},
 		{"missing file", "nowhere.star", "f", nil,
-			"nowhere.star: ", `^no such file \(looked for .*testdata/nowhere.star\)$`, ""},
+			`^no such file \(looked for .*testdata/nowhere.star\)$`},
 		{"file outside root", "../runtime.go", "f", nil,
-			"../runtime.go: ", `^outside the plan folder .*testdata; hooks may only use files inside it$`, ""},
+			`^outside the plan folder .*testdata; hooks may only use files inside it$`},
 		{"absolute file outside root", "/etc/hostname", "f", nil,
-			"/etc/hostname: ", `outside the plan folder`, ""},
-		{"load from the file's folder", "load/missing.star", "f", nil,
-			"load/missing.star@missing", `cannot load nowhere.star: no such file \(looked for .*testdata/load/nowhere.star\)`, "load/missing.star:1:1: in <toplevel>"},
-		{"load escaping root", "load/escape.star", "f", nil,
-			"load/escape.star@escape", `cannot load ../../runtime.go: outside the plan folder`, ""},
-		{"load of an absolute path outside root", "load/absolute.star", "f", nil,
-			"load/absolute.star@absolute", `cannot load /etc/hostname: outside the plan folder`, ""},
-		{"load cycle", "load/cycle_a.star", "a", nil,
-			"load/cycle_b.star@cycle", `load cycle: load/cycle_a.star -> load/cycle_b.star -> load/cycle_a.star`, "load/cycle_a.star:1:1: in <toplevel>"},
-		{"error in a loaded file", "load/broken_lib.star", "f", nil,
-			"load/lib/divides_by_zero.star@divides_by_zero", `^floored division by zero$`, "load/broken_lib.star:1:1: in <toplevel>"},
-		{"loaded name missing", "load/wrong_name.star", "f", nil,
-			"load/wrong_name.star@wrong_name", `name NS_PER_MS not found in module shared.star \(did you mean NS_PER_US\?\)`, ""},
-		{"list in input is frozen", "errors.star", "append_to_input", Struct{"points": []any{1}},
-			"errors.star@append_to_input", `cannot append to frozen list`, ""},
-		{"dict in input is frozen", "errors.star", "set_in_input", Struct{"args": map[string]any{"limit": 5}},
-			"errors.star@set_in_input", `cannot insert into frozen hash table`, ""},
-		{"struct fields are read-only", "errors.star", "assign_field", Struct{"check": "c"},
-			"errors.star@assign_field", `can't assign to .check field of struct`, ""},
+			`outside the plan folder`},
 		{"unconvertible argument", "bridge.star", "echo", Struct{"a": []any{map[string]any{"x": make(chan int)}}},
-			"bridge.star: ", `^argument 1 of echo: a\[0\]\["x"\]: cannot pass a Go chan int to a hook$`, ""},
-		{"unconvertible result", "bridge.star", "returns_function", nil,
-			"bridge.star:15:1: ", `returns_function returned a value drivebench cannot use: a value of type function cannot be converted`, ""},
+			`^argument 1 of echo: a\[0\]\["x"\]: cannot pass a Go chan int to a hook$`},
 	}
 	r := New("testdata", Limits{})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, _, err := r.Call(context.Background(), tt.file, tt.function, tt.arg)
-			prefix := tt.at
-			if file, marker, ok := strings.Cut(tt.at, "@"); ok {
-				prefix = marked(t, file, marker)
-			}
-			e := wantError(t, err, prefix, tt.msg)
-			if !strings.Contains(e.Backtrace, tt.backtrace) {
-				t.Errorf("backtrace %q does not contain %q", e.Backtrace, tt.backtrace)
-			}
+			wantError(t, err, tt.file+": ", tt.msg)
 		})
 	}
 }
@@ -228,16 +181,6 @@ func TestSymlinks(t *testing.T) {
 	if err != nil || got != int64(2) {
 		t.Errorf("root reached through a link: got %v, %v; want 2", got, err)
 	}
-}
-
-func TestHasFunction(t *testing.T) {
-	r := New("testdata", Limits{})
-	if err := r.HasFunction("checks.star", "over_limit"); err != nil {
-		t.Errorf("over_limit: %v", err)
-	}
-	wantError(t, r.HasFunction("checks.star", "under_limit"), "checks.star: ", `^no function "under_limit" in this file; it defines: all_pass, `)
-	wantError(t, r.HasFunction("syntax_error.star", "fine"), marked(t, "syntax_error.star", "syntax"), `got newline`)
-	wantError(t, r.HasFunction("load/cycle_a.star", "a"), marked(t, "load/cycle_b.star", "cycle"), `load cycle`)
 }
 
 func TestConcurrentCalls(t *testing.T) {

@@ -35,28 +35,3 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
-
-func TestCheckErrors(t *testing.T) {
-	const help = `; a check must return verdict\(status, message\), a dict \{"status": ..., "message": ...\}, or a list of them, with status "pass", "fail" or "warn"$`
-	tests := []struct {
-		function string
-		msg      string
-	}{
-		{"forgot_return", `^check forgot_return returned None \(a function without a return statement returns None\)` + help},
-		{"returns_int", `^check returns_int returned a value of type int, 42` + help},
-		{"bad_item", `^check bad_item returned a list whose item at index 1 is a value of type string, "b"` + help},
-		{"dict_bad_status", `^check dict_bad_status returned a dict whose status "ok" is not "pass", "fail" or "warn"` + help},
-		{"dict_without_message", `^check dict_without_message returned a dict without "message"` + help},
-		{"dict_unknown_key", `^check dict_unknown_key returned a dict with the key "detail" \(only "status" and "message" are allowed\)` + help},
-		{"verdict_bad_status", `^verdict: status "maybe" is not "pass", "fail" or "warn"$`},
-		{"verdict_bad_message", `^verdict: for parameter message: got int, want string$`},
-		{"calls_fail", `^fail: input has no points$`},
-	}
-	r := New("testdata", Limits{})
-	for _, tt := range tests {
-		t.Run(tt.function, func(t *testing.T) {
-			_, _, err := r.Check(context.Background(), "checks.star", tt.function, nil)
-			wantError(t, err, marked(t, "checks.star", tt.function), tt.msg)
-		})
-	}
-}
