@@ -428,7 +428,7 @@ func verdictRows(rec *results.Record) [][]any {
 	}
 	for _, v := range rec.Verdicts {
 		kind, name := "check", v.Check
-		if n, ok := strings.CutPrefix(v.Check, "expect "); ok {
+		if n, ok := v.ExpectProfile(); ok {
 			kind, name = "expect", n
 		}
 		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Subject, v.Status, v.Message, nil, nil, v.Where})

@@ -8,12 +8,11 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// expectPrefix starts the Check of an expectation's verdict, followed by
-// the profile's name: "expect 4k-random-read".
-const expectPrefix = "expect "
-
 // IsExpectVerdict reports whether v is the verdict of an expectation.
-func IsExpectVerdict(v results.Verdict) bool { return strings.HasPrefix(v.Check, expectPrefix) }
+func IsExpectVerdict(v results.Verdict) bool {
+	_, ok := v.ExpectProfile()
+	return ok
+}
 
 // Expect evaluates each of n's expectations on its record, against the
 // drive's spec; a step that failed or was skipped is reported as such,
@@ -26,7 +25,7 @@ func Expect(n *plan.Node, rec *results.Record, spec []*plan.SpecEntry) []results
 	m := Measured(rec.Result)
 	var out []results.Verdict
 	for _, e := range n.Expect {
-		v := results.Verdict{Check: expectPrefix + n.Source, Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
+		v := results.Verdict{Check: results.ExpectCheck(n.Source), Drive: n.Drive, Subject: point + ": " + e.Text, Where: e.Where}
 		j, err := e.Eval(m, spec)
 		switch {
 		case err != nil:

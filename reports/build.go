@@ -367,11 +367,12 @@ func wallTime(r *results.Record) int64 {
 // "point: expression[ does not hold][ (values)]", an acceptance row's
 // "spec metric: reason". A hook's own verdicts have none.
 func legacySubject(s step, v results.Verdict) string {
+	_, expectation := v.ExpectProfile()
 	switch {
-	case strings.HasPrefix(v.Check, "expect ") && v.Status == results.VerdictError:
+	case expectation && v.Status == results.VerdictError:
 		subject, _, _ := strings.Cut(v.Message, " cannot be judged: ")
 		return subject
-	case strings.HasPrefix(v.Check, "expect "):
+	case expectation:
 		msg := v.Message
 		if strings.HasSuffix(msg, ")") {
 			if i := strings.LastIndex(msg, " ("); i > 0 {

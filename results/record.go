@@ -3,6 +3,7 @@ package results
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -294,6 +295,19 @@ type Verdict struct {
 	Subject string `json:"subject,omitempty"`
 	// Where points into the hook file for errors: "checks/latency.star:12:3".
 	Where string `json:"where,omitempty"`
+}
+
+// expectPrefix starts the Check of an expectation's verdicts, followed by
+// the profile's name: "expect 4k-random-read".
+const expectPrefix = "expect "
+
+// ExpectCheck is the Check of the verdicts of a profile's expectations.
+func ExpectCheck(profile string) string { return expectPrefix + profile }
+
+// ExpectProfile returns the profile whose expectation v judges, and
+// whether v is an expectation's verdict at all.
+func (v Verdict) ExpectProfile() (profile string, ok bool) {
+	return strings.CutPrefix(v.Check, expectPrefix)
 }
 
 // SteadyState is a steady-state judgement after some rounds.
