@@ -59,12 +59,12 @@ func hookReport(h *results.Summary) *HookReport {
 	for _, sec := range h.Sections {
 		out := HookSection{Title: sec.Title, Text: sec.Text}
 		if t := sec.Table; t != nil {
-			out.Table = &HookTable{Columns: append([]string{}, t.Columns...), Rows: hookRows(t)}
+			out.Table = &SummaryTable{Columns: append([]string{}, t.Columns...), Rows: hookRows(t)}
 		}
 		if c := sec.Chart; c != nil {
-			out.Chart = &HookChart{Title: c.Title, XLabel: c.XLabel, YLabel: c.YLabel, Series: []HookSeries{}}
+			out.Chart = &HookChart{Title: c.Title, XLabel: c.XLabel, YLabel: c.YLabel, Series: []SummarySeries{}}
 			for _, sr := range c.Series {
-				out.Chart.Series = append(out.Chart.Series, HookSeries{Name: sr.Name, Points: finitePoints(sr.Points)})
+				out.Chart.Series = append(out.Chart.Series, SummarySeries{Name: sr.Name, Points: finitePoints(sr.Points)})
 			}
 		}
 		r.Sections = append(r.Sections, out)

@@ -603,32 +603,29 @@ type HookReport struct {
 // HookSection is one section a summary hook added: a title, Markdown text,
 // and optionally a table and a line chart.
 type HookSection struct {
-	Title string     `json:"title"`
-	Text  string     `json:"text"`
-	Table *HookTable `json:"table,omitempty"`
-	Chart *HookChart `json:"chart,omitempty"`
+	Title string        `json:"title"`
+	Text  string        `json:"text"`
+	Table *SummaryTable `json:"table,omitempty"`
+	Chart *HookChart    `json:"chart,omitempty"`
 }
 
-// HookTable is a table of text cells, one per column in every row.
-type HookTable struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-}
+// SummaryTable and SummarySeries are the results folder's own types: the
+// report shows a hook's tables and chart lines as summary.json holds them
+// (rows cut or padded to one cell per column, points JSON can carry).
+type (
+	SummaryTable  = results.SummaryTable
+	SummarySeries = results.SummarySeries
+)
 
-// HookChart is a line chart of one or more series of (x, y) points.
+// HookChart is a line chart of one or more series of (x, y) points, with
+// the file the report drew it in.
 type HookChart struct {
-	Title  string       `json:"title"`
-	XLabel string       `json:"x_label"`
-	YLabel string       `json:"y_label"`
-	Series []HookSeries `json:"series"`
+	Title  string          `json:"title"`
+	XLabel string          `json:"x_label"`
+	YLabel string          `json:"y_label"`
+	Series []SummarySeries `json:"series"`
 	// File is the SVG file of the chart, relative to the report.
 	File string `json:"file"`
-}
-
-// HookSeries is one line of a hook's chart.
-type HookSeries struct {
-	Name   string       `json:"name"`
-	Points [][2]float64 `json:"points"`
 }
 
 // SteadyState is a steady-state search: rounds of a profile repeated
