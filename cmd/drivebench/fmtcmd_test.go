@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,6 +87,7 @@ func TestFmtCheckAndDiff(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitUnformatted)
 	}
 	wantDiff := path + "\n" +
+		"diff a/" + filepath.ToSlash(path) + " b/" + filepath.ToSlash(path) + "\n" +
 		"--- a/" + filepath.ToSlash(path) + "\n" +
 		"+++ b/" + filepath.ToSlash(path) + "\n" +
 		"@@ -1,4 +1,4 @@\n" +
@@ -166,16 +168,50 @@ func TestUnifiedDiff(t *testing.T) {
 			name: "insertion into empty",
 			a:    "",
 			b:    "x\n",
-			want: "@@ -0,0 +1 @@\n+x\n",
+			want: "@@ -0,0 +1,1 @@\n+x\n",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unifiedDiff("f.hcl", tt.a, tt.b)
-			got = strings.TrimPrefix(got, "--- a/f.hcl\n+++ b/f.hcl\n")
+			got := string(unifiedDiff("f.hcl", []byte(tt.a), []byte(tt.b)))
+			got = strings.TrimPrefix(got, "diff a/f.hcl b/f.hcl\n--- a/f.hcl\n+++ b/f.hcl\n")
 			if got != tt.want {
 				t.Errorf("diff:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFmtDiffLargeFile: a plan of 20,000 lines with a misaligned line in
+// every 200th block diffs as one small hunk a change, at the change's
+// line, instead of one replacement of the whole file.
+func TestFmtDiffLargeFile(t *testing.T) {
+	const blocks, every = 4000, 200 // five lines a block
+	var src, wantDiff strings.Builder
+	src.WriteString("# A plan of 4,000 drives.\n")
+	path := filepath.Join(t.TempDir(), "big.hcl")
+	name := filepath.ToSlash(path)
+	wantDiff.WriteString(path + "\ndiff a/" + name + " b/" + name + "\n--- a/" + name + "\n+++ b/" + name + "\n")
+	for i := range blocks {
+		size := `  size     = "1GiB"` + "\n"
+		if i%every == every/2 {
+			size = `size = "1GiB"` + "\n"
+			fmt.Fprintf(&wantDiff, "@@ -%d,7 +%d,7 @@\n", 5*i+1, 5*i+1)
+			fmt.Fprintf(&wantDiff, " }\n \n drive \"d%05d\" {\n-%s+  size     = \"1GiB\"\n   writable = true\n }\n \n", i, size)
+		}
+		fmt.Fprintf(&src, "\ndrive \"d%05d\" {\n%s  writable = true\n}\n", i, size)
+	}
+	if lines := strings.Count(src.String(), "\n"); lines < 20000 {
+		t.Fatalf("the plan has %d lines", lines)
+	}
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "fmt", "-check", "-diff", path)
+	if code != exitUnformatted || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if out != wantDiff.String() {
+		t.Errorf("diff of %d bytes, want %d bytes; first 2,000 bytes:\n%.2000s", len(out), wantDiff.Len(), out)
 	}
 }
