@@ -121,10 +121,8 @@ func TestCompareCommand(t *testing.T) {
 			code:     exitOK,
 			contains: []string{"No figure moved.", "0 noise, 18 unchanged"},
 		},
-		{name: "one folder", args: []string{quickstartRun}, code: exitUsage, contains: []string{"expected two results folders"}},
 		{name: "bad threshold", args: []string{quickstartRun, noisy, "-threshold", "five"}, code: exitUsage, contains: []string{`"five" is not a percentage`}},
 		{name: "not a results folder", args: []string{quickstartRun, t.TempDir()}, code: exitUsage, contains: []string{"new:", "is not a results folder"}},
-		{name: "help", args: []string{"-h"}, code: exitOK, contains: []string{"Usage: drivebench compare [flags] BASE NEW"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

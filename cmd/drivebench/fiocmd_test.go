@@ -48,30 +48,6 @@ func TestImportFio(t *testing.T) {
 	}
 }
 
-func TestImportExportUsage(t *testing.T) {
-	notFio := filepath.Join(t.TempDir(), "notes.txt")
-	os.WriteFile(notFio, []byte("hello\n"), 0o644)
-	cases := []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"import", "-h"}, exitOK, "-out"},
-		{[]string{"import"}, exitUsage, "fio is the one supported"},
-		{[]string{"import", "vdbench", "x"}, exitUsage, "fio is the one supported"},
-		{[]string{"import", "fio"}, exitUsage, "expected a fio output file after fio"},
-		{[]string{"import", "fio", notFio, "-out", t.TempDir()}, exitUsage, notFio + ": fio's output holds no JSON report"},
-		{[]string{"export", "fio"}, exitUsage, "expected a plan file after fio"},
-		{[]string{"export", "fio", "a.hcl", "b.hcl"}, exitUsage, "expected one plan file, got 2"},
-	}
-	for _, tc := range cases {
-		code, out, errOut := runCLI(t, tc.args...)
-		if code != tc.code || !strings.Contains(out+errOut, tc.want) {
-			t.Errorf("drivebench %v: exit %d, output %q; want %d containing %q", tc.args, code, out+errOut, tc.code, tc.want)
-		}
-	}
-}
-
 const exportPlan = `
 drive "scratch" {
   size     = "64MiB"

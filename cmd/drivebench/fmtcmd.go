@@ -13,19 +13,12 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/rogpeppe/go-internal/diff"
 )
 
 // exitUnformatted is fmt -check's exit code when a file would change, as
 // terraform fmt -check: 1, like a failed check.
 const exitUnformatted = exitCheckFailed
-
-// diffContext is the number of unchanged lines a diff shows around each
-// change.
-const diffContext = 3
-
-// maxDiffCells bounds the table the line diff fills; larger files are
-// shown as one replacement.
-const maxDiffCells = 4 << 20
 
 func cmdFmt(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("fmt", "[PATH ...]",
@@ -121,7 +114,7 @@ func (f *formatter) stdin() int {
 		return exitUsage
 	case f.diff:
 		if !bytes.Equal(src, out) {
-			fmt.Fprint(f.io.out, unifiedDiff(name, string(src), string(out)))
+			f.io.out.Write(unifiedDiff(name, src, out))
 		}
 	case !f.check:
 		f.io.out.Write(out)
@@ -164,7 +157,7 @@ func (f *formatter) file(path string) {
 	f.changed = true
 	fmt.Fprintln(f.io.out, path)
 	if f.diff {
-		fmt.Fprint(f.io.out, unifiedDiff(path, string(src), string(out)))
+		f.io.out.Write(unifiedDiff(path, src, out))
 	}
 	if !f.check {
 		if err := writeFormatted(path, out); err != nil {
@@ -172,6 +165,16 @@ func (f *formatter) file(path string) {
 			f.failed = true
 		}
 	}
+}
+
+// unifiedDiff is the change from old to new of the file at path as a
+// unified diff, as gofmt -d writes it: a "diff" line, the two names (a/PATH
+// and b/PATH, as git diff names them and patch -p1 takes them) and hunks
+// with three lines of context, a missing final newline marked. It takes
+// O(n log n) time, so a file of any size is diffed line by line.
+func unifiedDiff(path string, old, new []byte) []byte {
+	name := filepath.ToSlash(path)
+	return diff.Diff("a/"+name, old, "b/"+name, new)
 }
 
 // writeFormatted replaces a file's content atomically, keeping its mode.
@@ -197,172 +200,4 @@ func writeFormatted(path string, content []byte) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// lineOp is one line of a diff: ' ' kept, '-' removed, '+' added.
-type lineOp struct {
-	kind byte
-	text string
-}
-
-// unifiedDiff renders the change from a to b as a unified diff with
-// diffContext lines of context, as diff -u does.
-func unifiedDiff(path, a, b string) string {
-	ops := diffLines(splitLines(a), splitLines(b))
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- a/%s\n+++ b/%s\n", filepath.ToSlash(path), filepath.ToSlash(path))
-	for start := 0; start < len(ops); {
-		first := nextChange(ops, start)
-		if first == len(ops) {
-			break
-		}
-		end := hunkEnd(ops, first)
-		from := max(first-diffContext, start)
-		writeHunk(&out, ops, from, end)
-		start = end
-	}
-	return out.String()
-}
-
-// splitLines splits text into lines, keeping a missing final newline
-// visible as a line without one.
-func splitLines(s string) []string {
-	lines := strings.SplitAfter(s, "\n")
-	if lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
-// diffLines is the shortest edit from a to b, by longest common
-// subsequence of lines after the common prefix and suffix.
-func diffLines(a, b []string) []lineOp {
-	pre := 0
-	for pre < len(a) && pre < len(b) && a[pre] == b[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(a)-pre && suf < len(b)-pre && a[len(a)-1-suf] == b[len(b)-1-suf] {
-		suf++
-	}
-	var ops []lineOp
-	for _, l := range a[:pre] {
-		ops = append(ops, lineOp{' ', l})
-	}
-	ops = append(ops, diffMiddle(a[pre:len(a)-suf], b[pre:len(b)-suf])...)
-	for _, l := range a[len(a)-suf:] {
-		ops = append(ops, lineOp{' ', l})
-	}
-	return ops
-}
-
-// diffMiddle diffs the differing middle of two texts.
-func diffMiddle(a, b []string) []lineOp {
-	var ops []lineOp
-	if (len(a)+1)*(len(b)+1) > maxDiffCells {
-		for _, l := range a {
-			ops = append(ops, lineOp{'-', l})
-		}
-		for _, l := range b {
-			ops = append(ops, lineOp{'+', l})
-		}
-		return ops
-	}
-	// lcs[i][j] is the length of the longest common subsequence of a[i:]
-	// and b[j:].
-	lcs := make([][]int32, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int32, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			ops = append(ops, lineOp{' ', a[i]})
-			i, j = i+1, j+1
-		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
-			ops = append(ops, lineOp{'-', a[i]})
-			i++
-		default:
-			ops = append(ops, lineOp{'+', b[j]})
-			j++
-		}
-	}
-	return ops
-}
-
-// nextChange is the index of the first changed line at or after i.
-func nextChange(ops []lineOp, i int) int {
-	for i < len(ops) && ops[i].kind == ' ' {
-		i++
-	}
-	return i
-}
-
-// hunkEnd is where the hunk that starts with the change at i ends: after
-// diffContext unchanged lines that no further change follows within
-// 2*diffContext lines.
-func hunkEnd(ops []lineOp, i int) int {
-	for {
-		for i < len(ops) && ops[i].kind != ' ' {
-			i++
-		}
-		next := nextChange(ops, i)
-		if next == len(ops) || next-i > 2*diffContext {
-			return min(i+diffContext, len(ops))
-		}
-		i = next
-	}
-}
-
-// writeHunk writes ops[from:to] with its @@ header.
-func writeHunk(out *strings.Builder, ops []lineOp, from, to int) {
-	aStart, bStart := 1, 1
-	for _, op := range ops[:from] {
-		if op.kind != '+' {
-			aStart++
-		}
-		if op.kind != '-' {
-			bStart++
-		}
-	}
-	aLen, bLen := 0, 0
-	for _, op := range ops[from:to] {
-		if op.kind != '+' {
-			aLen++
-		}
-		if op.kind != '-' {
-			bLen++
-		}
-	}
-	fmt.Fprintf(out, "@@ -%s +%s @@\n", hunkRange(aStart, aLen), hunkRange(bStart, bLen))
-	for _, op := range ops[from:to] {
-		out.WriteByte(op.kind)
-		out.WriteString(op.text)
-		if !strings.HasSuffix(op.text, "\n") {
-			out.WriteString("\n\\ No newline at end of file\n")
-		}
-	}
-}
-
-// hunkRange is a hunk header's "start,length", as diff -u writes it: a
-// range of one line is just its start, and an empty range starts at the
-// line before it.
-func hunkRange(start, n int) string {
-	switch n {
-	case 0:
-		return fmt.Sprintf("%d,0", start-1)
-	case 1:
-		return fmt.Sprint(start)
-	}
-	return fmt.Sprintf("%d,%d", start, n)
 }

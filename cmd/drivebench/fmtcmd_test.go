@@ -1,128 +1,29 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// unformatted is a plan in a layout fmt rewrites; formatted is the same
-// plan as fmt writes it.
-const (
-	unformatted = "drive \"scratch\" {\nsize = \"1GiB\"\n  writable=true\n}\n"
-	formatted   = "drive \"scratch\" {\n  size     = \"1GiB\"\n  writable = true\n}\n"
-)
-
-// fmtTree writes files (path relative to a temporary folder -> content)
-// and returns the folder.
-func fmtTree(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o640); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
-// readTree returns a file's content under dir.
-func readTree(t *testing.T, dir, name string) string {
-	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, name))
-	if err != nil {
+// TestFmtKeepsMode: a rewritten file keeps its mode (testdata/cli has
+// what fmt does with files and folders).
+func TestFmtKeepsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "plan.hcl")
+	if err := os.WriteFile(path, []byte("drive \"d\" {\nsize = \"1GiB\"\n}\n"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	return string(raw)
-}
-
-func TestFmtRewritesRecursively(t *testing.T) {
-	dir := fmtTree(t, map[string]string{
-		"a.hcl":          unformatted,
-		"sub/b.hcl":      unformatted,
-		"sub/ok.hcl":     formatted,
-		"sub/notes.txt":  unformatted,
-		".hidden/c.hcl":  unformatted,
-		"sub/deep/d.hcl": unformatted,
-	})
-	code, out, errOut := runCLI(t, "fmt", dir)
-	if code != exitOK || errOut != "" {
-		t.Fatalf("exit %d, stderr %q", code, errOut)
+	if code, _, errOut := runCLI(t, "fmt", path); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	changed := strings.Fields(out)
-	want := []string{filepath.Join(dir, "a.hcl"), filepath.Join(dir, "sub/b.hcl"), filepath.Join(dir, "sub/deep/d.hcl")}
-	if strings.Join(changed, ",") != strings.Join(want, ",") {
-		t.Errorf("listed %v, want %v", changed, want)
-	}
-	for _, name := range []string{"a.hcl", "sub/b.hcl", "sub/deep/d.hcl", "sub/ok.hcl"} {
-		if got := readTree(t, dir, name); got != formatted {
-			t.Errorf("%s after fmt:\n%s", name, got)
-		}
-	}
-	for _, name := range []string{"sub/notes.txt", ".hidden/c.hcl"} {
-		if got := readTree(t, dir, name); got != unformatted {
-			t.Errorf("%s was rewritten", name)
-		}
-	}
-	info, err := os.Stat(filepath.Join(dir, "a.hcl"))
+	info, err := os.Stat(path)
 	if err != nil || info.Mode().Perm() != 0o640 {
 		t.Errorf("mode after fmt: %v, %v", info.Mode(), err)
 	}
-	if code, out, _ := runCLI(t, "fmt", "-check", dir); code != exitOK || out != "" {
-		t.Errorf("fmt -check after fmt: exit %d, output %q", code, out)
-	}
-}
-
-func TestFmtCheckAndDiff(t *testing.T) {
-	dir := fmtTree(t, map[string]string{"plan.hcl": unformatted})
-	path := filepath.Join(dir, "plan.hcl")
-	code, out, _ := runCLI(t, "fmt", "-check", "-diff", path)
-	if code != exitUnformatted {
-		t.Errorf("exit %d, want %d", code, exitUnformatted)
-	}
-	wantDiff := path + "\n" +
-		"--- a/" + filepath.ToSlash(path) + "\n" +
-		"+++ b/" + filepath.ToSlash(path) + "\n" +
-		"@@ -1,4 +1,4 @@\n" +
-		" drive \"scratch\" {\n" +
-		"-size = \"1GiB\"\n" +
-		"-  writable=true\n" +
-		"+  size     = \"1GiB\"\n" +
-		"+  writable = true\n" +
-		" }\n"
-	if out != wantDiff {
-		t.Errorf("diff:\n%s\nwant:\n%s", out, wantDiff)
-	}
-	if got := readTree(t, dir, "plan.hcl"); got != unformatted {
-		t.Error("fmt -check rewrote the file")
-	}
-}
-
-func TestFmtReportsParseErrors(t *testing.T) {
-	dir := fmtTree(t, map[string]string{
-		"broken.hcl": "drive \"x\" {\n  size = \n}\n",
-		"fine.hcl":   unformatted,
-	})
-	code, out, errOut := runCLI(t, "fmt", dir)
-	if code != exitUsage {
-		t.Errorf("exit %d, want %d", code, exitUsage)
-	}
-	if !strings.Contains(errOut, "broken.hcl:2:") || !strings.Contains(out, "fine.hcl") {
-		t.Errorf("stdout %q, stderr:\n%s", out, errOut)
-	}
-	if got := readTree(t, dir, "broken.hcl"); got != "drive \"x\" {\n  size = \n}\n" {
-		t.Error("a file that does not parse was rewritten")
-	}
-	if got := readTree(t, dir, "fine.hcl"); got != formatted {
-		t.Error("a parse error elsewhere kept a good file from being formatted")
-	}
-	if code, _, errOut := runCLI(t, "fmt", filepath.Join(dir, "none")); code != exitUsage || !strings.Contains(errOut, "no such file") {
-		t.Errorf("missing path: exit %d, %q", code, errOut)
+	if raw, _ := os.ReadFile(path); string(raw) != "drive \"d\" {\n  size = \"1GiB\"\n}\n" {
+		t.Errorf("after fmt:\n%s", raw)
 	}
 }
 
@@ -166,16 +67,50 @@ func TestUnifiedDiff(t *testing.T) {
 			name: "insertion into empty",
 			a:    "",
 			b:    "x\n",
-			want: "@@ -0,0 +1 @@\n+x\n",
+			want: "@@ -0,0 +1,1 @@\n+x\n",
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := unifiedDiff("f.hcl", tt.a, tt.b)
-			got = strings.TrimPrefix(got, "--- a/f.hcl\n+++ b/f.hcl\n")
+			got := string(unifiedDiff("f.hcl", []byte(tt.a), []byte(tt.b)))
+			got = strings.TrimPrefix(got, "diff a/f.hcl b/f.hcl\n--- a/f.hcl\n+++ b/f.hcl\n")
 			if got != tt.want {
 				t.Errorf("diff:\n%s\nwant:\n%s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestFmtDiffLargeFile: a plan of 20,000 lines with a misaligned line in
+// every 200th block diffs as one small hunk a change, at the change's
+// line, instead of one replacement of the whole file.
+func TestFmtDiffLargeFile(t *testing.T) {
+	const blocks, every = 4000, 200 // five lines a block
+	var src, wantDiff strings.Builder
+	src.WriteString("# A plan of 4,000 drives.\n")
+	path := filepath.Join(t.TempDir(), "big.hcl")
+	name := filepath.ToSlash(path)
+	wantDiff.WriteString(path + "\ndiff a/" + name + " b/" + name + "\n--- a/" + name + "\n+++ b/" + name + "\n")
+	for i := range blocks {
+		size := `  size     = "1GiB"` + "\n"
+		if i%every == every/2 {
+			size = `size = "1GiB"` + "\n"
+			fmt.Fprintf(&wantDiff, "@@ -%d,7 +%d,7 @@\n", 5*i+1, 5*i+1)
+			fmt.Fprintf(&wantDiff, " }\n \n drive \"d%05d\" {\n-%s+  size     = \"1GiB\"\n   writable = true\n }\n \n", i, size)
+		}
+		fmt.Fprintf(&src, "\ndrive \"d%05d\" {\n%s  writable = true\n}\n", i, size)
+	}
+	if lines := strings.Count(src.String(), "\n"); lines < 20000 {
+		t.Fatalf("the plan has %d lines", lines)
+	}
+	if err := os.WriteFile(path, []byte(src.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "fmt", "-check", "-diff", path)
+	if code != exitUnformatted || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if out != wantDiff.String() {
+		t.Errorf("diff of %d bytes, want %d bytes; first 2,000 bytes:\n%.2000s", len(out), wantDiff.Len(), out)
 	}
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/drivebench/drivebench/nvme"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+var update = flag.Bool("update", false, "rewrite the golden files in testdata and what the cases in testdata/cli expect")
 
 // nvmeFixtures holds pages of QEMU's emulated controller saved with
 // nvme-cli's -b, and nvme-cli's JSON for the same pages.
