@@ -54,8 +54,10 @@ type HeatMap struct {
 	Cols, Rows     []string
 	// Cells holds a value per [row][col]; NaN where no point was measured.
 	Cells [][]float64
-	// PeakRow and PeakCol locate the marked cell, -1 when none is.
+	// PeakRow and PeakCol locate the marked cell, -1 when none is;
+	// PeakName names it in the key, "peak" when empty.
 	PeakRow, PeakCol int
+	PeakName         string
 	// Metric names the value for the colour key; cell writes a value.
 	Metric string
 	Cell   func(float64) string

@@ -148,7 +148,7 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 		}
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
-		add(chartPercentiles, "", sec.Profile+": latency percentiles at the peak", func() *plot.Chart { return percentileChart(sec.Profile, entries) })
+		add(chartPercentiles, "", percentileTitle(sec.Profile, headline), func() *plot.Chart { return percentileChart(sec.Profile, entries) })
 	}
 	return out
 }
@@ -215,8 +215,12 @@ func rateCurveChart(profile string, entries []entry) *plot.Chart {
 		}
 		c.Lines = append(c.Lines, l)
 		if p := e.table.peakRow(); e.run == "" && p != nil && p.Total.MeanLatNs != nil {
-			c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: p.Total.IOPS, Y: *p.Total.MeanLatNs}, Color: plot.SeriesColor(i),
-				Label: "peak " + format.Significant(p.Total.IOPS, format.CountUnits) + " IOPS at " + format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
+			iops, lat := format.Significant(p.Total.IOPS, format.CountUnits)+" IOPS", format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)
+			label := "peak " + iops + " at " + lat
+			if e.table.Headline == headlineLat {
+				label = "lowest latency " + lat + " at " + iops
+			}
+			c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: p.Total.IOPS, Y: *p.Total.MeanLatNs}, Color: plot.SeriesColor(i), Label: label})
 		}
 	}
 	c.X = plot.LinearAxis("IOPS", xs, true, format.ShortCount)
@@ -265,7 +269,9 @@ func sweepChart(profile string, entries []entry, param string) *plot.Chart {
 			ys = append(ys, p.Y)
 		}
 		c.Lines = append(c.Lines, plot.Line{Name: e.label, Color: plot.SeriesColor(i), Points: pts, Markers: true})
-		if peak := e.table.peakRow(); e.run == "" && peak != nil {
+		// A table that leads with latency marks its point on the latency
+		// chart.
+		if peak := e.table.peakRow(); e.run == "" && peak != nil && headline != headlineLat {
 			if x, ok := paramValue(*peak, param); ok {
 				if xv, isNum := x.(float64); isNum {
 					v := headlineValue(peak.Total, headline)
@@ -298,6 +304,10 @@ func sweepLatencyChart(profile string, entries []entry, param string) *plot.Char
 			ys = append(ys, p.Y)
 		}
 		c.Lines = append(c.Lines, plot.Line{Name: e.label + " mean", Color: plot.SeriesColor(i), Points: mean, Markers: true})
+		if m, ok := lowestLatencyMark(e, param); ok {
+			m.Color = plot.SeriesColor(i)
+			c.Marks = append(c.Marks, m)
+		}
 		if len(p99) > 0 {
 			c.Lines = append(c.Lines, plot.Line{Name: e.label + " p99", Color: plot.SeriesColor(i), Points: p99, Markers: true, Dashed: true})
 		}
@@ -306,12 +316,34 @@ func sweepLatencyChart(profile string, entries []entry, param string) *plot.Char
 	return c
 }
 
+// lowestLatencyMark marks, on a sweep's latency chart, the point a table
+// that leads with latency picks out; ok is false for other tables and
+// for comparables.
+func lowestLatencyMark(e entry, param string) (plot.Mark, bool) {
+	peak := e.table.peakRow()
+	if e.run != "" || peak == nil || e.table.Headline != headlineLat || peak.Total.MeanLatNs == nil {
+		return plot.Mark{}, false
+	}
+	x, ok := paramValue(*peak, param)
+	xv, isNum := x.(float64)
+	if !ok || !isNum {
+		return plot.Mark{}, false
+	}
+	return plot.Mark{At: plot.Point{X: xv, Y: *peak.Total.MeanLatNs}, Label: "lowest mean " + format.ShortLatency(*peak.Total.MeanLatNs)}, true
+}
+
+// percentileTitle names the percentile chart after the point it draws:
+// the peak, or the lowest-latency point.
+func percentileTitle(profile, headline string) string {
+	return profile + ": latency percentiles at the " + cond(headline == headlineLat, "lowest-latency point", "peak")
+}
+
 func heatMapChart(title string, e entry, dims []string, headline string) *plot.Chart {
 	rows := e.table.Rows
 	h := &plot.HeatMap{
 		XTitle: dims[0], YTitle: dims[1], PeakRow: -1, PeakCol: -1,
-		Metric: metricName(headline),
-		Cell:   func(v float64) string { return shortHeadline(v, headline, e.table.unit()) },
+		Metric: metricName(headline), PeakName: peakWord(headline),
+		Cell: func(v float64) string { return shortHeadline(v, headline, e.table.unit()) },
 	}
 	if headline != headlineBW {
 		h.Cell = func(v float64) string { return format.Significant(v, format.CountUnits) }
@@ -464,7 +496,7 @@ func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
 }
 
 func percentileChart(profile string, entries []entry) *plot.Chart {
-	c := &plot.Chart{Title: profile + ": latency percentiles at the peak"}
+	c := &plot.Chart{Title: percentileTitle(profile, entries[0].table.Headline)}
 	var ps, ys []float64
 	for i, e := range entries {
 		curves := tailPercentiles(e.table.Latency)

@@ -431,7 +431,7 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 	for i, r := range t.Rows {
 		texts := cells(r, t.Columns, u)
 		rows[i] = make([][]span, len(texts)+1)
-		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
+		rows[i][0] = pointCell(r, curve, cond(len(t.Rows) > 1, peakWord(t.Headline), ""), s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
 			rows[i][j+1] = spans(text)
 		}
@@ -605,14 +605,15 @@ func pointText(r Row, curve bool) string {
 }
 
 // pointCell is a row's first cell: its point and what it stands for, the
-// marker of the plan revision that produced it, and the peak marked when
-// there are other rows to compare it with.
-func pointCell(r Row, curve, markPeak bool, marker string) []span {
+// marker of the plan revision that produced it, and the peak marked with
+// peak ("peak", "lowest latency") when there are other rows to compare it
+// with ("" when there are not).
+func pointCell(r Row, curve bool, peak, marker string) []span {
 	name, notes := pointParts(r, curve)
 	text := []span{plain(name)}
-	if r.Peak && markPeak {
+	if r.Peak && peak != "" {
 		text = []span{strong(name)}
-		notes = append(notes, "peak")
+		notes = append(notes, peak)
 	}
 	if marker != "" {
 		text = append(text, plain(marker))
@@ -714,13 +715,20 @@ func (s *Summary) peakText(r Rank) string {
 	return cmp.Or(r.Point, "single run")
 }
 
+// peakWord names the row a headline picks out: "peak", or "lowest
+// latency" when the table leads with latency.
+func peakWord(headline string) string {
+	return cond(headline == headlineLat, "lowest latency", "peak")
+}
+
 // rankingTable ranks the drives of a section when there are several.
 func rankingTable(d *document, s *Summary, sec Section) {
 	if len(sec.Ranking) < 2 {
 		return
 	}
+	at := cond(headlineOf(s, sec.Profile) == headlineLat, "Lowest latency at", "Peak at")
 	cols := []column{
-		{"Rank", true}, {title: "Drive"}, {title: "Peak at"}, {"IOPS", true}, {s.unit().column(), true},
+		{"Rank", true}, {title: "Drive"}, {title: at}, {"IOPS", true}, {s.unit().column(), true},
 		{"Mean latency", true}, {"p99", true},
 	}
 	var rows [][]string

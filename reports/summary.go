@@ -251,7 +251,9 @@ type Row struct {
 	// measured.
 	Read  *Figures `json:"read,omitempty"`
 	Write *Figures `json:"write,omitempty"`
-	// Peak marks the row with the highest IOPS among completed points.
+	// Peak marks the row the table's headline picks out among completed
+	// points: the highest IOPS, or the lowest mean latency when the
+	// headline is "lat".
 	Peak bool `json:"peak"`
 	// RatePct is set on the points of a rate curve: the step ran at this
 	// percentage of the curve's uncontrolled maximum.
@@ -433,7 +435,7 @@ type Section struct {
 	Shape  string     `json:"shape"`
 	Charts []ChartRef `json:"charts"`
 	// Ranking orders the drives by their peak headline figure, best
-	// first.
+	// first: the highest IOPS or bandwidth, or the lowest mean latency.
 	Ranking []Rank `json:"ranking"`
 	// Highlight is a sentence on the ranking; empty with one drive.
 	Highlight string `json:"highlight"`
