@@ -11,18 +11,52 @@ import (
 )
 
 // buildAcceptance gathers the rows of every acceptance step, in step
-// order and, within a step, in the order of the drive's spec.
-func buildAcceptance(steps []step) []AcceptanceRow {
+// order and, within a step, in the order of the drive's spec, their
+// reasons in the report's unit u.
+func buildAcceptance(steps []step, u bwUnit) []AcceptanceRow {
 	out := []AcceptanceRow{}
 	for _, s := range steps {
 		if !s.is(kindAcceptance) || s.rec == nil {
 			continue
 		}
 		for _, a := range s.rec.Acceptance {
-			out = append(out, acceptanceRow(s, a))
+			row := acceptanceRow(s, a)
+			row.Reason = restateReason(row, u)
+			out = append(out, row)
 		}
 	}
 	return out
+}
+
+// restateReason is an acceptance row's reason with its bandwidths in the
+// report's unit. The engine states them in the sheet's MB/s ("1,867 MB/s
+// measured against 6,200 MB/s claimed (30.1%): more than 5% short ..."),
+// which a MiB/s report restates from the row's own figures.
+func restateReason(a AcceptanceRow, u bwUnit) string {
+	if u != unitMiBps || a.Unit != "B/s" || a.Measured == nil || a.Ratio == nil {
+		return a.Reason
+	}
+	head, rest, ok := strings.Cut(a.Reason, ": ")
+	if !ok || !strings.Contains(head, " measured against ") || !strings.HasSuffix(head, ")") {
+		return a.Reason
+	}
+	return u.text(*a.Measured) + " measured against " + u.claim(a.Claimed) + " claimed (" + percentText(*a.Ratio*100) + "): " + rest
+}
+
+// restateMessage is a verdict's message with the reason of the
+// acceptance row it stands for restated in the report's unit (see
+// restateReason); other verdicts' messages are left as they are.
+func restateMessage(s step, v results.Verdict, u bwUnit) string {
+	if !s.is(kindAcceptance) {
+		return v.Message
+	}
+	subject := cmp.Or(v.Subject, legacySubject(s, v))
+	for _, a := range s.rec.Acceptance {
+		if a.Spec+" "+a.Metric == subject {
+			return strings.Replace(v.Message, a.Reason, restateReason(acceptanceRow(s, a), u), 1)
+		}
+	}
+	return v.Message
 }
 
 func acceptanceRow(s step, a results.AcceptanceRow) AcceptanceRow {
@@ -96,14 +130,15 @@ func (g acceptGroup) tolerance() (float64, bool) {
 }
 
 // acceptValue writes a claimed or measured figure in its unit: "87,243
-// IOPS", "921.6 µs", a claimed "6,200 MB/s" as the sheet states it, a
-// measured "1,866.7 MB/s" as the report's tables do.
-func acceptValue(a AcceptanceRow, v float64, measured bool) string {
+// IOPS", "921.6 µs"; a claimed bandwidth as the sheet states it, in MB/s,
+// and in the report's unit too when that is MiB/s ("6,200 MB/s (5,912.8
+// MiB/s)"); a measured one in the report's unit, as its tables give it.
+func acceptValue(a AcceptanceRow, v float64, measured bool, u bwUnit) string {
 	switch {
 	case a.Unit == "B/s" && measured:
-		return format.Bandwidth(v)
+		return u.text(v)
 	case a.Unit == "B/s":
-		return strings.TrimSuffix(format.Grouped(v/1e6, 1), ".0") + " MB/s"
+		return u.claim(v)
 	}
 	switch a.Unit {
 	case "IOPS":
@@ -111,7 +146,7 @@ func acceptValue(a AcceptanceRow, v float64, measured bool) string {
 	case "µs":
 		return format.Latency(v * 1e3)
 	}
-	return specValue(a.Metric, v)
+	return specValue(a.Metric, v, u)
 }
 
 // stepWithin is a step's name without the drive it ran on, as a table of

@@ -64,21 +64,25 @@ func TestAcceptValue(t *testing.T) {
 		unit, metric string
 		v            float64
 		measured     bool
+		report       bwUnit
 		want         string
 	}{
-		{"IOPS", "iops", 87243.42, true, "87,243 IOPS"},
-		{"B/s", "bw", 6.2e9, false, "6,200 MB/s"},
-		{"B/s", "bw", 1866682797.6, true, "1,866.7 MB/s"},
-		{"B/s", "bw", 2.4e9, true, "2,400.0 MB/s"},
-		{"µs", "p99_us", 921.6, true, "921.6 µs"},
-		{"µs", "lat_us", 1500, false, "1.50 ms"},
-		{"", "dwpd", 1, false, "1 dwpd"},
-		{"", "watts_typical", 12.5, false, "12.5 watts_typical"},
+		{"IOPS", "iops", 87243.42, true, unitMBps, "87,243 IOPS"},
+		{"B/s", "bw", 6.2e9, false, unitMBps, "6,200 MB/s"},
+		{"B/s", "bw", 1866682797.6, true, unitMBps, "1,866.7 MB/s"},
+		{"B/s", "bw", 2.4e9, true, unitMBps, "2,400.0 MB/s"},
+		// In a MiB/s report the claim keeps the sheet's own figure.
+		{"B/s", "bw", 6.2e9, false, unitMiBps, "6,200 MB/s (5,912.8 MiB/s)"},
+		{"B/s", "bw", 2.4e9, true, unitMiBps, "2,288.8 MiB/s"},
+		{"µs", "p99_us", 921.6, true, unitMiBps, "921.6 µs"},
+		{"µs", "lat_us", 1500, false, unitMBps, "1.50 ms"},
+		{"", "dwpd", 1, false, unitMBps, "1 dwpd"},
+		{"", "watts_typical", 12.5, false, unitMBps, "12.5 watts_typical"},
 	}
 	for _, tt := range tests {
 		a := AcceptanceRow{Unit: tt.unit, Metric: tt.metric}
-		if got := acceptValue(a, tt.v, tt.measured); got != tt.want {
-			t.Errorf("acceptValue(%s %s, %v) = %q, want %q", tt.unit, tt.metric, tt.v, got, tt.want)
+		if got := acceptValue(a, tt.v, tt.measured, tt.report); got != tt.want {
+			t.Errorf("acceptValue(%s %s, %v, %s) = %q, want %q", tt.unit, tt.metric, tt.v, tt.report, got, tt.want)
 		}
 	}
 }

@@ -89,9 +89,9 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps, rev),
 		SteadyState:     buildSteadyState(steps, rev),
-		Acceptance:      buildAcceptance(steps),
+		Acceptance:      buildAcceptance(steps, unitOf(m.Units)),
 		Health:          []DriveHealth{},
-		Checks:          buildChecks(steps),
+		Checks:          buildChecks(steps, unitOf(m.Units)),
 		Problems:        buildProblems(steps),
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
@@ -386,8 +386,9 @@ func legacySubject(s step, v results.Verdict) string {
 	return ""
 }
 
-// buildChecks gathers the verdicts of every step, in step order.
-func buildChecks(steps []step) []CheckVerdict {
+// buildChecks gathers the verdicts of every step, in step order, the
+// bandwidths of acceptance verdicts in the report's unit u.
+func buildChecks(steps []step, u bwUnit) []CheckVerdict {
 	out := []CheckVerdict{}
 	for _, s := range steps {
 		if s.rec == nil {
@@ -399,7 +400,7 @@ func buildChecks(steps []step) []CheckVerdict {
 				Check:      cmp.Or(v.Check, s.source()),
 				Drive:      cmp.Or(v.Drive, s.info.Drive),
 				Status:     v.Status,
-				Message:    v.Message,
+				Message:    restateMessage(s, v, u),
 				Subject:    cmp.Or(v.Subject, legacySubject(s, v)),
 				Where:      v.Where,
 				DurationNs: wallTime(s.rec),

@@ -64,7 +64,7 @@ func planCharts(s *Summary) []plannedChart {
 				Kind: chartSteadyState, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds",
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
 			},
-			draw: func() *plot.Chart { return steadyStateChart(ss) },
+			draw: func() *plot.Chart { return steadyStateChart(ss, s.unit()) },
 		})
 	}
 	for i := range s.Grids {
@@ -521,7 +521,7 @@ func percentileChart(profile string, entries []entry) *plot.Chart {
 // steadyStateChart draws the tracked figure of every round, the
 // measurement window shaded, its average with the ±10% band the criteria
 // allow, and the best-fit line over the window.
-func steadyStateChart(ss *SteadyState) *plot.Chart {
+func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 	c := &plot.Chart{Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
 	var rounds, values []float64
 	rl := plot.Line{Name: variableTitle(ss.Variable) + " per round", Color: plot.SeriesColor(0), Markers: true}
@@ -544,7 +544,7 @@ func steadyStateChart(ss *SteadyState) *plot.Chart {
 		rounds = append(rounds, first-0.5, last+0.5)
 	}
 	c.X = plot.WholeAxis("Round", rounds, format.Trim)
-	c.Y = plot.LinearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable))
+	c.Y = plot.LinearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable, u))
 	return c
 }
 
@@ -557,11 +557,12 @@ func variableTitle(v string) string {
 	return cmp.Or(titles[v], v, "value")
 }
 
-// variableTick writes a tick of a tracked figure's axis in its unit.
-func variableTick(v string) func(float64) string {
+// variableTick writes a tick of a tracked figure's axis in its unit,
+// bandwidth in the report's.
+func variableTick(v string, u bwUnit) func(float64) string {
 	switch v {
 	case variableBW:
-		return format.ShortBandwidth
+		return u.tick
 	case variableLatMean, variableLatP99:
 		return format.ShortLatency
 	}

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -93,10 +95,8 @@ func TestLatencyHeadline(t *testing.T) {
 					t.Errorf("row %s: peak = %v, want the peak at %s", r.Point, r.Peak, tt.peak)
 				}
 			}
-			for _, want := range tt.want {
-				if !strings.Contains(md, want) {
-					t.Errorf("report.md lacks %q", want)
-				}
+			if missing := lacking(md, tt.want...); len(missing) > 0 {
+				t.Errorf("report.md lacks %q", missing)
 			}
 			if testing.Verbose() {
 				t.Log(md)
@@ -121,4 +121,48 @@ func TestMiBps(t *testing.T) {
 	if s.Units != "MiB/s" || strings.Contains(s.Results[0].Highlight, "MB/s") {
 		t.Errorf("units %q, highlight %q", s.Units, s.Results[0].Highlight)
 	}
+}
+
+// TestMiBpsEverywhere: in a MiB/s report every bandwidth a reader sees
+// follows the unit: the spec sheet's claims (beside the sheet's own MB/s),
+// acceptance's measured figures and reasons, the checks' messages of
+// acceptance rows and the preconditioning table. A figure in MB/s is
+// only ever a sheet's, with its MiB/s beside it.
+func TestMiBpsEverywhere(t *testing.T) {
+	m, recs := loadRun(t, filepath.Join("testdata", "vendor-acceptance"))
+	m.Units = "MiB/s"
+	s, md := render(t, m, recs)
+	if missing := lacking(md,
+		"| seq_read | bw | 6,200 MB/s (5,912.8 MiB/s) | 1,780.2 MiB/s",
+		"1,780.2 MiB/s measured against 6,200 MB/s (5,912.8 MiB/s) claimed (30.1%): more than 5% short",
+		"| Precondition | Drive | Pass | Status | Written | MiB/s | Duration |",
+	); len(missing) > 0 {
+		t.Errorf("report.md lacks %q", missing)
+	}
+	if loose := regexp.MustCompile(`[0-9] MB/s(?: [^(]|[^ ]|$)`).FindAllString(md, -1); len(loose) > 0 {
+		t.Errorf("report.md gives bandwidth in MB/s: %q", loose)
+	}
+	found := false
+	for _, v := range s.Checks {
+		if v.Subject == "seq_read bw" {
+			found = true
+			if !strings.Contains(v.Message, "1,780.2 MiB/s measured against 6,200 MB/s (5,912.8 MiB/s) claimed") {
+				t.Errorf("the check's message is not in MiB/s: %q", v.Message)
+			}
+		}
+	}
+	if !found {
+		t.Error("no check verdict for seq_read bw")
+	}
+}
+
+// lacking lists the parts that text does not contain.
+func lacking(text string, parts ...string) []string {
+	var out []string
+	for _, p := range parts {
+		if !strings.Contains(text, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }

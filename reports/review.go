@@ -153,7 +153,7 @@ func docDrives(d *document, s *Summary) {
 		for i := range max(len(drv.Spec), len(identity)) {
 			row := [][]span{spans(""), spans(""), spans(""), spans("")}
 			if i < len(drv.Spec) {
-				row[0], row[1] = spans(drv.Spec[i].Name), spans(specText(drv.Spec[i]))
+				row[0], row[1] = spans(drv.Spec[i].Name), spans(specText(drv.Spec[i], s.unit()))
 			}
 			if i < len(identity) {
 				row[2], row[3] = identity[i][0], identity[i][1]
@@ -202,10 +202,10 @@ func yesNo(v bool) string {
 
 // specText writes a spec-sheet claim with its conditions:
 // "1,000,000 IOPS (4KiB random read, QD32, 4 jobs)".
-func specText(e SpecEntry) string {
+func specText(e SpecEntry, u bwUnit) string {
 	var values []string
 	for _, metric := range slices.Sorted(maps.Keys(e.Values)) {
-		values = append(values, specValue(metric, e.Values[metric]))
+		values = append(values, specValue(metric, e.Values[metric], u))
 	}
 	text := orDash(strings.Join(values, ", "))
 	if cond := specConditions(e); cond != "" {
@@ -214,13 +214,14 @@ func specText(e SpecEntry) string {
 	return text
 }
 
-// specValue writes one claimed figure in the report's units.
-func specValue(metric string, v float64) string {
+// specValue writes one claimed figure in the report's units, a
+// bandwidth as the sheet states it too (see bwUnit.claim).
+func specValue(metric string, v float64, u bwUnit) string {
 	switch {
 	case metric == "iops":
 		return format.Count(v) + " IOPS"
 	case metric == "bw":
-		return format.Plain(v/1e6) + " MB/s"
+		return u.claim(v)
 	case metric == "lat_us":
 		return format.Latency(v*1e3) + " latency"
 	case strings.HasSuffix(metric, "_us"):
@@ -328,13 +329,13 @@ func preconditionTable(d *document, s *Summary) {
 	}
 	cols := []column{
 		{title: "Precondition"}, {title: "Drive"}, {"Pass", true}, {title: "Status"},
-		{"Written", true}, {"MB/s", true}, {"Duration", true},
+		{"Written", true}, {s.unit().column(), true}, {"Duration", true},
 	}
 	var rows [][]string
 	for _, p := range passes {
 		written, bw := format.Dash, format.Dash
 		if p.BytesWritten > 0 {
-			written, bw = format.Bytes(p.BytesWritten), format.MBps(p.BWBytes)
+			written, bw = format.Bytes(p.BytesWritten), s.unit().number(p.BWBytes)
 		}
 		rows = append(rows, []string{
 			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
@@ -760,15 +761,15 @@ func docSteadyState(d *document, s *Summary) {
 		if ss.Chart != "" {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
-		d.para(plain(steadyStateSentence(ss)))
-		steadyRoundsTable(d, ss)
+		d.para(plain(steadyStateSentence(ss, s.unit())))
+		steadyRoundsTable(d, ss, s.unit())
 	}
 }
 
 // steadyRoundsTable lists the rounds of a steady-state search with the
 // judgement after each: the tracked figure, the window ending there, its
 // range and slope as shares of the mean, in PTS's own terms.
-func steadyRoundsTable(d *document, ss SteadyState) {
+func steadyRoundsTable(d *document, ss SteadyState, u bwUnit) {
 	if !slices.ContainsFunc(ss.Rounds, func(r SteadyRound) bool { return r.Judgement != "" }) {
 		return
 	}
@@ -779,7 +780,7 @@ func steadyRoundsTable(d *document, ss SteadyState) {
 		if r.RangePct > 0 || r.SlopePct > 0 {
 			rng, slope = percentText(r.RangePct), percentText(r.SlopePct)
 		}
-		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value), rng, slope, orDash(r.Judgement)})
+		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value, u), rng, slope, orDash(r.Judgement)})
 	}
 	d.table(cols, rows)
 }

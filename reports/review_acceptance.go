@@ -28,7 +28,7 @@ func docAcceptance(d *document, s *Summary) {
 			identityText(d, s.drive(g.drive))
 		}
 		d.para(acceptGroupText(g)...)
-		d.richTable(acceptanceColumns, acceptanceRows(g))
+		d.richTable(acceptanceColumns, acceptanceRows(g, s.unit()))
 	}
 }
 
@@ -47,12 +47,12 @@ func acceptGroupText(g acceptGroup) []span {
 	return append(text, plain(": "+g.tallyText()+"."))
 }
 
-func acceptanceRows(g acceptGroup) [][][]span {
+func acceptanceRows(g acceptGroup, u bwUnit) [][][]span {
 	var rows [][][]span
 	for _, a := range g.rows {
 		measured, ratio := format.Dash, format.Dash
 		if a.Measured != nil {
-			measured = acceptValue(a, *a.Measured, true)
+			measured = acceptValue(a, *a.Measured, true, u)
 			if a.Step != "" {
 				measured += "\nat " + stepWithin(a.Step, a.Drive)
 			}
@@ -61,7 +61,7 @@ func acceptanceRows(g acceptGroup) [][][]span {
 			ratio = percentText(*a.Ratio * 100)
 		}
 		rows = append(rows, [][]span{
-			spans(a.Spec), spans(a.Metric), spans(acceptValue(a, a.Claimed, false)), spans(measured), spans(ratio),
+			spans(a.Spec), spans(a.Metric), spans(acceptValue(a, a.Claimed, false, u)), spans(measured), spans(ratio),
 			{verdict(a.Verdict)}, spans(reasonText(a)),
 		})
 	}
