@@ -96,6 +96,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
 	}
+	s.Acceptance = append(s.Acceptance, unjudgedRows(s.Drives, s.Acceptance, steps)...)
 	annotateResults(s.Results, steps, m.Percentiles)
 	s.Grids = buildGrids(s.Results)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)

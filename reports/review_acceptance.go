@@ -18,7 +18,7 @@ func docAcceptance(d *document, s *Summary) {
 	d.heading(2, plain("Spec acceptance"))
 	d.para(plain("Each figure of a drive's spec sheet against the measurement whose conditions come closest to the figure's. " +
 		"A figure missed under other conditions than the spec's is a warning, not a failure: not like with like. " +
-		"Figures drivebench cannot compare are listed as skipped."))
+		"Figures drivebench cannot compare are listed as skipped, and so are figures no accept block judged, with why: not measured, or measured but not compared."))
 	groups := acceptGroups(s.Acceptance)
 	shown := map[string]bool{}
 	for _, g := range groups {
@@ -38,8 +38,11 @@ var acceptanceColumns = []column{
 }
 
 // acceptGroupText names the accept block and its tolerance, and counts
-// its verdicts.
+// its verdicts; the figures no block judged are counted as such.
 func acceptGroupText(g acceptGroup) []span {
+	if g.accept == "" {
+		return spans("Not judged by an accept block: " + plural(len(g.rows), "figure") + ".")
+	}
 	text := []span{plain("Accept block "), mono(orDash(g.accept))}
 	if tol, ok := g.tolerance(); ok {
 		text = append(text, plain(", tolerance "+format.Plain(tol)+"%"))
