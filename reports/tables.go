@@ -106,6 +106,7 @@ func finishTable(t *ProfileResult, steps []step, headline string) {
 		if res := resultOf(steps, i); res != nil {
 			t.Latency = latencyCurves(res)
 			t.Series = seriesSamples(res.Series)
+			t.Thermal = thermalReadings(res.Thermal)
 		}
 	}
 	t.Highlight = joinSentences(highlight(t), searchSentence(t.Search), lightestSentence(t), seriesSentence(t), skippedSentence(t))
@@ -199,6 +200,28 @@ func seriesSamples(series []metrics.Sample) []SeriesSample {
 		last := group[len(group)-1]
 		s.T, s.BytesWritten = finite(last.T), last.BytesWritten
 		out = append(out, s)
+	}
+	return out
+}
+
+// maxThermal is the most temperature readings a table keeps: a drive's
+// temperature moves slowly, and the engine reads it every 5 s.
+const maxThermal = 240
+
+// thermalReadings merges a step's temperature readings into at most
+// maxThermal: each group the last of its readings, with the hottest
+// temperature of the group; nil for none.
+func thermalReadings(samples []metrics.ThermalSample) []metrics.ThermalSample {
+	var out []metrics.ThermalSample
+	per := (len(samples) + maxThermal - 1) / maxThermal
+	for start := 0; start < len(samples); start += per {
+		group := samples[start:min(start+per, len(samples))]
+		r := group[len(group)-1]
+		r.T = finite(r.T)
+		for _, smp := range group {
+			r.TempC = max(r.TempC, smp.TempC)
+		}
+		out = append(out, r)
 	}
 	return out
 }
