@@ -29,7 +29,7 @@ drive "scratch" {
   writable = true
 
   spec {
-    rand_read_4k = { iops = 1000000, bs = "4KiB", iodepth = 32, numjobs = 4 }
+    rand_read_4k = { iops = 1000000, rw = "randread", bs = "4KiB", iodepth = 32, numjobs = 4 }
   }
 }
 

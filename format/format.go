@@ -68,6 +68,13 @@ func MBps(bytesPerSec float64) string { return Grouped(bytesPerSec/1e6, 1) }
 // Bandwidth is MBps with its Unit: "8,668.1 MB/s".
 func Bandwidth(bytesPerSec float64) string { return MBps(bytesPerSec) + " MB/s" }
 
+// MiBps writes a bandwidth in bytes per second as binary mebibytes per
+// second without the Unit, as Tom's Hardware quotes it: "8,266.4".
+func MiBps(bytesPerSec float64) string { return Grouped(bytesPerSec/(1<<20), 1) }
+
+// BandwidthMiB is MiBps with its Unit: "8,266.4 MiB/s".
+func BandwidthMiB(bytesPerSec float64) string { return MiBps(bytesPerSec) + " MiB/s" }
+
 // Latency writes a latency in the Unit its magnitude calls for:
 // "850 ns", "388.2 µs", "1.42 ms", "2.31 s". The Unit is chosen after
 // rounding, so 999.96 µs is "1.00 ms", never "1000.0 µs".
@@ -183,7 +190,9 @@ var (
 	CountUnits     = []Unit{{1e9, "G"}, {1e6, "M"}, {1e3, "K"}, {1, ""}}
 	LatencyUnits   = []Unit{{1e9, " s"}, {1e6, " ms"}, {1e3, " µs"}, {1, " ns"}}
 	BandwidthUnits = []Unit{{1e9, " GB/s"}, {1e6, " MB/s"}, {1e3, " kB/s"}, {1, " B/s"}}
-	ByteUnits      = []Unit{{1e15, " PB"}, {1e12, " TB"}, {1e9, " GB"}, {1e6, " MB"}, {1e3, " kB"}, {1, " B"}}
+	// BinaryBandwidthUnits are the binary multiples of bytes per second.
+	BinaryBandwidthUnits = []Unit{{1 << 30, " GiB/s"}, {1 << 20, " MiB/s"}, {1 << 10, " KiB/s"}, {1, " B/s"}}
+	ByteUnits            = []Unit{{1e15, " PB"}, {1e12, " TB"}, {1e9, " GB"}, {1e6, " MB"}, {1e3, " kB"}, {1, " B"}}
 )
 
 // Short forms for chart ticks and heat map cells: "250K" IOPS, "200 µs",

@@ -68,6 +68,24 @@ func TestFormatBandwidth(t *testing.T) {
 	}
 }
 
+func TestFormatBandwidthMiB(t *testing.T) {
+	tests := []struct {
+		bytesPerSec float64
+		want        string
+	}{
+		{0, "0.0 MiB/s"},
+		{1 << 20, "1.0 MiB/s"},
+		{6_200e6, "5,912.8 MiB/s"},
+		{8_668_140_000, "8,266.6 MiB/s"},
+		{-1, "0.0 MiB/s"},
+	}
+	for _, tt := range tests {
+		if got := BandwidthMiB(tt.bytesPerSec); got != tt.want {
+			t.Errorf("BandwidthMiB(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
+		}
+	}
+}
+
 func TestFormatLatency(t *testing.T) {
 	tests := []struct {
 		ns   float64
@@ -190,6 +208,8 @@ func TestShortForms(t *testing.T) {
 		{ShortBytes(2e12), "2 TB"},
 		{Significant(1_973_400, CountUnits), "1.97M"},
 		{Significant(13_293.7e6, BandwidthUnits), "13.3 GB/s"},
+		{Significant(13_293.7e6, BinaryBandwidthUnits), "12.4 GiB/s"},
+		{Significant(1.5*(1<<20), BinaryBandwidthUnits), "1.50 MiB/s"},
 		{Significant(999.6, CountUnits), "1000"},
 	}
 	for _, tt := range tests {

@@ -18,6 +18,9 @@ type Chart struct {
 	Marks []Mark
 	// Band shades a range of x, such as a steady-state window.
 	Band *Band
+	// Y2Room leaves the room of a second Y axis on the right of a chart
+	// that has none, so that its plot area lines up with one's that has.
+	Y2Room bool
 	// Heat, when set, replaces the value axes and lines; so does Bars.
 	Heat *HeatMap
 	Bars *Bars
@@ -35,6 +38,7 @@ type Line struct {
 
 type Point struct{ X, Y float64 }
 
+// Mark circles a point; Label, when not empty, names it beside.
 type Mark struct {
 	At    Point
 	Label string
@@ -54,8 +58,10 @@ type HeatMap struct {
 	Cols, Rows     []string
 	// Cells holds a value per [row][col]; NaN where no point was measured.
 	Cells [][]float64
-	// PeakRow and PeakCol locate the marked cell, -1 when none is.
+	// PeakRow and PeakCol locate the marked cell, -1 when none is;
+	// PeakName names it in the key, "peak" when empty.
 	PeakRow, PeakCol int
+	PeakName         string
 	// Metric names the value for the colour key; cell writes a value.
 	Metric string
 	Cell   func(float64) string

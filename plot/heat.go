@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -109,7 +110,7 @@ func heatKey(h *HeatMap) []legendItem {
 	}
 	items[0].label = h.Metric + " " + items[0].label
 	if h.PeakRow >= 0 {
-		items = append(items, legendItem{label: "peak", color: peakColor, outline: true})
+		items = append(items, legendItem{label: cmp.Or(h.PeakName, "peak"), color: peakColor, outline: true})
 	}
 	return items
 }

@@ -56,7 +56,7 @@ func newCanvas(c *Chart) *canvas {
 	if c.Bars != nil {
 		p.bottom = plotTop + barsHeight(c.Bars) + 16
 	}
-	if c.Y2 != nil {
+	if c.Y2 != nil || c.Y2Room {
 		p.right = chartWidth - y2Pad
 	}
 	p.x, p.y, p.y2 = c.X, c.Y, c.Y2
@@ -202,6 +202,9 @@ func (p *canvas) mark(m Mark) {
 	}
 	x, y := p.px(m.At.X), p.py(ya, m.At.Y)
 	fmt.Fprintf(&p.b, `<circle cx="%s" cy="%s" r="6" fill="none" stroke="%s" stroke-width="2"/>`+"\n", num(x), num(y), m.Color)
+	if m.Label == "" {
+		return
+	}
 	anchor, dx := "start", 9.0
 	if x+dx+textWidth(m.Label) > p.right {
 		anchor, dx = "end", -9

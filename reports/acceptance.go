@@ -3,7 +3,9 @@ package reports
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
@@ -11,18 +13,52 @@ import (
 )
 
 // buildAcceptance gathers the rows of every acceptance step, in step
-// order and, within a step, in the order of the drive's spec.
-func buildAcceptance(steps []step) []AcceptanceRow {
+// order and, within a step, in the order of the drive's spec, their
+// reasons in the report's unit u.
+func buildAcceptance(steps []step, u bwUnit) []AcceptanceRow {
 	out := []AcceptanceRow{}
 	for _, s := range steps {
 		if !s.is(kindAcceptance) || s.rec == nil {
 			continue
 		}
 		for _, a := range s.rec.Acceptance {
-			out = append(out, acceptanceRow(s, a))
+			row := acceptanceRow(s, a)
+			row.Reason = restateReason(row, u)
+			out = append(out, row)
 		}
 	}
 	return out
+}
+
+// restateReason is an acceptance row's reason with its bandwidths in the
+// report's unit. The engine states them in the sheet's MB/s ("1,867 MB/s
+// measured against 6,200 MB/s claimed (30.1%): more than 5% short ..."),
+// which a MiB/s report restates from the row's own figures.
+func restateReason(a AcceptanceRow, u bwUnit) string {
+	if u != unitMiBps || a.Unit != "B/s" || a.Measured == nil || a.Ratio == nil {
+		return a.Reason
+	}
+	head, rest, ok := strings.Cut(a.Reason, ": ")
+	if !ok || !strings.Contains(head, " measured against ") || !strings.HasSuffix(head, ")") {
+		return a.Reason
+	}
+	return u.text(*a.Measured) + " measured against " + u.claim(a.Claimed) + " claimed (" + percentText(*a.Ratio*100) + "): " + rest
+}
+
+// restateMessage is a verdict's message with the reason of the
+// acceptance row it stands for restated in the report's unit (see
+// restateReason); other verdicts' messages are left as they are.
+func restateMessage(s step, v results.Verdict, u bwUnit) string {
+	if !s.is(kindAcceptance) {
+		return v.Message
+	}
+	subject := cmp.Or(v.Subject, legacySubject(s, v))
+	for _, a := range s.rec.Acceptance {
+		if a.Spec+" "+a.Metric == subject {
+			return strings.Replace(v.Message, a.Reason, restateReason(acceptanceRow(s, a), u), 1)
+		}
+	}
+	return v.Message
 }
 
 func acceptanceRow(s step, a results.AcceptanceRow) AcceptanceRow {
@@ -96,14 +132,15 @@ func (g acceptGroup) tolerance() (float64, bool) {
 }
 
 // acceptValue writes a claimed or measured figure in its unit: "87,243
-// IOPS", "921.6 µs", a claimed "6,200 MB/s" as the sheet states it, a
-// measured "1,866.7 MB/s" as the report's tables do.
-func acceptValue(a AcceptanceRow, v float64, measured bool) string {
+// IOPS", "921.6 µs"; a claimed bandwidth as the sheet states it, in MB/s,
+// and in the report's unit too when that is MiB/s ("6,200 MB/s (5,912.8
+// MiB/s)"); a measured one in the report's unit, as its tables give it.
+func acceptValue(a AcceptanceRow, v float64, measured bool, u bwUnit) string {
 	switch {
 	case a.Unit == "B/s" && measured:
-		return format.Bandwidth(v)
+		return u.text(v)
 	case a.Unit == "B/s":
-		return strings.TrimSuffix(format.Grouped(v/1e6, 1), ".0") + " MB/s"
+		return u.claim(v)
 	}
 	switch a.Unit {
 	case "IOPS":
@@ -111,7 +148,7 @@ func acceptValue(a AcceptanceRow, v float64, measured bool) string {
 	case "µs":
 		return format.Latency(v * 1e3)
 	}
-	return specValue(a.Metric, v)
+	return specValue(a.Metric, v, u)
 }
 
 // stepWithin is a step's name without the drive it ran on, as a table of
@@ -153,7 +190,143 @@ func acceptanceBrief(a AcceptanceRow) string {
 }
 
 // acceptanceSentence sums up a group for the conclusion: "Spec sheet of
-// dut (spec-sheet): 9 figures (1 pass, 3 warn, 5 skip)."
+// dut (spec-sheet): 9 figures (1 pass, 3 warn, 5 skip)."; "Spec sheet of
+// dut: 2 figures no accept block judged." for the figures no block did.
 func acceptanceSentence(g acceptGroup) string {
-	return fmt.Sprintf("Spec sheet of %s (%s): %s.", orDash(g.drive), cmp.Or(g.accept, "accept"), g.tallyText())
+	if g.accept == "" {
+		return fmt.Sprintf("Spec sheet of %s: %s no accept block judged.", orDash(g.drive), plural(len(g.rows), "figure"))
+	}
+	return fmt.Sprintf("Spec sheet of %s (%s): %s.", orDash(g.drive), g.accept, g.tallyText())
+}
+
+// unjudgedRows lists the figures of the drives' spec sheets that no
+// acceptance row judged, as skipped rows that say why: no profile ran
+// the figure's conditions ("not measured"), or one did and no accept
+// block compared it ("not judged"). So a sheet is read in full even when
+// the plan has no accept block, or one that names only some entries.
+func unjudgedRows(drives []Drive, judged []AcceptanceRow, steps []step) []AcceptanceRow {
+	out := []AcceptanceRow{}
+	for _, d := range drives {
+		accept := ""
+		if i := slices.IndexFunc(judged, func(a AcceptanceRow) bool { return a.Drive == d.Name }); i >= 0 {
+			accept = judged[i].Accept
+		}
+		for _, e := range d.Spec {
+			for _, metric := range specMetrics(e.Values) {
+				if slices.ContainsFunc(judged, func(a AcceptanceRow) bool {
+					return a.Drive == d.Name && a.Spec == e.Name && a.Metric == metric
+				}) {
+					continue
+				}
+				unit, better := metricUnit(metric)
+				out = append(out, AcceptanceRow{
+					Drive: d.Name, Spec: e.Name, Metric: metric, Unit: unit, Better: better,
+					Claimed: finite(e.Values[metric]), Verdict: results.VerdictSkip, Conditions: []string{},
+					Reason: unjudgedReason(d.Name, e, metric, accept, steps),
+				})
+			}
+		}
+	}
+	return out
+}
+
+// specMetrics lists an entry's figures as acceptance does: IOPS,
+// bandwidth, mean latency and latency percentiles, then the figures
+// drivebench does not measure, each kind by name.
+func specMetrics(values map[string]float64) []string {
+	rank := func(k string) int {
+		switch unit, _ := metricUnit(k); {
+		case k == "iops":
+			return 0
+		case k == "bw":
+			return 1
+		case k == "lat_us":
+			return 2
+		case unit != "":
+			return 3
+		}
+		return 4
+	}
+	return slices.SortedFunc(maps.Keys(values), func(a, b string) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
+	})
+}
+
+// metricUnit is the unit of a spec figure and which way passes; empty
+// for a figure drivebench does not measure.
+func metricUnit(metric string) (unit, better string) {
+	switch {
+	case metric == "iops":
+		return "IOPS", "higher"
+	case metric == "bw":
+		return "B/s", "higher"
+	case metric == "lat_us" || strings.HasPrefix(metric, "p") && strings.HasSuffix(metric, "_us"):
+		return "µs", "lower"
+	}
+	return "", ""
+}
+
+// unjudgedReason says why no accept block judged a figure of drive's
+// sheet: what the run measured of its conditions, then what judging it
+// takes. accept is the block that judged the drive's other figures, ""
+// when none did.
+func unjudgedReason(drive string, e SpecEntry, metric, accept string, steps []step) string {
+	reason := ranText(drive, e, steps)
+	if unit, _ := metricUnit(metric); unit == "" {
+		reason = "not measured: drivebench does not measure " + metric
+	}
+	if accept == "" {
+		return reason + "; the plan has no accept block for drive " + drive + " to judge its sheet"
+	}
+	return reason + "; accept block " + accept + " leaves this entry out"
+}
+
+// ranText says what the run measured of a spec entry's conditions on a
+// drive: "not measured: no profile ran 4KiB random read at QD32 x 4
+// jobs", or "not judged: 4k-random-read / iodepth=32 ran its conditions".
+func ranText(drive string, e SpecEntry, steps []step) string {
+	if e.RW == "" {
+		return "not measured: the spec entry states no rw, so no step can be matched with it"
+	}
+	pattern := rwWords(e.RW)
+	if e.BS > 0 {
+		pattern = format.BlockSize(e.BS) + " " + pattern
+	}
+	var same []step
+	for _, s := range steps {
+		w := s.workload()
+		if s.is(kindProfile) && s.info.Drive == drive && s.status() == results.StatusOK && w != nil && !w.RateLimited() &&
+			w.RW == e.RW && (e.BS == 0 || w.BS == e.BS && len(w.BSSplit) == 0) {
+			same = append(same, s)
+		}
+	}
+	if len(same) == 0 {
+		return "not measured: no profile on " + drive + " ran " + pattern
+	}
+	depth := func(w *results.Workload) bool {
+		return (e.IODepth == 0 || w.IODepth == e.IODepth) && (e.NumJobs == 0 || w.NumJobs == e.NumJobs)
+	}
+	if i := slices.IndexFunc(same, func(s step) bool { return depth(s.workload()) }); i >= 0 {
+		return "not judged: " + stepWithin(same[i].info.Name, drive) + " ran its conditions"
+	}
+	var profiles []string
+	for _, s := range same {
+		if !slices.Contains(profiles, s.source()) {
+			profiles = append(profiles, s.source())
+		}
+	}
+	return "not measured: no profile on " + drive + " ran " + pattern + " at " + specDepth(e) +
+		" (" + strings.Join(profiles, ", ") + " ran it at other queue depths)"
+}
+
+// specDepth writes the load a spec entry states: "QD32 x 4 jobs".
+func specDepth(e SpecEntry) string {
+	var parts []string
+	if e.IODepth > 0 {
+		parts = append(parts, "QD"+strconv.Itoa(e.IODepth))
+	}
+	if e.NumJobs > 0 {
+		parts = append(parts, plural(e.NumJobs, "job"))
+	}
+	return strings.Join(parts, " x ")
 }

@@ -2,10 +2,13 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -64,21 +67,25 @@ func TestAcceptValue(t *testing.T) {
 		unit, metric string
 		v            float64
 		measured     bool
+		report       bwUnit
 		want         string
 	}{
-		{"IOPS", "iops", 87243.42, true, "87,243 IOPS"},
-		{"B/s", "bw", 6.2e9, false, "6,200 MB/s"},
-		{"B/s", "bw", 1866682797.6, true, "1,866.7 MB/s"},
-		{"B/s", "bw", 2.4e9, true, "2,400.0 MB/s"},
-		{"µs", "p99_us", 921.6, true, "921.6 µs"},
-		{"µs", "lat_us", 1500, false, "1.50 ms"},
-		{"", "dwpd", 1, false, "1 dwpd"},
-		{"", "watts_typical", 12.5, false, "12.5 watts_typical"},
+		{"IOPS", "iops", 87243.42, true, unitMBps, "87,243 IOPS"},
+		{"B/s", "bw", 6.2e9, false, unitMBps, "6,200 MB/s"},
+		{"B/s", "bw", 1866682797.6, true, unitMBps, "1,866.7 MB/s"},
+		{"B/s", "bw", 2.4e9, true, unitMBps, "2,400.0 MB/s"},
+		// In a MiB/s report the claim keeps the sheet's own figure.
+		{"B/s", "bw", 6.2e9, false, unitMiBps, "6,200 MB/s (5,912.8 MiB/s)"},
+		{"B/s", "bw", 2.4e9, true, unitMiBps, "2,288.8 MiB/s"},
+		{"µs", "p99_us", 921.6, true, unitMiBps, "921.6 µs"},
+		{"µs", "lat_us", 1500, false, unitMBps, "1.50 ms"},
+		{"", "dwpd", 1, false, unitMBps, "1 dwpd"},
+		{"", "watts_typical", 12.5, false, unitMBps, "12.5 watts_typical"},
 	}
 	for _, tt := range tests {
 		a := AcceptanceRow{Unit: tt.unit, Metric: tt.metric}
-		if got := acceptValue(a, tt.v, tt.measured); got != tt.want {
-			t.Errorf("acceptValue(%s %s, %v) = %q, want %q", tt.unit, tt.metric, tt.v, got, tt.want)
+		if got := acceptValue(a, tt.v, tt.measured, tt.report); got != tt.want {
+			t.Errorf("acceptValue(%s %s, %v, %s) = %q, want %q", tt.unit, tt.metric, tt.v, tt.report, got, tt.want)
 		}
 	}
 }
@@ -165,5 +172,90 @@ func TestAcceptanceIdentity(t *testing.T) {
 		if tt.want == "" && strings.Contains(md, "**Warning:** the") {
 			t.Errorf("a warning for the sheet's own model:\n%s", md)
 		}
+	}
+}
+
+// TestUnjudgedFigures: every figure of a drive's sheet that no accept
+// block judged is listed, skipped, with why: no profile ran its
+// conditions, one ran them and nothing compared it, the accept block
+// left the entry out, or drivebench does not measure it.
+func TestUnjudgedFigures(t *testing.T) {
+	m := sweepManifest()
+	m.Drives[0].Spec = []results.SpecEntry{
+		{Name: "judged", Values: map[string]float64{"iops": 50000}, RW: "randread", BS: 4096},
+		{Name: "qd4", Values: map[string]float64{"iops": 50000, "p99_us": 300, "dwpd": 1}, RW: "randread", BS: 4096, IODepth: 4},
+		{Name: "qd32x4", Values: map[string]float64{"iops": 900000}, RW: "randread", BS: 4096, IODepth: 32, NumJobs: 4},
+		{Name: "seq", Values: map[string]float64{"bw": 6.2e9}, RW: "read", BS: 128 << 10},
+		{Name: "no_rw", Values: map[string]float64{"iops": 1e6}},
+	}
+	var recs []*results.Record
+	for _, qd := range []int{1, 4, 16} {
+		r := record(fmt.Sprintf("qd%d", qd), "ok", t0, &metrics.Result{Read: dir(1000*float64(qd), 85000, 1000)})
+		r.Workload = &results.Workload{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1}
+		recs = append(recs, r)
+	}
+	rows := func(s *Summary) map[string]AcceptanceRow {
+		out := map[string]AcceptanceRow{}
+		for _, a := range s.Acceptance {
+			out[a.Spec+" "+a.Metric] = a
+		}
+		return out
+	}
+	noBlock := "; the plan has no accept block for drive d to judge its sheet"
+	left := "; accept block sheet leaves this entry out"
+	tests := []struct {
+		name   string
+		accept bool // an accept block judged the entry "judged"
+		want   map[string]string
+	}{
+		{"no accept block", false, map[string]string{
+			"judged iops": "not judged: mix / iodepth=1 ran its conditions" + noBlock,
+			"qd4 iops":    "not judged: mix / iodepth=4 ran its conditions" + noBlock,
+			"qd4 p99_us":  "not judged: mix / iodepth=4 ran its conditions" + noBlock,
+			"qd4 dwpd":    "not measured: drivebench does not measure dwpd" + noBlock,
+			"qd32x4 iops": "not measured: no profile on d ran 4KiB random read at QD32 x 4 jobs (mix ran it at other queue depths)" + noBlock,
+			"seq bw":      "not measured: no profile on d ran 128KiB sequential read" + noBlock,
+			"no_rw iops":  "not measured: the spec entry states no rw, so no step can be matched with it" + noBlock,
+		}},
+		{"an accept block that names one entry", true, map[string]string{
+			"judged iops": "1,000 IOPS measured against 50,000 IOPS claimed",
+			"qd4 iops":    "not judged: mix / iodepth=4 ran its conditions" + left,
+			"seq bw":      "not measured: no profile on d ran 128KiB sequential read" + left,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := *m
+			m.Steps = slices.Clone(m.Steps)
+			recs := slices.Clone(recs)
+			if tt.accept {
+				m.Steps = append(m.Steps, results.StepInfo{ID: "acc", Kind: "acceptance", Name: "d / sheet", Drive: "d", Source: "sheet"})
+				acc := record("acc", "ok", t0, nil)
+				acc.Acceptance = []results.AcceptanceRow{{Spec: "judged", Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 50000,
+					Verdict: "fail", Reason: "1,000 IOPS measured against 50,000 IOPS claimed (2.0%): more than 5% short, under the spec's own conditions"}}
+				recs = append(recs, acc)
+			}
+			s, md := render(t, &m, recs)
+			got := rows(s)
+			for key, want := range tt.want {
+				if a, ok := got[key]; !ok || !strings.HasPrefix(a.Reason, want) {
+					t.Errorf("%s: reason %q, want %q", key, a.Reason, want)
+				} else if a.Accept == "" && a.Verdict != results.VerdictSkip {
+					t.Errorf("%s: verdict %q, want skip", key, a.Verdict)
+				}
+			}
+			var order []string
+			for _, a := range s.Acceptance {
+				if a.Spec == "qd4" {
+					order = append(order, a.Metric)
+				}
+			}
+			if !slices.Equal(order, []string{"iops", "p99_us", "dwpd"}) {
+				t.Errorf("the figures of qd4 come in the order %v", order)
+			}
+			if !strings.Contains(md, "Not judged by an accept block: ") || !strings.Contains(md, "no accept block judged.") {
+				t.Errorf("report.md does not count the figures no block judged:\n%s", md)
+			}
+		})
 	}
 }

@@ -89,13 +89,14 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Comparables:     []Comparable{},
 		Preconditioning: buildPreconditioning(steps, rev),
 		SteadyState:     buildSteadyState(steps, rev),
-		Acceptance:      buildAcceptance(steps),
+		Acceptance:      buildAcceptance(steps, unitOf(m.Units)),
 		Health:          []DriveHealth{},
-		Checks:          buildChecks(steps),
+		Checks:          buildChecks(steps, unitOf(m.Units)),
 		Problems:        buildProblems(steps),
 		Skipped:         buildSkipped(steps),
 		Notes:           []string{},
 	}
+	s.Acceptance = append(s.Acceptance, unjudgedRows(s.Drives, s.Acceptance, steps)...)
 	annotateResults(s.Results, steps, m.Percentiles)
 	s.Grids = buildGrids(s.Results)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
@@ -387,8 +388,9 @@ func legacySubject(s step, v results.Verdict) string {
 	return ""
 }
 
-// buildChecks gathers the verdicts of every step, in step order.
-func buildChecks(steps []step) []CheckVerdict {
+// buildChecks gathers the verdicts of every step, in step order, the
+// bandwidths of acceptance verdicts in the report's unit u.
+func buildChecks(steps []step, u bwUnit) []CheckVerdict {
 	out := []CheckVerdict{}
 	for _, s := range steps {
 		if s.rec == nil {
@@ -400,7 +402,7 @@ func buildChecks(steps []step) []CheckVerdict {
 				Check:      cmp.Or(v.Check, s.source()),
 				Drive:      cmp.Or(v.Drive, s.info.Drive),
 				Status:     v.Status,
-				Message:    v.Message,
+				Message:    restateMessage(s, v, u),
 				Subject:    cmp.Or(v.Subject, legacySubject(s, v)),
 				Where:      v.Where,
 				DurationNs: wallTime(s.rec),

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/results"
 )
@@ -19,6 +20,7 @@ const (
 	chartHeatmap       = "heatmap"
 	chartRateCurve     = "rate_curve"
 	chartSeriesTime    = "series_time"
+	chartThermal       = "thermal_time"
 	chartSeriesWritten = "series_written"
 	chartPercentiles   = "percentiles"
 	chartSteadyState   = "steady_state"
@@ -64,7 +66,7 @@ func planCharts(s *Summary) []plannedChart {
 				Kind: chartSteadyState, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds",
 				File: chartFile(used, ss.Profile, chartSteadyState, ss.Drive),
 			},
-			draw: func() *plot.Chart { return steadyStateChart(ss) },
+			draw: func() *plot.Chart { return steadyStateChart(ss, s.unit()) },
 		})
 	}
 	for i := range s.Grids {
@@ -140,15 +142,20 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 			add(chartLadder, "", sec.Profile+": latency against IOPS by "+strings.Join(otherParams(t), " and "), func() *plot.Chart { return ladderChart(sec.Profile, t) })
 		}
 	}
-	if long := withLongSeries(entries); len(long) > 0 {
+	long, hot := withLongSeries(entries), withThermal(entries)
+	if len(long) > 0 {
 		lat := seriesLatencyName(long)
 		add(chartSeriesTime, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" over time", func() *plot.Chart { return seriesChart(sec.Profile, long, false) })
-		if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
-			add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
-		}
+	}
+	if len(hot) > 0 {
+		add(chartThermal, "", sec.Profile+": drive temperature over time", func() *plot.Chart { return thermalChart(sec.Profile, hot, long) })
+	}
+	if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
+		lat := seriesLatencyName(long)
+		add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
-		add(chartPercentiles, "", sec.Profile+": latency percentiles at the peak", func() *plot.Chart { return percentileChart(sec.Profile, entries) })
+		add(chartPercentiles, "", percentileTitle(sec.Profile, headline), func() *plot.Chart { return percentileChart(sec.Profile, entries) })
 	}
 	return out
 }
@@ -215,8 +222,12 @@ func rateCurveChart(profile string, entries []entry) *plot.Chart {
 		}
 		c.Lines = append(c.Lines, l)
 		if p := e.table.peakRow(); e.run == "" && p != nil && p.Total.MeanLatNs != nil {
-			c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: p.Total.IOPS, Y: *p.Total.MeanLatNs}, Color: plot.SeriesColor(i),
-				Label: "peak " + format.Significant(p.Total.IOPS, format.CountUnits) + " IOPS at " + format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)})
+			iops, lat := format.Significant(p.Total.IOPS, format.CountUnits)+" IOPS", format.ShortLatency(math.Round(*p.Total.MeanLatNs/100)*100)
+			label := "peak " + iops + " at " + lat
+			if e.table.Headline == headlineLat {
+				label = "lowest latency " + lat + " at " + iops
+			}
+			c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: p.Total.IOPS, Y: *p.Total.MeanLatNs}, Color: plot.SeriesColor(i), Label: label})
 		}
 	}
 	c.X = plot.LinearAxis("IOPS", xs, true, format.ShortCount)
@@ -265,7 +276,9 @@ func sweepChart(profile string, entries []entry, param string) *plot.Chart {
 			ys = append(ys, p.Y)
 		}
 		c.Lines = append(c.Lines, plot.Line{Name: e.label, Color: plot.SeriesColor(i), Points: pts, Markers: true})
-		if peak := e.table.peakRow(); e.run == "" && peak != nil {
+		// A table that leads with latency marks its point on the latency
+		// chart.
+		if peak := e.table.peakRow(); e.run == "" && peak != nil && headline != headlineLat {
 			if x, ok := paramValue(*peak, param); ok {
 				if xv, isNum := x.(float64); isNum {
 					v := headlineValue(peak.Total, headline)
@@ -298,6 +311,10 @@ func sweepLatencyChart(profile string, entries []entry, param string) *plot.Char
 			ys = append(ys, p.Y)
 		}
 		c.Lines = append(c.Lines, plot.Line{Name: e.label + " mean", Color: plot.SeriesColor(i), Points: mean, Markers: true})
+		if m, ok := lowestLatencyMark(e, param); ok {
+			m.Color = plot.SeriesColor(i)
+			c.Marks = append(c.Marks, m)
+		}
 		if len(p99) > 0 {
 			c.Lines = append(c.Lines, plot.Line{Name: e.label + " p99", Color: plot.SeriesColor(i), Points: p99, Markers: true, Dashed: true})
 		}
@@ -306,12 +323,34 @@ func sweepLatencyChart(profile string, entries []entry, param string) *plot.Char
 	return c
 }
 
+// lowestLatencyMark marks, on a sweep's latency chart, the point a table
+// that leads with latency picks out; ok is false for other tables and
+// for comparables.
+func lowestLatencyMark(e entry, param string) (plot.Mark, bool) {
+	peak := e.table.peakRow()
+	if e.run != "" || peak == nil || e.table.Headline != headlineLat || peak.Total.MeanLatNs == nil {
+		return plot.Mark{}, false
+	}
+	x, ok := paramValue(*peak, param)
+	xv, isNum := x.(float64)
+	if !ok || !isNum {
+		return plot.Mark{}, false
+	}
+	return plot.Mark{At: plot.Point{X: xv, Y: *peak.Total.MeanLatNs}, Label: "lowest mean " + format.ShortLatency(*peak.Total.MeanLatNs)}, true
+}
+
+// percentileTitle names the percentile chart after the point it draws:
+// the peak, or the lowest-latency point.
+func percentileTitle(profile, headline string) string {
+	return profile + ": latency percentiles at the " + cond(headline == headlineLat, "lowest-latency point", "peak")
+}
+
 func heatMapChart(title string, e entry, dims []string, headline string) *plot.Chart {
 	rows := e.table.Rows
 	h := &plot.HeatMap{
 		XTitle: dims[0], YTitle: dims[1], PeakRow: -1, PeakCol: -1,
-		Metric: metricName(headline),
-		Cell:   func(v float64) string { return shortHeadline(v, headline, e.table.unit()) },
+		Metric: metricName(headline), PeakName: peakWord(headline),
+		Cell: func(v float64) string { return shortHeadline(v, headline, e.table.unit()) },
 	}
 	if headline != headlineBW {
 		h.Cell = func(v float64) string { return format.Significant(v, format.CountUnits) }
@@ -399,6 +438,15 @@ func timeUnit(seconds float64) (factor float64, name string) {
 	return 1, "s"
 }
 
+// seriesEnd is when the last of the long series ends, in seconds.
+func seriesEnd(long []entry) float64 {
+	lastT := 0.0
+	for _, e := range long {
+		lastT = max(lastT, e.table.Series[len(e.table.Series)-1].T)
+	}
+	return lastT
+}
+
 // seriesChart draws IOPS (left axis) and latency (right axis) of each
 // long series, against time or against the data written.
 func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
@@ -408,11 +456,7 @@ func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
 	if byWritten {
 		c.Title = profile + ": IOPS and " + strings.ToLower(latName) + " against data written"
 	}
-	lastT := 0.0
-	for _, e := range entries {
-		lastT = max(lastT, e.table.Series[len(e.table.Series)-1].T)
-	}
-	factor, tname := timeUnit(lastT)
+	factor, tname := timeUnit(seriesEnd(entries))
 	var xs, iops, lats []float64
 	for i, e := range entries {
 		iopsLine := plot.Line{Name: e.label + " IOPS", Color: plot.SeriesColor(i)}
@@ -445,6 +489,107 @@ func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
 	return c
 }
 
+// minThermal is the number of temperature readings from which a step's
+// temperature is charted: the engine reads it at the step's start, every
+// 5 s and at its end, so a step of some seconds has three.
+const minThermal = 3
+
+// withThermal are the entries with enough temperature readings to chart.
+func withThermal(entries []entry) []entry {
+	var out []entry
+	for _, e := range entries {
+		if len(e.table.Thermal) >= minThermal {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// thermalChart draws each drive's composite temperature against time,
+// each transition into thermal throttling marked (see throttleLabel). Under the IOPS and
+// latency of the long series (long; none when the section has none) it
+// takes their time axis, their colours and their right margin, so the
+// two charts line up, and draws the readings within their span: the
+// reading before the ramp and the one as sampling stopped fall outside
+// it. On its own it draws the measured phase's readings.
+func thermalChart(profile string, hot, long []entry) *plot.Chart {
+	c := &plot.Chart{Title: profile + ": drive temperature over time", Y2Room: len(long) > 0}
+	end := seriesEnd(long)
+	if len(long) == 0 {
+		for _, e := range hot {
+			end = max(end, e.table.Thermal[len(e.table.Thermal)-1].T)
+		}
+	}
+	factor, tname := timeUnit(end)
+	var xs, temps []float64
+	for i, e := range hot {
+		color := plot.SeriesColor(len(long) + i)
+		if j := slices.IndexFunc(long, func(l entry) bool { return l.table == e.table }); j >= 0 {
+			color = plot.SeriesColor(j)
+		}
+		l := plot.Line{Name: e.label + " composite temperature", Color: color}
+		readings := e.table.Thermal
+		// Each kind of throttling is named where it first occurs; later
+		// transitions are marked without a label, which would crowd.
+		named := map[string]bool{}
+		for k, r := range readings {
+			if r.T < 0 || r.T > end {
+				continue
+			}
+			at := plot.Point{X: r.T / factor, Y: float64(r.TempC)}
+			l.Points = append(l.Points, at)
+			if k > 0 {
+				if label := throttleLabel(readings[k-1], r); label != "" {
+					c.Marks = append(c.Marks, plot.Mark{At: at, Color: color, Label: cond(named[label], "", label)})
+					named[label] = true
+				}
+			}
+		}
+		for _, p := range l.Points {
+			temps = append(temps, p.Y)
+		}
+		c.Lines = append(c.Lines, l)
+	}
+	if len(long) > 0 {
+		for _, e := range long {
+			for _, smp := range e.table.Series {
+				xs = append(xs, smp.T/factor)
+			}
+		}
+	} else {
+		for _, l := range c.Lines {
+			for _, p := range l.Points {
+				xs = append(xs, p.X)
+			}
+		}
+	}
+	c.X = plot.LinearAxis("Time ("+tname+")", xs, true, format.Trim)
+	c.Y = plot.LinearAxis("Composite temperature (°C)", temps, false, format.Trim)
+	return c
+}
+
+// throttleLabel names the throttling a drive went into between two
+// readings: "light throttling", "heavy throttling x2"; "" for none.
+func throttleLabel(prev, r metrics.ThermalSample) string {
+	var parts []string
+	for _, t := range []struct {
+		name     string
+		from, to uint32
+	}{{"light", prev.Throttle1, r.Throttle1}, {"heavy", prev.Throttle2, r.Throttle2}} {
+		switch n := t.to - t.from; {
+		case t.to <= t.from:
+		case n == 1:
+			parts = append(parts, t.name)
+		default:
+			parts = append(parts, t.name+" x"+strconv.FormatUint(uint64(n), 10))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, " and ") + " throttling"
+}
+
 // tailPercentiles are the points of a latency curve from the median up,
 // where percentile plots look.
 func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
@@ -464,7 +609,7 @@ func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
 }
 
 func percentileChart(profile string, entries []entry) *plot.Chart {
-	c := &plot.Chart{Title: profile + ": latency percentiles at the peak"}
+	c := &plot.Chart{Title: percentileTitle(profile, entries[0].table.Headline)}
 	var ps, ys []float64
 	for i, e := range entries {
 		curves := tailPercentiles(e.table.Latency)
@@ -489,7 +634,7 @@ func percentileChart(profile string, entries []entry) *plot.Chart {
 // steadyStateChart draws the tracked figure of every round, the
 // measurement window shaded, its average with the ±10% band the criteria
 // allow, and the best-fit line over the window.
-func steadyStateChart(ss *SteadyState) *plot.Chart {
+func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 	c := &plot.Chart{Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
 	var rounds, values []float64
 	rl := plot.Line{Name: variableTitle(ss.Variable) + " per round", Color: plot.SeriesColor(0), Markers: true}
@@ -512,7 +657,7 @@ func steadyStateChart(ss *SteadyState) *plot.Chart {
 		rounds = append(rounds, first-0.5, last+0.5)
 	}
 	c.X = plot.WholeAxis("Round", rounds, format.Trim)
-	c.Y = plot.LinearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable))
+	c.Y = plot.LinearAxis(variableTitle(ss.Variable), values, false, variableTick(ss.Variable, u))
 	return c
 }
 
@@ -525,11 +670,12 @@ func variableTitle(v string) string {
 	return cmp.Or(titles[v], v, "value")
 }
 
-// variableTick writes a tick of a tracked figure's axis in its unit.
-func variableTick(v string) func(float64) string {
+// variableTick writes a tick of a tracked figure's axis in its unit,
+// bandwidth in the report's.
+func variableTick(v string, u bwUnit) func(float64) string {
 	switch v {
 	case variableBW:
-		return format.ShortBandwidth
+		return u.tick
 	case variableLatMean, variableLatP99:
 		return format.ShortLatency
 	}

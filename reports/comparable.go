@@ -26,9 +26,20 @@ func (s *Summary) AddComparable(name string, other *Summary) {
 		SameTestbed: same,
 		Differences: diffs,
 		Drives:      other.Drives,
-		Results:     other.Results,
+		Results:     inUnit(other.Results, s.unit()),
 	})
 	s.arrange()
+}
+
+// inUnit is a copy of tables whose charts and figures give bandwidth in
+// unit u, this run's: a comparable drawn and ranked beside this run's
+// drives reads in the same unit.
+func inUnit(tables []ProfileResult, u bwUnit) []ProfileResult {
+	out := slices.Clone(tables)
+	for i := range out {
+		out[i].units = u
+	}
+	return out
 }
 
 func (s *Summary) freeComparableName(name string) string {

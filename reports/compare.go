@@ -69,6 +69,11 @@ type Comparison struct {
 	OnlyInBase []string       `json:"only_in_base"`
 	OnlyInNew  []string       `json:"only_in_new"`
 	Counts     map[string]int `json:"counts"`
+	// Units is the unit the text, Markdown and JUnit outputs give
+	// bandwidth in, "MB/s" or "MiB/s": the base run's, from its plan's
+	// report block, unless the caller sets another. Base and New stay in
+	// bytes per second.
+	Units string `json:"units"`
 }
 
 // Change is one figure of one point in both runs.
@@ -118,10 +123,10 @@ func (k pointKey) String() string {
 // lists but did not finish is lost. Figures whose base value is zero are
 // left out, as no percentage can be taken of them. IOPS and bandwidth
 // regress or improve only when the change also exceeds the noise of the
-// two runs.
+// two runs. Bandwidth is written in the base run's unit.
 func Compare(base, next *Summary, th Thresholds) *Comparison {
 	c := &Comparison{ThresholdPct: th.Default, Thresholds: th, Changes: []Change{}, OnlyInBase: []string{}, OnlyInNew: []string{},
-		Counts: map[string]int{Regressed: 0, Improved: 0, Noise: 0, Unchanged: 0, Lost: 0}}
+		Counts: map[string]int{Regressed: 0, Improved: 0, Noise: 0, Unchanged: 0, Lost: 0}, Units: string(base.unit())}
 	newRows, newOrder := indexRows(next)
 	baseRows, baseOrder := indexRows(base)
 	var lost []Change
@@ -319,7 +324,7 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	}
 	if len(moved) == 0 {
 		fmt.Fprintln(w, "No figure moved.")
-	} else if err := writeChanges(w, moved); err != nil {
+	} else if err := writeChanges(w, moved, unitOf(c.Units)); err != nil {
 		return err
 	}
 	for _, k := range c.OnlyInBase {
@@ -349,26 +354,26 @@ func (t Thresholds) exceptions() string {
 }
 
 // changeCells are a change's cells: point, figure, base, new, change,
-// noise and verdict.
-func changeCells(ch Change) []string {
-	change, newText, noise := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New), format.Dash
+// noise and verdict; bandwidths in unit u.
+func changeCells(ch Change, u bwUnit) []string {
+	change, newText, noise := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New, u), format.Dash
 	if ch.Verdict == Lost {
 		change, newText = format.Dash, format.Dash
 	}
 	if ch.NoisePct != nil {
 		noise = fmt.Sprintf("±%.1f%%", *ch.NoisePct)
 	}
-	return []string{pointKey{ch.Drive, ch.Profile, ch.Point}.String(), ch.Name, figureText(ch.Figure, ch.Base), newText, change, noise, ch.Verdict}
+	return []string{pointKey{ch.Drive, ch.Profile, ch.Point}.String(), ch.Name, figureText(ch.Figure, ch.Base, u), newText, change, noise, ch.Verdict}
 }
 
 var changeColumns = []string{"point", "figure", "base", "new", "change", "noise", "verdict"}
 
-// writeChanges writes changes as an aligned table.
-func writeChanges(w io.Writer, changes []Change) error {
+// writeChanges writes changes as an aligned table, bandwidths in unit u.
+func writeChanges(w io.Writer, changes []Change, u bwUnit) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(changeColumns, "\t"))
 	for _, ch := range changes {
-		fmt.Fprintln(tw, strings.Join(changeCells(ch), "\t"))
+		fmt.Fprintln(tw, strings.Join(changeCells(ch, u), "\t"))
 	}
 	return tw.Flush()
 }
@@ -381,7 +386,7 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	}
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(changeColumns, " | "), strings.Repeat("---|", len(changeColumns)))
 	for _, ch := range c.Changes {
-		fmt.Fprintf(w, "| %s |\n", strings.Join(changeCells(ch), " | "))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(changeCells(ch, unitOf(c.Units)), " | "))
 	}
 	for _, k := range c.OnlyInBase {
 		fmt.Fprintf(w, "\nOnly in base: %s", k)
@@ -404,7 +409,7 @@ func ComparisonJUnit(c *Comparison, name string) ([]byte, error) {
 	for _, ch := range c.Changes {
 		k := pointKey{ch.Drive, ch.Profile, ch.Point}
 		jc := junitCase{ClassName: name + "." + ch.Drive + "." + ch.Profile, Name: k.String() + " / " + ch.Name}
-		text := strings.Join(changeCells(ch), " ")
+		text := strings.Join(changeCells(ch, unitOf(c.Units)), " ")
 		switch ch.Verdict {
 		case Regressed:
 			jc.Failure = &junitMessage{Message: fmt.Sprintf("%s regressed by %.1f%% (threshold %s%%)", ch.Name, math.Abs(ch.ChangePct), format.Plain(ch.ThresholdPct)), Type: "regressed", Text: text}
@@ -418,15 +423,15 @@ func ComparisonJUnit(c *Comparison, name string) ([]byte, error) {
 	return marshalJUnit(suite)
 }
 
-// figureText writes a compared figure in its unit.
-func figureText(name string, v float64) string {
+// figureText writes a compared figure in its unit, a bandwidth in u.
+func figureText(name string, v float64, u bwUnit) string {
 	switch {
 	case math.IsNaN(v):
 		return format.Dash
 	case strings.HasSuffix(name, "_ns"):
 		return format.Latency(v)
 	case strings.HasSuffix(name, "bw_bytes"):
-		return format.Bandwidth(v)
+		return u.text(v)
 	}
 	return format.Count(v)
 }

@@ -31,7 +31,7 @@ func highlight(t *ProfileResult) string {
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
 	curve := shapeOf(t) == shapeRateCurve
-	sentence := peakClause(t.Rows[peakIndex(t.Rows)], len(done) > 1, t.Headline, t.unit(), curve)
+	sentence := peakClause(t.Rows[peakIndex(t.Rows, t.Headline)], len(done) > 1, t.Headline, t.unit(), curve)
 	if tail := tailClause(done, t.Mixed, curve); tail != "" {
 		sentence += "; " + tail
 	}
@@ -58,7 +58,8 @@ func partialSentence(t *ProfileResult) string {
 
 // peakClause states the best point: "Peak of 41,230 IOPS (168.9 MB/s) at
 // iodepth=16 with 388.2 µs mean latency", bandwidth first when it is the
-// profile's headline.
+// profile's headline; "Lowest mean latency of 18.4 µs (54,100 IOPS, 221.6
+// MB/s) at iodepth=1" when latency is.
 func peakClause(peak Row, swept bool, headline string, u bwUnit, curve bool) string {
 	lead := "Measured "
 	if swept {
@@ -68,6 +69,9 @@ func peakClause(peak Row, swept bool, headline string, u bwUnit, curve bool) str
 		at := ""
 		if name := pointName(peak, curve); name != "" {
 			at = " at " + name
+		}
+		if swept {
+			return "Lowest mean latency of " + format.Latency(*peak.Total.MeanLatNs) + " (" + loadText(peak.Total, u) + ")" + at
 		}
 		return "Measured " + figuresText(peak.Total, headline, u) + at
 	}
@@ -82,9 +86,15 @@ func figuresText(f *Figures, headline string, u bwUnit) string {
 	case headline == headlineBW:
 		return bw + " (" + iops + ")"
 	case headline == headlineLat && f.MeanLatNs != nil:
-		return format.Latency(*f.MeanLatNs) + " mean latency (" + iops + ", " + bw + ")"
+		return format.Latency(*f.MeanLatNs) + " mean latency (" + loadText(f, u) + ")"
 	}
 	return iops + " (" + bw + ")"
+}
+
+// loadText writes the load a latency was measured at: "54,100 IOPS,
+// 221.6 MB/s".
+func loadText(f *Figures, u bwUnit) string {
+	return format.Count(f.IOPS) + " IOPS, " + u.text(f.BWBytes)
 }
 
 // pointAndLatency writes " at iodepth=16 with 388.2 µs mean latency",
@@ -115,7 +125,11 @@ func lightestSentence(t *ProfileResult) string {
 		return ""
 	}
 	r := t.Rows[best]
-	return "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline, t.unit()) + latencyTail(r) + "."
+	text := "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline, t.unit())
+	if t.Headline != headlineLat {
+		text += latencyTail(r)
+	}
+	return text + "."
 }
 
 // latencyTail is " with 18.4 µs mean latency", or nothing.

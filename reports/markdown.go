@@ -10,7 +10,7 @@ import (
 // WriteMarkdown writes the Summary as report.md: a review-style document a
 // reviewer can paste into an article. Charts are linked as
 // charts/<name>.svg, relative to the report; Render writes them beside it.
-// Bandwidth is in decimal MB/s throughout, as reviews quote it.
+// Bandwidth is in the report's unit (Summary.Units) throughout.
 func WriteMarkdown(w io.Writer, s *Summary) error {
 	if s == nil {
 		return errors.New("write Markdown report: no summary to write")

@@ -84,7 +84,7 @@ func (s *Summary) entries(name string) []entry {
 
 // peakRow is the table's peak row, nil when no row completed.
 func (t *ProfileResult) peakRow() *Row {
-	if i := peakIndex(t.Rows); i >= 0 {
+	if i := peakIndex(t.Rows, t.Headline); i >= 0 {
 		return &t.Rows[i]
 	}
 	return nil
@@ -144,7 +144,8 @@ func headlineValue(f *Figures, headline string) float64 {
 }
 
 // ranking orders the entries' peak rows by the first entry's headline
-// figure, best first; entries without a completed row are left out.
+// figure, best first (the lowest latency first when it leads with
+// latency); entries without a completed row are left out.
 func ranking(entries []entry) []Rank {
 	headline := entries[0].table.Headline
 	ranks := []Rank{}
@@ -159,6 +160,9 @@ func ranking(entries []entry) []Rank {
 		})
 	}
 	slices.SortStableFunc(ranks, func(a, b Rank) int {
+		if headline == headlineLat {
+			return compareHeadline(&a.Total, &b.Total, headline)
+		}
 		return cmp.Compare(headlineValue(&b.Total, headline), headlineValue(&a.Total, headline))
 	})
 	for i := range ranks {
@@ -181,14 +185,26 @@ func rankLabel(r Rank) string {
 }
 
 // rankingSentence places each of this run's drives among the others:
-// "nvme0 leads the 3 drives by peak IOPS, 12.3% ahead of cd6 (base)."
+// "nvme0 leads the 3 drives by peak IOPS, 12.3% ahead of cd6 (base).";
+// by latency, "nvme0 leads the 3 drives by lowest mean latency, 8.1%
+// below cd6 (base)."
 func rankingSentence(ranks []Rank, headline string) string {
 	if len(ranks) < 2 {
 		return ""
 	}
-	metric := "IOPS"
-	if headline == headlineBW {
-		metric = "bandwidth"
+	metric, ahead, behind := "peak IOPS", "ahead of", "behind"
+	switch headline {
+	case headlineBW:
+		metric = "peak bandwidth"
+	case headlineLat:
+		metric, ahead, behind = "lowest mean latency", "below", "above"
+	}
+	// lead is how far r is better than other, in percent of other's.
+	lead := func(r, other *Figures) float64 {
+		if headline == headlineLat {
+			return -relativeChange(latencyOrInf(r), latencyOrInf(other))
+		}
+		return relativeChange(headlineValue(r, headline), headlineValue(other, headline))
 	}
 	var sentences []string
 	for _, r := range ranks {
@@ -199,13 +215,13 @@ func rankingSentence(ranks []Rank, headline string) string {
 		if r.Rank == 1 {
 			other = ranks[1]
 		}
-		diff := relativeChange(headlineValue(&r.Total, headline), headlineValue(&other.Total, headline))
+		diff := lead(&r.Total, &other.Total)
 		if r.Rank == 1 {
-			sentences = append(sentences, fmt.Sprintf("%s leads the %d drives by peak %s, %s ahead of %s.",
-				r.Drive, len(ranks), metric, percentText(diff), rankLabel(other)))
+			sentences = append(sentences, fmt.Sprintf("%s leads the %d drives by %s, %s %s %s.",
+				r.Drive, len(ranks), metric, percentText(diff), ahead, rankLabel(other)))
 		} else {
-			sentences = append(sentences, fmt.Sprintf("%s ranks %s of %d by peak %s, %s behind %s.",
-				r.Drive, ordinal(r.Rank), len(ranks), metric, percentText(-diff), rankLabel(other)))
+			sentences = append(sentences, fmt.Sprintf("%s ranks %s of %d by %s, %s %s %s.",
+				r.Drive, ordinal(r.Rank), len(ranks), metric, percentText(-diff), behind, rankLabel(other)))
 		}
 	}
 	return strings.Join(sentences, " ")

@@ -153,7 +153,7 @@ func docDrives(d *document, s *Summary) {
 		for i := range max(len(drv.Spec), len(identity)) {
 			row := [][]span{spans(""), spans(""), spans(""), spans("")}
 			if i < len(drv.Spec) {
-				row[0], row[1] = spans(drv.Spec[i].Name), spans(specText(drv.Spec[i]))
+				row[0], row[1] = spans(drv.Spec[i].Name), spans(specText(drv.Spec[i], s.unit()))
 			}
 			if i < len(identity) {
 				row[2], row[3] = identity[i][0], identity[i][1]
@@ -202,10 +202,10 @@ func yesNo(v bool) string {
 
 // specText writes a spec-sheet claim with its conditions:
 // "1,000,000 IOPS (4KiB random read, QD32, 4 jobs)".
-func specText(e SpecEntry) string {
+func specText(e SpecEntry, u bwUnit) string {
 	var values []string
 	for _, metric := range slices.Sorted(maps.Keys(e.Values)) {
-		values = append(values, specValue(metric, e.Values[metric]))
+		values = append(values, specValue(metric, e.Values[metric], u))
 	}
 	text := orDash(strings.Join(values, ", "))
 	if cond := specConditions(e); cond != "" {
@@ -214,13 +214,14 @@ func specText(e SpecEntry) string {
 	return text
 }
 
-// specValue writes one claimed figure in the report's units.
-func specValue(metric string, v float64) string {
+// specValue writes one claimed figure in the report's units, a
+// bandwidth as the sheet states it too (see bwUnit.claim).
+func specValue(metric string, v float64, u bwUnit) string {
 	switch {
 	case metric == "iops":
 		return format.Count(v) + " IOPS"
 	case metric == "bw":
-		return format.Plain(v/1e6) + " MB/s"
+		return u.claim(v)
 	case metric == "lat_us":
 		return format.Latency(v*1e3) + " latency"
 	case strings.HasSuffix(metric, "_us"):
@@ -328,13 +329,13 @@ func preconditionTable(d *document, s *Summary) {
 	}
 	cols := []column{
 		{title: "Precondition"}, {title: "Drive"}, {"Pass", true}, {title: "Status"},
-		{"Written", true}, {"MB/s", true}, {"Duration", true},
+		{"Written", true}, {s.unit().column(), true}, {"Duration", true},
 	}
 	var rows [][]string
 	for _, p := range passes {
 		written, bw := format.Dash, format.Dash
 		if p.BytesWritten > 0 {
-			written, bw = format.Bytes(p.BytesWritten), format.MBps(p.BWBytes)
+			written, bw = format.Bytes(p.BytesWritten), s.unit().number(p.BWBytes)
 		}
 		rows = append(rows, []string{
 			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
@@ -431,7 +432,7 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 	for i, r := range t.Rows {
 		texts := cells(r, t.Columns, u)
 		rows[i] = make([][]span, len(texts)+1)
-		rows[i][0] = pointCell(r, curve, len(t.Rows) > 1, s.revisionMarker(r.PlanHash))
+		rows[i][0] = pointCell(r, curve, cond(len(t.Rows) > 1, peakWord(t.Headline), ""), s.revisionMarker(r.PlanHash))
 		for j, text := range texts {
 			rows[i][j+1] = spans(text)
 		}
@@ -605,14 +606,15 @@ func pointText(r Row, curve bool) string {
 }
 
 // pointCell is a row's first cell: its point and what it stands for, the
-// marker of the plan revision that produced it, and the peak marked when
-// there are other rows to compare it with.
-func pointCell(r Row, curve, markPeak bool, marker string) []span {
+// marker of the plan revision that produced it, and the peak marked with
+// peak ("peak", "lowest latency") when there are other rows to compare it
+// with ("" when there are not).
+func pointCell(r Row, curve bool, peak, marker string) []span {
 	name, notes := pointParts(r, curve)
 	text := []span{plain(name)}
-	if r.Peak && markPeak {
+	if r.Peak && peak != "" {
 		text = []span{strong(name)}
-		notes = append(notes, "peak")
+		notes = append(notes, peak)
 	}
 	if marker != "" {
 		text = append(text, plain(marker))
@@ -714,13 +716,20 @@ func (s *Summary) peakText(r Rank) string {
 	return cmp.Or(r.Point, "single run")
 }
 
+// peakWord names the row a headline picks out: "peak", or "lowest
+// latency" when the table leads with latency.
+func peakWord(headline string) string {
+	return cond(headline == headlineLat, "lowest latency", "peak")
+}
+
 // rankingTable ranks the drives of a section when there are several.
 func rankingTable(d *document, s *Summary, sec Section) {
 	if len(sec.Ranking) < 2 {
 		return
 	}
+	at := cond(headlineOf(s, sec.Profile) == headlineLat, "Lowest latency at", "Peak at")
 	cols := []column{
-		{"Rank", true}, {title: "Drive"}, {title: "Peak at"}, {"IOPS", true}, {s.unit().column(), true},
+		{"Rank", true}, {title: "Drive"}, {title: at}, {"IOPS", true}, {s.unit().column(), true},
 		{"Mean latency", true}, {"p99", true},
 	}
 	var rows [][]string
@@ -752,15 +761,15 @@ func docSteadyState(d *document, s *Summary) {
 		if ss.Chart != "" {
 			d.figure(ChartRef{Kind: chartSteadyState, File: ss.Chart, Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"})
 		}
-		d.para(plain(steadyStateSentence(ss)))
-		steadyRoundsTable(d, ss)
+		d.para(plain(steadyStateSentence(ss, s.unit())))
+		steadyRoundsTable(d, ss, s.unit())
 	}
 }
 
 // steadyRoundsTable lists the rounds of a steady-state search with the
 // judgement after each: the tracked figure, the window ending there, its
 // range and slope as shares of the mean, in PTS's own terms.
-func steadyRoundsTable(d *document, ss SteadyState) {
+func steadyRoundsTable(d *document, ss SteadyState, u bwUnit) {
 	if !slices.ContainsFunc(ss.Rounds, func(r SteadyRound) bool { return r.Judgement != "" }) {
 		return
 	}
@@ -771,7 +780,7 @@ func steadyRoundsTable(d *document, ss SteadyState) {
 		if r.RangePct > 0 || r.SlopePct > 0 {
 			rng, slope = percentText(r.RangePct), percentText(r.SlopePct)
 		}
-		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value), rng, slope, orDash(r.Judgement)})
+		rows = append(rows, []string{strconv.Itoa(r.Round), variableText(ss.Variable, r.Value, u), rng, slope, orDash(r.Judgement)})
 	}
 	d.table(cols, rows)
 }

@@ -18,7 +18,7 @@ func docAcceptance(d *document, s *Summary) {
 	d.heading(2, plain("Spec acceptance"))
 	d.para(plain("Each figure of a drive's spec sheet against the measurement whose conditions come closest to the figure's. " +
 		"A figure missed under other conditions than the spec's is a warning, not a failure: not like with like. " +
-		"Figures drivebench cannot compare are listed as skipped."))
+		"Figures drivebench cannot compare are listed as skipped, and so are figures no accept block judged, with why: not measured, or measured but not compared."))
 	groups := acceptGroups(s.Acceptance)
 	shown := map[string]bool{}
 	for _, g := range groups {
@@ -28,7 +28,7 @@ func docAcceptance(d *document, s *Summary) {
 			identityText(d, s.drive(g.drive))
 		}
 		d.para(acceptGroupText(g)...)
-		d.richTable(acceptanceColumns, acceptanceRows(g))
+		d.richTable(acceptanceColumns, acceptanceRows(g, s.unit()))
 	}
 }
 
@@ -38,8 +38,11 @@ var acceptanceColumns = []column{
 }
 
 // acceptGroupText names the accept block and its tolerance, and counts
-// its verdicts.
+// its verdicts; the figures no block judged are counted as such.
 func acceptGroupText(g acceptGroup) []span {
+	if g.accept == "" {
+		return spans("Not judged by an accept block: " + plural(len(g.rows), "figure") + ".")
+	}
 	text := []span{plain("Accept block "), mono(orDash(g.accept))}
 	if tol, ok := g.tolerance(); ok {
 		text = append(text, plain(", tolerance "+format.Plain(tol)+"%"))
@@ -47,12 +50,12 @@ func acceptGroupText(g acceptGroup) []span {
 	return append(text, plain(": "+g.tallyText()+"."))
 }
 
-func acceptanceRows(g acceptGroup) [][][]span {
+func acceptanceRows(g acceptGroup, u bwUnit) [][][]span {
 	var rows [][][]span
 	for _, a := range g.rows {
 		measured, ratio := format.Dash, format.Dash
 		if a.Measured != nil {
-			measured = acceptValue(a, *a.Measured, true)
+			measured = acceptValue(a, *a.Measured, true, u)
 			if a.Step != "" {
 				measured += "\nat " + stepWithin(a.Step, a.Drive)
 			}
@@ -61,7 +64,7 @@ func acceptanceRows(g acceptGroup) [][][]span {
 			ratio = percentText(*a.Ratio * 100)
 		}
 		rows = append(rows, [][]span{
-			spans(a.Spec), spans(a.Metric), spans(acceptValue(a, a.Claimed, false)), spans(measured), spans(ratio),
+			spans(a.Spec), spans(a.Metric), spans(acceptValue(a, a.Claimed, false, u)), spans(measured), spans(ratio),
 			{verdict(a.Verdict)}, spans(reasonText(a)),
 		})
 	}

@@ -73,20 +73,20 @@ func steadyState(s step, rev *revisions) SteadyState {
 // rule's message is added where the figures do not say it all: a search
 // that ended without a verdict, or a plan's rule, which judges without a
 // window.
-func steadyStateSentence(ss SteadyState) string {
-	return joinSentences(outcomeSentence(ss), ruleSentence(ss.Rule))
+func steadyStateSentence(ss SteadyState, u bwUnit) string {
+	return joinSentences(outcomeSentence(ss, u), ruleSentence(ss.Rule))
 }
 
-func outcomeSentence(ss SteadyState) string {
+func outcomeSentence(ss SteadyState, u bwUnit) string {
 	rounds := plural(len(ss.Rounds), "round")
 	switch {
 	case ss.Reached && ss.WindowFirst > 0 && ss.RangeLimitPct > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s; its range was %s of the mean (limit %s) and the best-fit line changed by %s across the window (limit %s).",
-			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
+			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average, u),
 			percentText(ss.RangePct), percentText(ss.RangeLimitPct), percentText(ss.SlopePct), percentText(ss.SlopeLimitPct))
 	case ss.Reached && ss.WindowFirst > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s, and the best-fit line changed by %s across the window.",
-			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average),
+			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average, u),
 			percentText(windowExcursion(ss)))
 	case ss.Exhausted && ss.RangeLimitPct > 0 && ss.WindowFirst > 0:
 		return fmt.Sprintf("Steady state not reached in %s: in the last window, rounds %d to %d, the range was %s of the mean (limit %s) and the best-fit line changed by %s (limit %s).",
@@ -138,14 +138,14 @@ func variableName(v string) string {
 	return orDash(v)
 }
 
-// variableText writes a value of a tracked figure in its unit; IOPS,
-// named by the figure, take none.
-func variableText(v string, value float64) string {
+// variableText writes a value of a tracked figure in its unit, bandwidth
+// in the report's; IOPS, named by the figure, take none.
+func variableText(v string, value float64, u bwUnit) string {
 	switch v {
 	case variableIOPS:
 		return format.Count(value)
 	case variableBW:
-		return format.Bandwidth(value)
+		return u.text(value)
 	case variableLatMean, variableLatP99:
 		return format.Latency(value)
 	}

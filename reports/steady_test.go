@@ -134,17 +134,19 @@ func TestVariableText(t *testing.T) {
 	tests := []struct {
 		variable string
 		value    float64
+		unit     bwUnit
 		want     string
 	}{
-		{"iops", 10_540.4, "10,540"},
-		{"bw", 1.2e9, "1,200.0 MB/s"},
-		{"lat_mean", 1_550_000, "1.55 ms"},
-		{"lat_p99", 420_000, "420.0 µs"},
-		{"queue", 3.25, "3.25"},
+		{"iops", 10_540.4, unitMBps, "10,540"},
+		{"bw", 1.2e9, unitMBps, "1,200.0 MB/s"},
+		{"bw", 1.2e9, unitMiBps, "1,144.4 MiB/s"},
+		{"lat_mean", 1_550_000, unitMiBps, "1.55 ms"},
+		{"lat_p99", 420_000, unitMBps, "420.0 µs"},
+		{"queue", 3.25, unitMBps, "3.25"},
 	}
 	for _, tt := range tests {
-		if got := variableText(tt.variable, tt.value); got != tt.want {
-			t.Errorf("variableText(%q, %v) = %q, want %q", tt.variable, tt.value, got, tt.want)
+		if got := variableText(tt.variable, tt.value, tt.unit); got != tt.want {
+			t.Errorf("variableText(%q, %v, %s) = %q, want %q", tt.variable, tt.value, tt.unit, got, tt.want)
 		}
 	}
 	if got := variableTitle("lat_mean"); got != "Mean latency" {
@@ -168,7 +170,7 @@ func TestSteadyStateRule(t *testing.T) {
 			"Steady state was reached in rounds 1 to 3: IOPS averaged 970, and the best-fit line changed by 1.0% across the window."},
 	}
 	for _, tt := range tests {
-		if got := steadyStateSentence(tt.ss); got != tt.want {
+		if got := steadyStateSentence(tt.ss, unitMBps); got != tt.want {
 			t.Errorf("steadyStateSentence(%+v)\n got %q\nwant %q", tt.ss, got, tt.want)
 		}
 	}

@@ -3,6 +3,7 @@ package reports
 import (
 	"time"
 
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -191,6 +192,11 @@ type ProfileResult struct {
 	// Series is the time series of the peak row, at most maxSeries
 	// samples: longer series are merged into that many intervals.
 	Series []SeriesSample `json:"series"`
+	// Thermal is what an NVMe drive's SMART log said of its temperature
+	// during the peak row's step, read every few seconds, at most
+	// maxThermal readings (longer lists are merged, see thermalReadings);
+	// absent when the step has none.
+	Thermal []metrics.ThermalSample `json:"thermal,omitempty"`
 	// Search is set when a hook chose the points one by one.
 	Search *Search `json:"search,omitempty"`
 	// Columns are the table's latency percentiles, in order (100 is the
@@ -251,7 +257,9 @@ type Row struct {
 	// measured.
 	Read  *Figures `json:"read,omitempty"`
 	Write *Figures `json:"write,omitempty"`
-	// Peak marks the row with the highest IOPS among completed points.
+	// Peak marks the row the table's headline picks out among completed
+	// points: the highest IOPS, or the lowest mean latency when the
+	// headline is "lat".
 	Peak bool `json:"peak"`
 	// RatePct is set on the points of a rate curve: the step ran at this
 	// percentage of the curve's uncontrolled maximum.
@@ -433,7 +441,7 @@ type Section struct {
 	Shape  string     `json:"shape"`
 	Charts []ChartRef `json:"charts"`
 	// Ranking orders the drives by their peak headline figure, best
-	// first.
+	// first: the highest IOPS or bandwidth, or the lowest mean latency.
 	Ranking []Rank `json:"ranking"`
 	// Highlight is a sentence on the ranking; empty with one drive.
 	Highlight string `json:"highlight"`
@@ -442,7 +450,8 @@ type Section struct {
 // ChartRef names a chart of the report and the file that holds it.
 type ChartRef struct {
 	// Kind is one of sweep_iops, sweep_latency, heatmap, rate_curve,
-	// series_time, series_written, percentiles and steady_state.
+	// series_time, thermal_time, series_written, percentiles,
+	// latency_ladder, steady_state, grid and summary_chart.
 	Kind string `json:"kind"`
 	// File is the SVG file's path relative to the report:
 	// "charts/4k-random-read-percentiles.svg".

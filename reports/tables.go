@@ -101,11 +101,12 @@ func finishTable(t *ProfileResult, steps []step, headline string) {
 	}
 	t.Headline = headline
 	t.Latency, t.Series = []LatencyCurve{}, []SeriesSample{}
-	if i := peakIndex(t.Rows); i >= 0 {
+	if i := peakIndex(t.Rows, headline); i >= 0 {
 		t.Rows[i].Peak = true
 		if res := resultOf(steps, i); res != nil {
 			t.Latency = latencyCurves(res)
 			t.Series = seriesSamples(res.Series)
+			t.Thermal = thermalReadings(res.Thermal)
 		}
 	}
 	t.Highlight = joinSentences(highlight(t), searchSentence(t.Search), lightestSentence(t), seriesSentence(t), skippedSentence(t))
@@ -124,8 +125,9 @@ func resultOf(steps []step, i int) *metrics.Result {
 const (
 	headlineIOPS = "iops"
 	headlineBW   = "bw"
-	// headlineLat leads with the mean latency; charts and rankings still
-	// use IOPS, the load the latency was measured at.
+	// headlineLat leads with the mean latency: the point it picks out is
+	// the one with the lowest, and drives rank by it, lowest first; charts
+	// still draw IOPS, the load each latency was measured at.
 	headlineLat = "lat"
 )
 
@@ -202,19 +204,64 @@ func seriesSamples(series []metrics.Sample) []SeriesSample {
 	return out
 }
 
+// maxThermal is the most temperature readings a table keeps: a drive's
+// temperature moves slowly, and the engine reads it every 5 s.
+const maxThermal = 240
+
+// thermalReadings merges a step's temperature readings into at most
+// maxThermal: each group the last of its readings, with the hottest
+// temperature of the group; nil for none.
+func thermalReadings(samples []metrics.ThermalSample) []metrics.ThermalSample {
+	var out []metrics.ThermalSample
+	per := (len(samples) + maxThermal - 1) / maxThermal
+	for start := 0; start < len(samples); start += per {
+		group := samples[start:min(start+per, len(samples))]
+		r := group[len(group)-1]
+		r.T = finite(r.T)
+		for _, smp := range group {
+			r.TempC = max(r.TempC, smp.TempC)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
 // completed reports whether a row may be compared: the step finished well
 // and measured something.
 func (r Row) completed() bool { return r.Status == results.StatusOK && r.Total != nil }
 
-// peakIndex is the first completed row with the highest IOPS, or -1.
-func peakIndex(rows []Row) int {
+// peakIndex is the row a table's headline picks out, -1 when no row
+// completed: the first completed row with the highest IOPS or, when the
+// table leads with latency, with the lowest mean latency.
+func peakIndex(rows []Row, headline string) int {
 	peak := -1
 	for i, r := range rows {
-		if r.completed() && (peak < 0 || r.Total.IOPS > rows[peak].Total.IOPS) {
+		if r.completed() && (peak < 0 || compareHeadline(r.Total, rows[peak].Total, headline) < 0) {
 			peak = i
 		}
 	}
 	return peak
+}
+
+// compareHeadline orders two figures by a headline, the better first:
+// higher IOPS, or lower mean latency (an unknown one last) and of equal
+// latencies the higher IOPS. Bandwidth follows IOPS, since a profile's
+// points move blocks of one size.
+func compareHeadline(a, b *Figures, headline string) int {
+	if headline == headlineLat {
+		if c := cmp.Compare(latencyOrInf(a), latencyOrInf(b)); c != 0 {
+			return c
+		}
+	}
+	return cmp.Compare(b.IOPS, a.IOPS)
+}
+
+// latencyOrInf is a figure's mean latency, +Inf when it is unknown.
+func latencyOrInf(f *Figures) float64 {
+	if f.MeanLatNs == nil {
+		return math.Inf(1)
+	}
+	return *f.MeanLatNs
 }
 
 // pointLabel writes a sweep point for people: "iodepth=4, bs=4KiB".

@@ -27,25 +27,46 @@ func unitOf(name string) bwUnit {
 // "8,668.1".
 func (u bwUnit) number(bytesPerSec float64) string {
 	if u == unitMiBps {
-		return format.Grouped(bytesPerSec/(1<<20), 1)
+		return format.MiBps(bytesPerSec)
 	}
 	return format.MBps(bytesPerSec)
 }
 
 // text writes a bandwidth with the unit: "8,266.4 MiB/s".
-func (u bwUnit) text(bytesPerSec float64) string { return u.number(bytesPerSec) + " " + string(u) }
+func (u bwUnit) text(bytesPerSec float64) string {
+	if u == unitMiBps {
+		return format.BandwidthMiB(bytesPerSec)
+	}
+	return format.Bandwidth(bytesPerSec)
+}
 
 // short writes a bandwidth for a chart tick or a mark: "13.4 GB/s",
 // "12.5 GiB/s".
 func (u bwUnit) short(bytesPerSec float64) string {
 	if u == unitMiBps {
-		return format.Significant(bytesPerSec, binaryBandwidthUnits)
+		return format.Significant(bytesPerSec, format.BinaryBandwidthUnits)
 	}
 	return format.Significant(bytesPerSec, format.BandwidthUnits)
 }
 
-// binaryBandwidthUnits are the binary multiples of bytes per second.
-var binaryBandwidthUnits = []format.Unit{{Factor: 1 << 30, Suffix: " GiB/s"}, {Factor: 1 << 20, Suffix: " MiB/s"}, {Factor: 1 << 10, Suffix: " KiB/s"}, {Factor: 1, Suffix: " B/s"}}
+// tick writes a bandwidth on a chart's axis: "13.4 GB/s", "12 GiB/s".
+func (u bwUnit) tick(bytesPerSec float64) string {
+	if u == unitMiBps {
+		return format.Scaled(bytesPerSec, format.BinaryBandwidthUnits)
+	}
+	return format.ShortBandwidth(bytesPerSec)
+}
+
+// claim writes a spec sheet's bandwidth as the sheet states it, in
+// decimal MB/s, and in the unit too when that is another: "6,200 MB/s",
+// "6,200 MB/s (5,912.8 MiB/s)".
+func (u bwUnit) claim(bytesPerSec float64) string {
+	sheet := format.Plain(bytesPerSec/1e6) + " MB/s"
+	if u == unitMiBps {
+		return sheet + " (" + u.text(bytesPerSec) + ")"
+	}
+	return sheet
+}
 
 // unit is the bandwidth unit of a table; a table made outside Build has
 // the default.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
 )
 
@@ -22,6 +23,7 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	threshold := fs.String("threshold", "5%", "change beyond which a figure regressed or improved, in percent of the base value: 5% for all, or per figure, iops=5%,p99=10% ("+strings.Join(reports.ThresholdKeys(), ", ")+"); IOPS and bandwidth must also move beyond the runs' noise")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (as -format json)")
 	outFormat := fs.String("format", "text", "output: text, markdown, json or junit")
+	units := fs.String("units", "", "bandwidth unit of the output, "+strings.Join(plan.BandwidthUnits, " or ")+"; default the base run's (its plan's report units)")
 	dirs, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -43,6 +45,10 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintf(io.err, "drivebench compare: -format %q: use text, markdown, json or junit\n", *outFormat)
 		return exitUsage
 	}
+	if *units != "" && !slices.Contains(plan.BandwidthUnits, *units) {
+		fmt.Fprintf(io.err, "drivebench compare: -units %q: use %s\n", *units, strings.Join(plan.BandwidthUnits, " or "))
+		return exitUsage
+	}
 	base, err := reports.Load(dirs[0])
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench compare: base:", err)
@@ -54,6 +60,9 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	c := reports.Compare(base, next, th)
+	if *units != "" {
+		c.Units = *units
+	}
 	if err := printComparison(io, dirs, base, next, c, *outFormat); err != nil {
 		fmt.Fprintln(io.err, "drivebench compare:", err)
 		return exitUsage

@@ -37,29 +37,46 @@ func copyRunScaled(t *testing.T, factor float64) string {
 	if err := os.CopyFS(dir, os.DirFS(quickstartRun)); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "steps", quickstartQD16+".json")
+	editJSON(t, filepath.Join(dir, "steps", quickstartQD16+".json"), func(rec map[string]any) {
+		read := rec["result"].(map[string]any)["read"].(map[string]any)
+		read["iops"] = read["iops"].(float64) * factor
+		read["bw_bytes"] = read["bw_bytes"].(float64) * factor
+	})
+	return dir
+}
+
+// inMiBps makes the copy of a run at dir ask for its reports in MiB/s,
+// as a plan with report { units = "MiB/s" } does.
+func inMiBps(t *testing.T, dir string) string {
+	t.Helper()
+	editJSON(t, filepath.Join(dir, "manifest.json"), func(m map[string]any) { m["units"] = "MiB/s" })
+	return dir
+}
+
+// editJSON rewrites the JSON object in the file at path as edit changes
+// it.
+func editJSON(t *testing.T, path string, edit func(map[string]any)) {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rec map[string]any
-	if err := json.Unmarshal(data, &rec); err != nil {
+	var obj map[string]any
+	if err := json.Unmarshal(data, &obj); err != nil {
 		t.Fatal(err)
 	}
-	read := rec["result"].(map[string]any)["read"].(map[string]any)
-	read["iops"] = read["iops"].(float64) * factor
-	read["bw_bytes"] = read["bw_bytes"].(float64) * factor
-	if data, err = json.Marshal(rec); err != nil {
+	edit(obj)
+	if data, err = json.Marshal(obj); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir
 }
 
 func TestCompareCommand(t *testing.T) {
 	slower, noisy := copyRunScaled(t, 0.90), copyRunScaled(t, 0.98)
+	slowerMiB := inMiBps(t, copyRunScaled(t, 0.90))
 	tests := []struct {
 		name     string
 		args     []string
@@ -99,6 +116,25 @@ func TestCompareCommand(t *testing.T) {
 			code:     exitCheckFailed,
 			contains: []string{"IOPS       590,441       531,397       -10.0%  —      noise", "bandwidth  2,418.4 MB/s  2,176.6 MB/s  -10.0%  —      regressed", "at a 5% threshold (iops 12%)"},
 		},
+		{
+			name:     "bandwidth in the base run's unit",
+			args:     []string{slowerMiB, quickstartRun},
+			code:     exitOK,
+			contains: []string{"bandwidth  2,075.8 MiB/s  2,306.4 MiB/s  +11.1%"},
+		},
+		{
+			name:     "-units sets the unit",
+			args:     []string{"-units", "MiB/s", "-format", "markdown", quickstartRun, slower},
+			code:     exitCheckFailed,
+			contains: []string{"| bandwidth | 2,306.4 MiB/s | 2,075.8 MiB/s | -10.0% |"},
+		},
+		{
+			name:     "-units over the base run's",
+			args:     []string{"-units=MB/s", slowerMiB, quickstartRun},
+			code:     exitOK,
+			contains: []string{"bandwidth  2,176.6 MB/s  2,418.4 MB/s  +11.1%"},
+		},
+		{name: "unknown unit", args: []string{"-units", "GB/s", quickstartRun, slower}, code: exitUsage, contains: []string{`-units "GB/s": use MB/s or MiB/s`}},
 		{
 			name:     "markdown",
 			args:     []string{"-format", "markdown", quickstartRun, slower},
@@ -148,8 +184,8 @@ func TestCompareCommandJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("output is not a comparison: %v\n%s", err, out)
 	}
-	if c.ThresholdPct != 5 || c.Counts[reports.Regressed] != 2 || !c.Regressed() {
-		t.Errorf("comparison = threshold %v, counts %v", c.ThresholdPct, c.Counts)
+	if c.ThresholdPct != 5 || c.Counts[reports.Regressed] != 2 || !c.Regressed() || c.Units != "MB/s" {
+		t.Errorf("comparison = threshold %v, counts %v, units %q", c.ThresholdPct, c.Counts, c.Units)
 	}
 }
 
