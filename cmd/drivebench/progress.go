@@ -31,6 +31,8 @@ type progress struct {
 	io    stdio
 	graph *plan.Graph
 	now   func() time.Time
+	// bandwidth writes a bandwidth with its unit, the plan's report units.
+	bandwidth func(bytesPerSec float64) string
 
 	mu       sync.Mutex
 	current  *engine.Event // the running step's start, nil between steps
@@ -42,10 +44,14 @@ type progress struct {
 	stopped  chan struct{}
 }
 
-// newProgress starts showing a run; every is the heartbeat interval (0:
+// newProgress starts showing a run, bandwidths in units ("MB/s" or
+// "MiB/s", as the plan's reports); every is the heartbeat interval (0:
 // none).
-func newProgress(io stdio, g *plan.Graph, every time.Duration) *progress {
-	p := &progress{io: io, graph: g, now: time.Now, stop: make(chan struct{}), stopped: make(chan struct{})}
+func newProgress(io stdio, g *plan.Graph, units string, every time.Duration) *progress {
+	p := &progress{io: io, graph: g, now: time.Now, bandwidth: format.Bandwidth, stop: make(chan struct{}), stopped: make(chan struct{})}
+	if units == "MiB/s" {
+		p.bandwidth = format.BandwidthMiB
+	}
 	if io.tty || every <= 0 {
 		close(p.stopped)
 		return p
@@ -97,7 +103,7 @@ func (p *progress) figureParts(e engine.Event) []string {
 		if s.ReadIOPS > 0 && s.WriteIOPS > 0 {
 			iops += fmt.Sprintf(" (read %s, write %s)", format.Count(s.ReadIOPS), format.Count(s.WriteIOPS))
 		}
-		parts = append(parts, iops, format.Bandwidth(s.BW))
+		parts = append(parts, iops, p.bandwidth(s.BW))
 		if s.P99Ns > 0 {
 			parts = append(parts, "p99 "+format.Latency(float64(s.P99Ns)))
 		} else if s.MeanLatNs > 0 {
@@ -151,7 +157,7 @@ func (p *progress) observe(e engine.Event) {
 		p.line(fmt.Sprintf("[%d/%d] %s: already done in this folder, kept", e.Index+1, e.Total, e.Node.Name))
 	case engine.StepFinished:
 		p.current = nil
-		p.line(fmt.Sprintf("[%d/%d] %s: %s", e.Index+1, e.Total, e.Node.Name, stepOutcome(e)))
+		p.line(fmt.Sprintf("[%d/%d] %s: %s", e.Index+1, e.Total, e.Node.Name, p.stepOutcome(e)))
 	}
 }
 
@@ -203,7 +209,7 @@ func (p *progress) eta(e engine.Event) time.Duration {
 	return left
 }
 
-func stepOutcome(e engine.Event) string {
+func (p *progress) stepOutcome(e engine.Event) string {
 	r := e.Record
 	switch {
 	case r.Status != "ok":
@@ -220,7 +226,7 @@ func stepOutcome(e engine.Event) string {
 		if r.Result.Write != nil {
 			iops, bw = iops+r.Result.Write.IOPS, bw+r.Result.Write.BW
 		}
-		return fmt.Sprintf("%s IOPS, %.1f MB/s", format.Count(iops), bw/1e6)
+		return format.Count(iops) + " IOPS, " + p.bandwidth(bw)
 	case len(r.Verdicts) > 0:
 		n := map[string]int{}
 		for _, v := range r.Verdicts {

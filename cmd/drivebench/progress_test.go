@@ -27,16 +27,18 @@ func TestHeartbeatAndLiveLine(t *testing.T) {
 	g := &plan.Graph{Nodes: []*plan.Node{node}}
 	sample := metrics.Sample{T: 19, ReadIOPS: 9000, WriteIOPS: 3000, BW: 48e6, P99Ns: 210_000}
 	cases := []struct {
-		tty  bool
-		want string
+		tty   bool
+		units string
+		want  string
 	}{
-		{false, "[1/1] nvme0 / 4k-mixed / iodepth=32: running 00:20, 12,000 IOPS (read 9,000, write 3,000), 48.0 MB/s, p99 210.0 µs, 40% done\n"},
-		{true, "[1/1] nvme0 / 4k-mixed / iodepth=32  00:20  ETA 00:30  12,000 IOPS (read 9,000, write 3,000)  48.0 MB/s  p99 210.0 µs  40% done"},
+		{false, "", "[1/1] nvme0 / 4k-mixed / iodepth=32: running 00:20, 12,000 IOPS (read 9,000, write 3,000), 48.0 MB/s, p99 210.0 µs, 40% done\n"},
+		{true, "", "[1/1] nvme0 / 4k-mixed / iodepth=32  00:20  ETA 00:30  12,000 IOPS (read 9,000, write 3,000)  48.0 MB/s  p99 210.0 µs  40% done"},
+		{false, "MiB/s", "[1/1] nvme0 / 4k-mixed / iodepth=32: running 00:20, 12,000 IOPS (read 9,000, write 3,000), 45.8 MiB/s, p99 210.0 µs, 40% done\n"},
 	}
 	for _, tc := range cases {
 		var out bytes.Buffer
 		clk := &fakeClock{t: time.Unix(1000, 0)}
-		p := newProgress(stdio{out: &out, tty: tc.tty}, g, 0)
+		p := newProgress(stdio{out: &out, tty: tc.tty}, g, tc.units, 0)
 		p.now = clk.now
 		p.observe(engine.Event{Kind: engine.StepStarted, Total: 1, Node: node})
 		clk.t = clk.t.Add(20 * time.Second)

@@ -74,7 +74,7 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 		fmt.Fprintln(io.err, "drivebench run:", err)
 		return finish(exitUsage, "")
 	}
-	prog := newProgress(io, g, cmp.Or(io.heartbeat, heartbeatEvery))
+	prog := newProgress(io, g, p.Report.Units, cmp.Or(io.heartbeat, heartbeatEvery))
 	observe := prog.observe
 	if events != nil {
 		events.planLoaded(p, g)
