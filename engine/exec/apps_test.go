@@ -34,7 +34,10 @@ func runExample(t *testing.T, file, dir string, vars map[string]string) *engine.
 	if diags := engine.ValidateHooks(p, script.Limits{}); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	out, err := engine.Run(context.Background(), p, plan.Expand(p), engine.Options{Dir: filepath.Join(dir, "results")})
+	summarize := func(ctx context.Context, dir string) (*results.Summary, error) {
+		return engine.Summarize(ctx, p, dir, script.Limits{}, nil)
+	}
+	out, err := engine.Run(context.Background(), p, plan.Expand(p), engine.Options{Dir: filepath.Join(dir, "results"), Report: summarize})
 	if err != nil {
 		t.Fatal(err)
 	}
