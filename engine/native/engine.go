@@ -85,8 +85,8 @@ type run struct {
 	// userSpaceFS is set when a process serves the target's file system
 	// (FUSE).
 	userSpaceFS bool
-	// base is the origin of the run's clock.
-	base time.Time
+	// base is the origin of the run's clock, in nanotime's terms.
+	base int64
 
 	// stop tells the slots to issue no further I/O.
 	stop atomic.Bool
@@ -95,9 +95,6 @@ type run struct {
 	errMu sync.Mutex
 	err   error
 }
-
-// clock is the time in ns since the run's clock started.
-func (r *run) clock() int64 { return int64(time.Since(r.base)) }
 
 // prepare validates w against t, opens the target and sets up the jobs
 // and their slots.
@@ -116,7 +113,7 @@ func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{sys: sys, path: t.Path, direct: w.Direct, method: method, layout: l, base: time.Now(),
+	r := &run{sys: sys, path: t.Path, direct: w.Direct, method: method, layout: l, base: nanotime(),
 		paced: w.RateIOPS > 0 || w.RateBW > 0}
 	if err := r.allocate(w); err != nil {
 		return nil, err
@@ -219,7 +216,7 @@ func (r *run) newSlot(j *job, index int, seed uint64, buf *int) *slot {
 func (r *run) launch() <-chan struct{} {
 	granted, release := reserveProcs(r.method.waiters(r))
 	r.method.grant(r, granted)
-	r.base = time.Now()
+	r.base = nanotime()
 	var wg sync.WaitGroup
 	for _, j := range r.jobs {
 		wg.Go(func() { r.method.runJob(r, j) })

@@ -126,6 +126,11 @@ type ring struct {
 	// system call that points at them.
 	arg uringGeteventsArg
 	ts  unix.Timespec
+	// seen is the completion queue's tail as the last io_uring_enter
+	// returned, and seenAt the time then (nanotime): the completions
+	// before seen had ended by seenAt.
+	seen   uint32
+	seenAt int64
 }
 
 // ErrIOUringUnavailable is matched (errors.Is) by the error Run returns
@@ -325,20 +330,25 @@ func (r *ring) submit(wait bool, timeout int64) error {
 // The wait is interruptible, so a signal (the runtime's preemption
 // request) ends it with EINTR and the goroutine can be stopped for a
 // garbage collection.
-func (r *ring) enter(minComplete, flags, arg, argSize uintptr) (uintptr, unix.Errno) {
+func (r *ring) enter(minComplete, flags, arg, argSize uintptr) (n uintptr, errno unix.Errno) {
 	if r.raw {
-		n, _, errno := unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
-		return n, errno
+		n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+	} else {
+		n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
 	}
-	n, _, errno := unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+	// Read before any preemption point (see clock): a goroutine
+	// preempted before it reads them would date its completions late.
+	r.seen, r.seenAt = atomic.LoadUint32(r.cqTail), nanotime()
 	return n, errno
 }
 
-// ready returns the completions the kernel has posted: the queue
-// positions from head up to, not including, tail. Pass them to cqe, then
-// hand tail to consumed.
-func (r *ring) ready() (head, tail uint32) {
-	return *r.cqHead, atomic.LoadUint32(r.cqTail)
+// ready returns the completions the kernel had posted when the last
+// io_uring_enter returned, the queue positions from head up to, not
+// including, tail, and the time then (nanotime), by which they had all
+// ended. Pass them to cqe, then hand tail to consumed. Completions posted
+// since wait for the next io_uring_enter, which returns at once for them.
+func (r *ring) ready() (head, tail uint32, at int64) {
+	return *r.cqHead, r.seen, r.seenAt
 }
 
 // cqe is the completion at queue position i.

@@ -251,11 +251,11 @@ const blockedNap = 20_000 // ns
 
 // reap accounts for every completion the ring holds.
 func (rj *ringJob) reap() {
-	head, tail := rj.rg.ready()
+	head, tail, at := rj.rg.ready()
 	if head == tail {
 		return
 	}
-	now := rj.r.clock()
+	now := at - rj.r.base
 	for p := head; p != tail; p++ {
 		c := rj.rg.cqe(p)
 		i := int(c.userData)

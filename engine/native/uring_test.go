@@ -141,7 +141,7 @@ func TestUringRegistersFileAndBuffers(t *testing.T) {
 	}
 	want := readFile(t, path)
 	for done := 0; done < 4; {
-		head, tail := rg.ready()
+		head, tail, _ := rg.ready()
 		for p := head; p != tail; p++ {
 			c := rg.cqe(p)
 			off := int(c.userData) * 8192
