@@ -259,3 +259,24 @@ func TestUnjudgedFigures(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecText: a spec line in the spec-sheet table, its conditions in
+// one pair of brackets whatever the unit.
+func TestSpecText(t *testing.T) {
+	seq := SpecEntry{Values: map[string]float64{"bw": 6.2e9}, RW: "read"}
+	rand := SpecEntry{Values: map[string]float64{"iops": 1e6}, RW: "randread", BS: 4096}
+	for _, tc := range []struct {
+		e    SpecEntry
+		u    bwUnit
+		want string
+	}{
+		{seq, unitMBps, "6,200 MB/s (sequential read)"},
+		{seq, unitMiBps, "6,200 MB/s (5,912.8 MiB/s; sequential read)"},
+		{rand, unitMiBps, "1,000,000 IOPS (4KiB random read)"},
+		{SpecEntry{Values: map[string]float64{"bw": 6.2e9}}, unitMiBps, "6,200 MB/s (5,912.8 MiB/s)"},
+	} {
+		if got := specText(tc.e, tc.u); got != tc.want {
+			t.Errorf("specText(%+v, %s) = %q, want %q", tc.e, tc.u, got, tc.want)
+		}
+	}
+}

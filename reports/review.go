@@ -208,7 +208,13 @@ func specText(e SpecEntry, u bwUnit) string {
 		values = append(values, specValue(metric, e.Values[metric], u))
 	}
 	text := orDash(strings.Join(values, ", "))
-	if cond := specConditions(e); cond != "" {
+	cond := specConditions(e)
+	switch {
+	case cond == "":
+	case strings.HasSuffix(text, ")"):
+		// "6,200 MB/s (5,912.8 MiB/s; sequential read)", not two brackets.
+		text = strings.TrimSuffix(text, ")") + "; " + cond + ")"
+	default:
 		text += " (" + cond + ")"
 	}
 	return text
