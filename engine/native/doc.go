@@ -34,9 +34,12 @@
 // cache completes at once or refuses at once (the I/O is then issued
 // normally); a ring's goroutine waits for completions in io_uring_enter,
 // which signals interrupt, so the runtime can still stop it for a
-// garbage collection. O_DIRECT reads at an iodepth above one are
-// submitted as soon as each is ready; everything else is submitted in
-// batches.
+// garbage collection. A ring submits every I/O that is ready in the
+// same io_uring_enter that waits for the next completion: one system call,
+// and on a virtual disk one notification of the device, a batch. Measured
+// on a virtio disk, 4 KiB random reads at iodepth 32 submitted one system
+// call each kept only about 22 of the 32 slots in flight and ran at 0.59x
+// the batched rate.
 //
 // The region is offset bytes into the target, size bytes (or size_pct
 // percent of the capacity, or the rest of the target) long, rounded down
