@@ -31,6 +31,7 @@ type supervisor struct {
 // supervise runs the workload to its end and assembles the result.
 func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.Sample), interval time.Duration) (*metrics.Result, error) {
 	s := &supervisor{r: r, w: w, live: live, interval: interval, began: time.Now()}
+	defer holdGC()()
 	cpuStart := cpuTime()
 	var rampEnd <-chan time.Time
 	if w.Runtime > 0 && w.Ramp > 0 {
