@@ -54,6 +54,7 @@ func TestQEMUNVMe(t *testing.T) {
 	t.Run("drive-state", func(t *testing.T) { checkDriveState(t, steps) })
 	t.Run("write-cache", func(t *testing.T) { checkWriteCache(t, steps) })
 	t.Run("thermal", func(t *testing.T) { checkThermal(t, steps) })
+	t.Run("snia-pts", func(t *testing.T) { checkSNIA(t, steps) })
 	t.Logf("tier took %s", time.Since(start).Round(time.Second))
 }
 
@@ -207,6 +208,7 @@ func buildInitramfs(t *testing.T, dir, drivebench string) string {
 	for _, plan := range []string{"purge.hcl", "run.hcl", "cache.hcl"} {
 		addFile(t, c, filepath.Join("testdata", plan), "plans/"+plan, 0o644)
 	}
+	addExamples(t, c)
 	if err := c.close(); err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +216,28 @@ func buildInitramfs(t *testing.T, dir, drivebench string) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// exampleFiles are the example plans the guest runs, with what they
+// read, as patterns under the module's examples/: the SNIA plan, its
+// smoke variables and the spec sheets it includes.
+var exampleFiles = []string{"snia-pts-enterprise/pts-e.hcl", "snia-pts-enterprise/smoke.vars.hcl", "drives/*.hcl"}
+
+// addExamples packs exampleFiles from the module's examples/ under
+// /examples, at the same relative paths, so the plans' includes resolve
+// and the examples stay their only copy.
+func addExamples(t *testing.T, c *cpioWriter) {
+	t.Helper()
+	for _, pattern := range exampleFiles {
+		files, err := filepath.Glob(filepath.Join("..", "..", "examples", pattern))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("no example matches %s: %v", pattern, err)
+		}
+		for _, f := range files {
+			rel, _ := filepath.Rel(filepath.Join("..", ".."), f)
+			addFile(t, c, f, filepath.ToSlash(rel), 0o644)
+		}
+	}
 }
 
 // addFile copies a host file into the archive.
@@ -279,7 +303,10 @@ func bootGuest(ctx context.Context, t *testing.T, dir, kernel, initrd string) ma
 		"-accel", "tcg", "-m", "1024", "-smp", "1", "-nodefaults", "-display", "none", "-no-reboot",
 		"-kernel", kernel, "-initrd", initrd, "-append", "console=ttyS0 quiet panic=-1",
 		"-serial", "file:"+console, "-serial", "file:"+results,
-		"-drive", "file="+image+",if=none,id=nv0,format=raw",
+		// The image is scratch: cache=unsafe keeps the guest's flushes
+		// (one after every write while the write cache is off) from
+		// waiting on the host's disk and whatever else uses it.
+		"-drive", "file="+image+",if=none,id=nv0,format=raw,cache=unsafe",
 		"-device", "nvme,serial="+guestSerial+",drive=nv0")
 	out, err := cmd.CombinedOutput()
 	consoleText, _ := os.ReadFile(console)
