@@ -260,14 +260,22 @@ func TestVdbenchCurves(t *testing.T) {
 	}
 }
 
-func TestExampleWithVarFile(t *testing.T) {
-	path := filepath.Join(exampleDir, "thg-cd6v/thg-cd6v.hcl")
-	p, sources, diags := Load(path, LoadOptions{VarFiles: []string{filepath.Join(exampleDir, "thg-cd6v/smoke.vars.hcl")}})
+// mustLoadSmoke loads an example plan with the smoke.vars.hcl beside it
+// and the given -var values.
+func mustLoadSmoke(t *testing.T, plan string, vars map[string]string) *Plan {
+	t.Helper()
+	path := filepath.Join(exampleDir, plan)
+	p, sources, diags := Load(path, LoadOptions{Vars: vars, VarFiles: []string{filepath.Join(filepath.Dir(path), "smoke.vars.hcl")}})
 	if diags.HasErrors() || len(diags) > 0 {
 		var b strings.Builder
 		_ = sources.WriteDiagnostics(&b, diags, 100, false)
 		t.Fatal(b.String())
 	}
+	return p
+}
+
+func TestExampleWithVarFile(t *testing.T) {
+	p := mustLoadSmoke(t, "thg-cd6v/thg-cd6v.hcl", nil)
 	d := p.Drives[0]
 	if d.Path != "" || d.Size != 256<<20 {
 		t.Errorf("drive %+v", *d)
@@ -280,5 +288,35 @@ func TestExampleWithVarFile(t *testing.T) {
 		if n.Workload.Runtime.Seconds() != 12 || n.Workload.NumJobs != 4 {
 			t.Errorf("%s: %+v", n.Name, *n.Workload)
 		}
+	}
+}
+
+// TestSNIASmokeVars: the variable file that scales PTS down for the QEMU
+// tier keeps every test, each after its purge, with 5 rounds (the
+// window) of fewer points.
+func TestSNIASmokeVars(t *testing.T) {
+	p := mustLoadSmoke(t, "snia-pts-enterprise/pts-e.hcl", devTarget)
+	if d := p.Drives[0]; d.Path != "/dev/nvme0n1" || d.Size != 64<<20 {
+		t.Errorf("drive %+v", *d)
+	}
+	g := Expand(p)
+	points := map[string]int{}
+	for _, n := range g.Nodes {
+		if n.Kind == KindProfile {
+			points[n.Source]++
+			if n.SteadyState != nil && n.Rounds != 5 {
+				t.Errorf("%s: %d rounds, want 5", n.Name, n.Rounds)
+			}
+		}
+	}
+	// 2 x 2 IOPS points, write and read, 2 latency points: 5 rounds each
+	want := map[string]int{"iops": 20, "throughput.1024KiB": 10, "throughput.128KiB": 10, "latency": 10, "write-saturation": 1}
+	for source, n := range want {
+		if points[source] != n {
+			t.Errorf("%s: %d steps, want %d (all: %v)", source, points[source], n, points)
+		}
+	}
+	if len(g.Nodes) != 65 {
+		t.Errorf("%d steps, want 65: 51 profile steps, 13 preconditions and the report", len(g.Nodes))
 	}
 }

@@ -16,7 +16,12 @@
 // and sends each command's exit status and output over a second serial
 // port, between markers (see parseSteps); the test then compares the two
 // tools field by field and checks the purge, the plan run and the growth
-// of the SMART write counters.
+// of the SMART write counters. Last, the guest runs SNIA's PTS example
+// (examples/snia-pts-enterprise, packed from examples/ with the spec
+// sheets it includes) scaled down by its smoke.vars.hcl, and the test
+// reads back what its report publishes: the steady-state rounds judged by
+// range and slope, window averages, the write saturation's bound, the
+// purges and the write cache held off for the run.
 //
 // The tier is slow (a minute or two) and needs root and QEMU, so go test
 // ./... skips it. Run it with

@@ -158,3 +158,19 @@ func TestUringRegistersFileAndBuffers(t *testing.T) {
 		}
 	}
 }
+
+// TestUringReissuesCanceledIO: an I/O the kernel completes with ECANCELED
+// goes back to be issued again, its request unchanged, up to maxReissues
+// times in a row.
+func TestUringReissuesCanceledIO(t *testing.T) {
+	s := &slot{req: ioRequest{op: opRead, offset: 4096, size: 4096}, state: slotInFlight}
+	rj := newRingJob(&run{}, &job{slots: []*slot{s}}, nil)
+	for i := range maxReissues {
+		if !rj.reissue(s, 0) || s.state != slotWaiting || s.req.offset != 4096 {
+			t.Fatalf("cancel %d: slot %+v not put back with its request", i+1, s)
+		}
+	}
+	if rj.reissue(s, 0) {
+		t.Errorf("an I/O canceled %d times in a row was put back again", maxReissues+1)
+	}
+}

@@ -23,6 +23,12 @@
 # is required.
 #
 #   drivebench plan -var target=/dev/nvme0n1 examples/snia-pts-enterprise/pts-e.hcl
+#
+# A quick run on a small NVMe namespace, every test scaled down to
+# seconds by a variable file (the QEMU tier in e2e/qemu runs it on an
+# emulated controller):
+#
+#   drivebench run -var target=/dev/nvme0n1 -var-file examples/snia-pts-enterprise/smoke.vars.hcl examples/snia-pts-enterprise/pts-e.hcl
 
 include = ["../drives/*.hcl"]
 
@@ -79,9 +85,28 @@ variable "saturation" {
   default     = "24h"
 }
 
-locals {
-  iops_block_sizes = ["1024KiB", "128KiB", "64KiB", "32KiB", "16KiB", "8KiB", "4KiB", "512B"]
-  iops_read_shares = [100, 95, 65, 50, 35, 5, 0]
+variable "iops_block_sizes" {
+  description = "Block sizes of the IOPS test; steady state is tracked at 4KiB, which must stay in."
+  type        = list(string)
+  default     = ["1024KiB", "128KiB", "64KiB", "32KiB", "16KiB", "8KiB", "4KiB", "512B"]
+}
+
+variable "iops_read_shares" {
+  description = "Read shares (percent) of the IOPS test; steady state is tracked at 0, which must stay in."
+  type        = list(number)
+  default     = [100, 95, 65, 50, 35, 5, 0]
+}
+
+variable "latency_block_sizes" {
+  description = "Block sizes of the latency test; steady state is tracked at 4KiB, which must stay in."
+  type        = list(string)
+  default     = ["512B", "4KiB", "8KiB"]
+}
+
+variable "latency_read_shares" {
+  description = "Read shares (percent) of the latency test; steady state is tracked at 0, which must stay in."
+  type        = list(number)
+  default     = [100, 65, 0]
 }
 
 drive "dut" {
@@ -118,8 +143,8 @@ profile "iops" {
   direct        = true
 
   sweep {
-    bs       = local.iops_block_sizes
-    read_pct = local.iops_read_shares
+    bs       = var.iops_block_sizes
+    read_pct = var.iops_read_shares
   }
 
   steady_state {
@@ -162,8 +187,8 @@ profile "latency" {
   direct        = true
 
   sweep {
-    bs       = ["512B", "4KiB", "8KiB"]
-    read_pct = [100, 65, 0]
+    bs       = var.latency_block_sizes
+    read_pct = var.latency_read_shares
   }
 
   steady_state {
