@@ -552,14 +552,18 @@ func pointName(r Row, curve bool) string {
 // rowNotes say what the row of a repeated point stands for ("round 6 of
 // 8", "avg of 2 rounds") and which bound ended a run with two.
 func rowNotes(r Row) []string {
-	var notes []string
+	return append(roundNotes(r), endedNotes(r)...)
+}
+
+// endedNotes says which bound ended a run with two.
+func endedNotes(r Row) []string {
 	switch r.EndedBy {
 	case "io_size":
-		notes = append(notes, "ended by io_size")
+		return []string{"ended by io_size"}
 	case "runtime":
-		notes = append(notes, "ended at runtime")
+		return []string{"ended at runtime"}
 	}
-	return append(roundNotes(r), notes...)
+	return nil
 }
 
 // roundNotes say which rounds a row stands for.
@@ -592,13 +596,15 @@ func chosenRounds(r Row) string {
 }
 
 // pointParts are a row's name and the notes on what it stands for: a
-// repeated point without a name is named by its note, "round 6 of 8".
+// repeated point without a name is named by the rounds it stands for,
+// "round 6 of 8"; a single run by "single run", the bound that ended it
+// a note.
 func pointParts(r Row, curve bool) (string, []string) {
-	name, notes := pointName(r, curve), rowNotes(r)
-	if name == "" && len(notes) > 0 {
-		return notes[0], notes[1:]
+	name, rounds := pointName(r, curve), roundNotes(r)
+	if name == "" && len(rounds) > 0 {
+		return rounds[0], append(rounds[1:], endedNotes(r)...)
 	}
-	return cmp.Or(name, "single run"), notes
+	return cmp.Or(name, "single run"), append(rounds, endedNotes(r)...)
 }
 
 // pointText names a row with what it stands for: "iodepth=8 (avg of 2

@@ -216,6 +216,8 @@ func TestPointText(t *testing.T) {
 	}{
 		{Row{Point: "iodepth=4", Status: "ok"}, false, "iodepth=4"},
 		{Row{Status: "ok"}, false, "single run"},
+		{Row{Status: "ok", EndedBy: "runtime"}, false, "single run (ended at runtime)"},
+		{Row{Status: "ok", Round: 6, Rounds: rounds, EndedBy: "io_size"}, false, "round 6 of 8 (ended by io_size)"},
 		{Row{Status: "ok", RatePct: &pct}, true, "25% rate"},
 		{Row{Status: "ok"}, true, "max rate"},
 		{Row{Status: StatusNotRun}, true, "rate point"},
