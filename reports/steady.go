@@ -77,20 +77,24 @@ func steadyStateSentence(ss SteadyState, u bwUnit) string {
 	return joinSentences(outcomeSentence(ss, u), ruleSentence(ss.Rule))
 }
 
+// limitText writes a limit as the plan set it and the round judgements
+// quote it: "20%", "12.5%".
+func limitText(pct float64) string { return format.Plain(pct) + "%" }
+
 func outcomeSentence(ss SteadyState, u bwUnit) string {
 	rounds := plural(len(ss.Rounds), "round")
 	switch {
 	case ss.Reached && ss.WindowFirst > 0 && ss.RangeLimitPct > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s; its range was %s of the mean (limit %s) and the best-fit line changed by %s across the window (limit %s).",
 			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average, u),
-			percentText(ss.RangePct), percentText(ss.RangeLimitPct), percentText(ss.SlopePct), percentText(ss.SlopeLimitPct))
+			percentText(ss.RangePct), limitText(ss.RangeLimitPct), percentText(ss.SlopePct), limitText(ss.SlopeLimitPct))
 	case ss.Reached && ss.WindowFirst > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s, and the best-fit line changed by %s across the window.",
 			ss.WindowFirst, ss.WindowLast, variableName(ss.Variable), variableText(ss.Variable, ss.Average, u),
 			percentText(windowExcursion(ss)))
 	case ss.Exhausted && ss.RangeLimitPct > 0 && ss.WindowFirst > 0:
 		return fmt.Sprintf("Steady state not reached in %s: in the last window, rounds %d to %d, the range was %s of the mean (limit %s) and the best-fit line changed by %s (limit %s).",
-			rounds, ss.WindowFirst, ss.WindowLast, percentText(ss.RangePct), percentText(ss.RangeLimitPct), percentText(ss.SlopePct), percentText(ss.SlopeLimitPct))
+			rounds, ss.WindowFirst, ss.WindowLast, percentText(ss.RangePct), limitText(ss.RangeLimitPct), percentText(ss.SlopePct), limitText(ss.SlopeLimitPct))
 	case ss.Reached:
 		return joinSentences(fmt.Sprintf("Steady state was reached after %s.", rounds), sentence(ss.Message))
 	case ss.Exhausted:

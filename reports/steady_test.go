@@ -168,6 +168,8 @@ func TestSteadyStateRule(t *testing.T) {
 			"The search ended after 2 rounds without reaching steady state. 2 of 3 rounds. The plan's own rule, hooks/steady.star:within_band, judged the rounds in place of SNIA's."},
 		{SteadyState{Rule: "snia", Variable: "iops", Rounds: rounds, Reached: true, WindowFirst: 1, WindowLast: 3, Average: 970, Slope: 5},
 			"Steady state was reached in rounds 1 to 3: IOPS averaged 970, and the best-fit line changed by 1.0% across the window."},
+		{SteadyState{Variable: "iops", Rounds: rounds, Exhausted: true, WindowFirst: 1, WindowLast: 3, RangePct: 11.34, RangeLimitPct: 20, SlopePct: 10.5, SlopeLimitPct: 12.5},
+			"Steady state not reached in 3 rounds: in the last window, rounds 1 to 3, the range was 11.3% of the mean (limit 20%) and the best-fit line changed by 10.5% (limit 12.5%)."},
 	}
 	for _, tt := range tests {
 		if got := steadyStateSentence(tt.ss, unitMBps); got != tt.want {
