@@ -6,76 +6,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/reports"
 )
 
 // sniaRounds is how many rounds the smoke variables allow each
 // steady-state test: SNIA's window, so the last round judges it.
 const sniaRounds = 5
-
-// sniaReport is what the tier reads of the SNIA run's report.json.
-type sniaReport struct {
-	Results []struct {
-		Profile string `json:"profile"`
-		Drive   string `json:"drive"`
-		Rows    []struct {
-			Point       string          `json:"point"`
-			Status      string          `json:"status"`
-			Total       *sniaFigures    `json:"total"`
-			EndedBy     string          `json:"ended_by"`
-			Round       int             `json:"round"`
-			WindowFirst int             `json:"window_first"`
-			WindowLast  int             `json:"window_last"`
-			Rounds      []sniaRoundUsed `json:"rounds"`
-		} `json:"rows"`
-	} `json:"results"`
-	Preconditioning []struct {
-		Precondition string `json:"precondition"`
-		Status       string `json:"status"`
-	} `json:"preconditioning"`
-	SteadyState []sniaSteadyState `json:"steady_state"`
-	Health      []struct {
-		Drive string `json:"drive"`
-		Cache *struct {
-			FoundEnabled bool `json:"found_enabled"`
-			SetEnabled   bool `json:"set_enabled"`
-			Restored     bool `json:"restored"`
-		} `json:"volatile_write_cache"`
-	} `json:"health"`
-}
-
-type sniaFigures struct {
-	IOPS      float64 `json:"iops"`
-	BW        float64 `json:"bw_bytes"`
-	MeanLatNs float64 `json:"mean_lat_ns"`
-}
-
-type sniaRoundUsed struct {
-	Round  int          `json:"round"`
-	Status string       `json:"status"`
-	Used   bool         `json:"used"`
-	Total  *sniaFigures `json:"total"`
-}
-
-type sniaSteadyState struct {
-	Profile  string `json:"profile"`
-	Variable string `json:"variable"`
-	Rule     string `json:"rule"`
-	Rounds   []struct {
-		Round     int     `json:"round"`
-		Value     float64 `json:"value"`
-		RangePct  float64 `json:"range_pct"`
-		SlopePct  float64 `json:"slope_pct"`
-		Judgement string  `json:"judgement"`
-	} `json:"rounds"`
-	WindowFirst   int     `json:"window_first"`
-	WindowLast    int     `json:"window_last"`
-	RangePct      float64 `json:"range_pct"`
-	SlopePct      float64 `json:"slope_pct"`
-	RangeLimitPct float64 `json:"range_limit_pct"`
-	SlopeLimitPct float64 `json:"slope_limit_pct"`
-	Reached       bool    `json:"reached"`
-	Exhausted     bool    `json:"exhausted"`
-}
 
 // checkSNIA: SNIA's PTS example, scaled down by its smoke variables, ran
 // on the emulated drive, and its report carries what PTS publishes: each
@@ -90,15 +27,15 @@ func checkSNIA(t *testing.T, steps map[string]*guestStep) {
 	if run.rc != 0 {
 		t.Errorf("drivebench run pts-e.hcl exited %d, want 0; the kernel's messages:\n%s", run.rc, kernelLog(step(t, steps, "snia-kernel").stdout))
 	}
-	var rep sniaReport
+	var rep reports.Summary
 	s := step(t, steps, "snia-report-json")
 	if err := json.Unmarshal([]byte(s.stdout), &rep); s.rc != 0 || err != nil {
 		t.Fatalf("report.json: exit %d, %v\n%s", s.rc, err, s.stderr)
 	}
 	md := step(t, steps, "snia-report").stdout
 
-	checkSNIASteadyState(t, rep)
-	checkSNIATables(t, rep, md)
+	checkSNIASteadyState(t, &rep)
+	checkSNIATables(t, &rep, md)
 	purges := 0
 	for _, p := range rep.Preconditioning {
 		if p.Precondition == "purge" {
@@ -111,10 +48,10 @@ func checkSNIA(t *testing.T, steps map[string]*guestStep) {
 	if purges != 5 {
 		t.Errorf("%d purges recorded, want one before each of the 5 tests", purges)
 	}
-	if len(rep.Health) != 1 || rep.Health[0].Cache == nil {
+	if len(rep.Health) != 1 || rep.Health[0].WriteCache == nil {
 		t.Fatalf("report.json health %+v: want the drive's write cache", rep.Health)
 	}
-	if wc := rep.Health[0].Cache; !wc.FoundEnabled || wc.SetEnabled || !wc.Restored {
+	if wc := rep.Health[0].WriteCache; !wc.Found || wc.Set || !wc.Restored {
 		t.Errorf("volatile write cache %+v; want found on, held off for the run, restored", *wc)
 	}
 	if after := cacheValue(t, step(t, steps, "snia-cache-after")); after != "on" {
@@ -126,7 +63,7 @@ func checkSNIA(t *testing.T, steps map[string]*guestStep) {
 // checkSNIASteadyState: every steady-state test was judged after each
 // round by SNIA's rule; the IOPS test's last round judged the 5-round
 // window by range and slope as shares of its mean, against 20 % and 10 %.
-func checkSNIASteadyState(t *testing.T, rep sniaReport) {
+func checkSNIASteadyState(t *testing.T, rep *reports.Summary) {
 	want := map[string]string{"iops": "iops", "throughput.1024KiB": "bw", "throughput.128KiB": "bw", "latency": "lat_mean"}
 	for _, ss := range rep.SteadyState {
 		variable, ok := want[ss.Profile]
@@ -150,7 +87,7 @@ func checkSNIASteadyState(t *testing.T, rep sniaReport) {
 	if len(want) > 0 {
 		t.Errorf("no steady-state search of %v", want)
 	}
-	var iops *sniaSteadyState
+	var iops *reports.SteadyState
 	for i := range rep.SteadyState {
 		if rep.SteadyState[i].Profile == "iops" {
 			iops = &rep.SteadyState[i]
@@ -178,7 +115,7 @@ func checkSNIASteadyState(t *testing.T, rep sniaReport) {
 // checkSNIATables: the IOPS, throughput and latency tables show each cell
 // as the average of the measurement window's rounds, and the write
 // saturation names the bound that ended it; report.md says the same.
-func checkSNIATables(t *testing.T, rep sniaReport, md string) {
+func checkSNIATables(t *testing.T, rep *reports.Summary, md string) {
 	want := map[string]int{"iops": 4, "throughput.1024KiB": 2, "throughput.128KiB": 2, "latency": 2, "write-saturation": 1}
 	for _, res := range rep.Results {
 		if want[res.Profile] != len(res.Rows) {
@@ -218,7 +155,7 @@ func checkSNIATables(t *testing.T, rep sniaReport, md string) {
 
 // checkWindowRow: a steady-state row whose window was judged shows the
 // mean of the window's rounds, each marked used.
-func checkWindowRow(t *testing.T, name string, first, last, round int, rounds []sniaRoundUsed, total *sniaFigures) {
+func checkWindowRow(t *testing.T, name string, first, last, round int, rounds []reports.RoundResult, total *reports.Figures) {
 	t.Helper()
 	if first == 0 {
 		if round == 0 || round != len(rounds) || len(rounds) > sniaRounds {
@@ -253,7 +190,7 @@ func sniaExcerpt(md string) string {
 	return md[start:end]
 }
 
-// kernelIOLines picks the kernel's messages since the guest's /init
+// kernelLog picks the kernel's messages since the guest's /init
 // started: I/O errors, timeouts, controller resets, warnings.
 func kernelLog(dmesg string) string {
 	if i := strings.Index(dmesg, "Run /init"); i >= 0 {
