@@ -27,7 +27,7 @@ func Accept(a *plan.Accept, spec []*plan.SpecEntry, drive string, cands []Candid
 		if len(a.Entries) > 0 && !slices.Contains(a.Entries, e.Name) {
 			continue
 		}
-		for _, metric := range figureOrder(e.Values) {
+		for _, metric := range results.SpecFigureOrder(e.Values) {
 			row := acceptRow(a, e, metric, cands, drive)
 			rows = append(rows, row)
 			if row.Verdict != results.VerdictSkip {

@@ -2,11 +2,10 @@ package judging
 
 import (
 	"fmt"
-	"sort"
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 )
 
 // figure is how a spec key is measured: its unit, which way is better,
@@ -17,51 +16,27 @@ type figure struct {
 	read   func(*metrics.DirStats) float64
 }
 
-// figureOf returns how to measure a spec key; ok is false for a figure
-// drivebench does not measure (endurance, power).
+// figureOf returns how to measure a spec key, its unit and direction as
+// results.SpecFigure gives them; ok is false for a figure drivebench does
+// not measure (endurance, power).
 func figureOf(key string) (figure, bool) {
+	unit, higher, ok := results.SpecFigure(key)
+	if !ok {
+		return figure{}, false
+	}
+	f := figure{unit: unit, higher: higher}
 	switch key {
 	case "iops":
-		return figure{"IOPS", true, func(d *metrics.DirStats) float64 { return d.IOPS }}, true
+		f.read = func(d *metrics.DirStats) float64 { return d.IOPS }
 	case "bw":
-		return figure{"B/s", true, func(d *metrics.DirStats) float64 { return d.BW }}, true
+		f.read = func(d *metrics.DirStats) float64 { return d.BW }
 	case "lat_us":
-		return figure{"µs", false, func(d *metrics.DirStats) float64 { return d.Lat.Mean / 1e3 }}, true
+		f.read = func(d *metrics.DirStats) float64 { return d.Lat.Mean / 1e3 }
+	default:
+		p, _ := metrics.LatencyPercentile(key)
+		f.read = func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) / 1e3 }
 	}
-	if p, ok := plan.LatencyPercentile(key); ok {
-		return figure{"µs", false, func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) / 1e3 }}, true
-	}
-	return figure{}, false
-}
-
-// figureOrder lists an entry's figures: the measured ones in a fixed
-// order, then the others by name.
-func figureOrder(values map[string]float64) []string {
-	rank := func(k string) int {
-		switch k {
-		case "iops":
-			return 0
-		case "bw":
-			return 1
-		case "lat_us":
-			return 2
-		}
-		if _, ok := plan.LatencyPercentile(k); ok {
-			return 3
-		}
-		return 4
-	}
-	keys := make([]string, 0, len(values))
-	for k := range values {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool {
-		if ri, rj := rank(keys[i]), rank(keys[j]); ri != rj {
-			return ri < rj
-		}
-		return keys[i] < keys[j]
-	})
-	return keys
+	return f, true
 }
 
 // showFigure writes a figure in its unit: "812,345 IOPS", "6,123 MB/s",

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -64,22 +64,10 @@ type DirMeasure struct {
 // as LatencyPercentile reads them.
 var LatencyStats = []string{"min_us", "mean_us", "max_us", "stddev_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "p9999_us"}
 
-// percentileName is a latency percentile's name: p99_us, p999_us.
-var percentileName = regexp.MustCompile(`^p([0-9]{2,})_us$`)
-
 // LatencyPercentile returns the percentile a statistic's name stands
-// for: the first two digits are whole percent, the rest decimals, so
-// p50_us is 50, p99_us 99 and p9999_us 99.99. ok is false for a name
-// that is not a percentile.
-func LatencyPercentile(name string) (p float64, ok bool) {
-	m := percentileName.FindStringSubmatch(name)
-	if m == nil {
-		return 0, false
-	}
-	digits := m[1]
-	p, err := strconv.ParseFloat(digits[:2]+"."+digits[2:], 64)
-	return p, err == nil && p > 0
-}
+// for (see metrics.LatencyPercentile); ok is false for a name that is not
+// a percentile.
+func LatencyPercentile(name string) (p float64, ok bool) { return metrics.LatencyPercentile(name) }
 
 // The result's schema.
 var (

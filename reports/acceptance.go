@@ -3,7 +3,6 @@ package reports
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -212,7 +211,7 @@ func unjudgedRows(drives []Drive, judged []AcceptanceRow, steps []step) []Accept
 			accept = judged[i].Accept
 		}
 		for _, e := range d.Spec {
-			for _, metric := range specMetrics(e.Values) {
+			for _, metric := range results.SpecFigureOrder(e.Values) {
 				if slices.ContainsFunc(judged, func(a AcceptanceRow) bool {
 					return a.Drive == d.Name && a.Spec == e.Name && a.Metric == metric
 				}) {
@@ -230,40 +229,18 @@ func unjudgedRows(drives []Drive, judged []AcceptanceRow, steps []step) []Accept
 	return out
 }
 
-// specMetrics lists an entry's figures as acceptance does: IOPS,
-// bandwidth, mean latency and latency percentiles, then the figures
-// drivebench does not measure, each kind by name.
-func specMetrics(values map[string]float64) []string {
-	rank := func(k string) int {
-		switch unit, _ := metricUnit(k); {
-		case k == "iops":
-			return 0
-		case k == "bw":
-			return 1
-		case k == "lat_us":
-			return 2
-		case unit != "":
-			return 3
-		}
-		return 4
-	}
-	return slices.SortedFunc(maps.Keys(values), func(a, b string) int {
-		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b))
-	})
-}
-
-// metricUnit is the unit of a spec figure and which way passes; empty
-// for a figure drivebench does not measure.
+// metricUnit is the unit of a spec figure in acceptance rows and which
+// way passes, "higher" or "lower" (results.SpecFigure); empty for a
+// figure drivebench does not measure.
 func metricUnit(metric string) (unit, better string) {
+	unit, higher, ok := results.SpecFigure(metric)
 	switch {
-	case metric == "iops":
-		return "IOPS", "higher"
-	case metric == "bw":
-		return "B/s", "higher"
-	case metric == "lat_us" || strings.HasPrefix(metric, "p") && strings.HasSuffix(metric, "_us"):
-		return "µs", "lower"
+	case !ok:
+		return "", ""
+	case higher:
+		return unit, "higher"
 	}
-	return "", ""
+	return unit, "lower"
 }
 
 // unjudgedReason says why no accept block judged a figure of drive's
