@@ -43,7 +43,7 @@ fio_args() {
 # plan_of writes a plan of one profile, the job the nativebench flags
 # describe, on a drive that is the job's file.
 plan_of() {
-  local file rw pct="" bs ioengine numjobs iodepth direct=false rate=""
+  local file rw pct="" bs ioengine numjobs iodepth direct=false rate="" seed=""
   while [ $# -gt 0 ]; do
     case $1 in
       -file) file=$2; shift ;;
@@ -55,6 +55,7 @@ plan_of() {
       -iodepth) iodepth=$2; shift ;;
       -direct) direct=true ;;
       -rate-iops) rate="  rate_iops = $2"; shift ;;
+      -seed) seed="  seed     = $2"; shift ;;
     esac
     shift
   done
@@ -76,15 +77,20 @@ profile "job" {
   runtime  = "${RUNTIME}s"
 $pct
 $rate
+$seed
 }
 EOF
 }
 
 # run_tool TOOL NAME ROUND TARGET nativebench-flags... appends one result
 # line: name, tool, round, target, ios, iops, p50 ns, p99 ns, p99.9 ns,
-# cpu seconds.
+# cpu seconds. Every run draws new random offsets (fio: --randrepeat=0,
+# drivebench: a new seed). A virtual disk's host caches what was read
+# before: the same offsets again, run after run, would be read from the
+# host's memory, and the tool that repeats its offsets would win.
 run_tool() {
   local tool=$1 name=$2 round=$3 target=$4; shift 4
+  set -- "$@" -seed $((RANDOM * 32768 + RANDOM + 1))
   local out=$DIR/out.json tm=$DIR/time.txt
   case "$*" in *-direct*) ;; *) [ -z "$WARM" ] || cat "$WARM" >/dev/null ;; esac
   case $tool in
