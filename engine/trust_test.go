@@ -2,11 +2,15 @@ package engine
 
 import (
 	"context"
+	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
@@ -65,12 +69,15 @@ func TestHostWarnings(t *testing.T) {
 
 // TestHostWatchSeesABusyThread spins one thread for 300 ms of its own CPU
 // time, however long a loaded machine takes to give it that, and expects
-// the watch to find a busy thread and a busy host.
+// the watch to find a busy thread and a busy host. The thread lives on
+// (a goroutine that ends locked to its thread ends the thread), as the
+// engine's threads do, for the watch's last reading.
 func TestHostWatchSeesABusyThread(t *testing.T) {
 	w := watchHost()
 	done := make(chan struct{})
 	go func() {
 		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
 		defer close(done)
 		used := func() int64 {
 			var ru unix.Rusage
@@ -99,6 +106,53 @@ func TestEveryIOStepRecordsTheHost(t *testing.T) {
 	for _, rec := range out.Records {
 		if rec.Result != nil && (rec.Host == nil || rec.Host.CPUs < 1) {
 			t.Errorf("%s: host %+v", rec.Name, rec.Host)
+		}
+	}
+}
+
+// TestBusiestJudgesEachThreadOverItsSpan: a thread's utilisation is its
+// ticks over the time it was seen, so one that ended between readings is
+// not diluted by the rest of the step, and one seen too briefly is left
+// out.
+func TestBusiestJudgesEachThreadOverItsSpan(t *testing.T) {
+	tests := []struct {
+		name     string
+		threads  map[string]*threadSpan
+		wantPct  float64
+		wantName string
+	}{
+		{"whole step", map[string]*threadSpan{
+			"1/task/1": {name: "drivebench", first: 100, last: 150, to: time.Second},
+		}, 50, "drivebench"},
+		{"ended halfway", map[string]*threadSpan{
+			"1/task/1": {name: "drivebench", first: 100, last: 110, to: 2 * time.Second},
+			"2/task/2": {name: "fio", first: 0, last: 90, from: 500 * time.Millisecond, to: 1500 * time.Millisecond},
+		}, 90, "fio"},
+		{"seen too briefly", map[string]*threadSpan{
+			"1/task/1": {name: "drivebench", first: 0, last: 10, to: 2 * time.Second},
+			"2/task/2": {name: "fio", first: 0, last: 9, from: time.Second, to: time.Second + 100*time.Millisecond},
+		}, 5, "drivebench"},
+	}
+	for _, tt := range tests {
+		h := &hostWatch{threads: tt.threads}
+		pct, name := h.busiest()
+		if math.Abs(pct-tt.wantPct) > 1e-9 || name != tt.wantName {
+			t.Errorf("%s: busiest %q at %g%%, want %q at %g%%", tt.name, name, pct, tt.wantName, tt.wantPct)
+		}
+	}
+}
+
+// TestDescendantsFindsAChild: the children files and the scan of every
+// process both find a process this one started.
+func TestDescendantsFindsAChild(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot start sleep: %v", err)
+	}
+	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
+	for name, list := range map[string]func(int) []int{"descendants": descendants, "descendantsByScan": descendantsByScan} {
+		if got := list(os.Getpid()); !slices.Contains(got, cmd.Process.Pid) || got[0] != os.Getpid() {
+			t.Errorf("%s = %v, want %d and its child %d", name, got, os.Getpid(), cmd.Process.Pid)
 		}
 	}
 }

@@ -80,10 +80,17 @@ const longestNap = 50 * time.Millisecond
 
 // pace prepares the calling goroutine's thread for precise sleeps: it
 // locks the goroutine to its thread and sets the thread's timer slack to
-// 1 ns (the default, 50 µs, makes every wake-up late by that much).
-func pace() {
+// 1 ns (the default, 50 µs, makes every wake-up late by that much). The
+// function it returns restores the default and unlocks the thread, which
+// then lives on for the runtime to reuse, and for the runner's host watch
+// to read its CPU time at the end of the step.
+func pace() (unpace func()) {
 	runtime.LockOSThread()
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	return func() {
+		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0) // 0: the thread's default
+		runtime.UnlockOSThread()
+	}
 }
 
 // sleepUntil blocks until the run's clock reaches due; false when the run

@@ -24,12 +24,12 @@ func (uring) grant(r *run, n int) {
 }
 
 // runJob runs j on a ring of its own. The goroutine stays locked to its
-// thread, which the ring requires and which ends with it, taking its timer
-// slack along.
+// thread, which the ring requires, until the ring is closed.
 func (uring) runJob(r *run, j *job) {
 	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	if r.paced {
-		pace()
+		defer pace()()
 	}
 	rg, err := newRing(uint32(len(j.slots)))
 	if err != nil {

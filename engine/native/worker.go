@@ -248,7 +248,7 @@ func (psync) runJob(r *run, j *job) {
 // runSlot issues the slot's I/Os one after another until the run stops.
 func (r *run) runSlot(s *slot) {
 	if r.paced {
-		pace()
+		defer pace()()
 	}
 	for {
 		req, ok := s.next(r)
