@@ -46,24 +46,47 @@ func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Wa
 		return nil
 	}
 	return &results.Warning{Kind: results.WarnRateAboveMax, Message: fmt.Sprintf(
-		"At %g%% of the maximum this step completed %.0f IOPS, %.1f%% more than the curve's uncontrolled maximum of %.0f IOPS (noise ±%.1f%%), so the maximum was not the peak and every rate of the curve is set low; lengthen the rate_curve's max_ramp or max_runtime.",
+		"At %g%% of the maximum this step completed %.0f IOPS, %.1f%% more than the curve's uncontrolled maximum of %.0f IOPS (noise ±%.1f%%), so the maximum was not the peak and every rate of the curve is set low: either the uncontrolled run had not settled (lengthen the rate_curve's max_ramp or max_runtime) or the target completes more when paced than with every I/O slot kept full (lower iodepth).",
 		w.RatePct, got, 100*(got-peak)/peak, peak, 100*noise/peak)}
 }
 
 // peakNoise is the noise of a run's IOPS: twice the standard error of the
-// mean of its intervals' IOPS; zero with fewer than two intervals.
+// mean of its whole intervals' IOPS; zero with fewer than two. An interval
+// shorter than half the longest is left out: the last one, cut short by
+// the end of the run, holds the drain of the I/Os then in flight, and its
+// rate is not the run's (a 4 ms stub at a fifth of the rate widened the
+// noise of a 3-interval maximum to ±40 %, and no rate step could beat it).
 func peakNoise(res *metrics.Result) float64 {
-	n := float64(len(res.Series))
+	iops := wholeIntervalIOPS(res.Series)
+	n := float64(len(iops))
 	if n < 2 {
 		return 0
 	}
 	var sum, sumSq float64
-	for _, s := range res.Series {
-		v := s.ReadIOPS + s.WriteIOPS
+	for _, v := range iops {
 		sum += v
 		sumSq += v * v
 	}
 	mean := sum / n
 	variance := max(0, (sumSq-n*mean*mean)/(n-1))
 	return 2 * math.Sqrt(variance/n)
+}
+
+// wholeIntervalIOPS is the IOPS of each interval of series at least half
+// as long as its longest; a sample's T is the end of its interval, the
+// first beginning at 0.
+func wholeIntervalIOPS(series []metrics.Sample) []float64 {
+	var longest, prev float64
+	for _, s := range series {
+		longest, prev = max(longest, s.T-prev), s.T
+	}
+	var out []float64
+	prev = 0
+	for _, s := range series {
+		if s.T-prev >= longest/2 {
+			out = append(out, s.ReadIOPS+s.WriteIOPS)
+		}
+		prev = s.T
+	}
+	return out
 }
