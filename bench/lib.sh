@@ -149,9 +149,16 @@ bench_table() {
         for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
         return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }
       function ratio(a, b) { return (b > 0) ? a / b : 0 }
+      # spread is the lowest and highest IOPS ratio of one round (the
+      # runs of a round are next to each other): how far the disk moved
+      function spread(key,   i, r, lo, hi, c) {
+        c = (runs[key, "f"] < runs[key, "d"]) ? runs[key, "f"] : runs[key, "d"]
+        for (i = 1; i <= c; i++) { r = ratio(iops[key, "d", i], iops[key, "f", i])
+          if (i == 1 || r < lo) lo = r; if (i == 1 || r > hi) hi = r }
+        return sprintf("%.2f-%.2f", lo, hi) }
       END {
-        printf "%-40s %9s %9s %5s %7s %7s %5s %7s %7s %5s %7s %7s %5s %6s %6s %7s %7s\n", "workload",
-          "fio IOPS", "db IOPS", "x", "fio p50", "db p50", "x", "fio p99", "db p99", "x", "fio p99.9", "db p99.9", "x",
+        printf "%-40s %9s %9s %5s %9s %7s %7s %5s %7s %7s %5s %7s %7s %5s %6s %6s %7s %7s\n", "workload",
+          "fio IOPS", "db IOPS", "x", "x rounds", "fio p50", "db p50", "x", "fio p99", "db p99", "x", "fio p99.9", "db p99.9", "x",
           "fio s/M", "db s/M", "fio/tgt", "db/tgt"
         for (i = 1; i <= n; i++) { k = order[i]
           if (!runs[k, "f"] || !runs[k, "d"]) continue
@@ -160,10 +167,10 @@ bench_table() {
           f999 = median(p999, k, "f"); d999 = median(p999, k, "d")
           ft = dt = "-"
           if ((k, "f", 1) in ach) { ft = sprintf("%.1f%%", median(ach, k, "f")); dt = sprintf("%.1f%%", median(ach, k, "d")) }
-          printf "%-40s %9d %9d %5.2f %6.0fu %6.0fu %5.2f %6.0fu %6.0fu %5.2f %7.0fu %7.0fu %5.2f %6.2f %6.2f %7s %7s\n", k,
-            fi, di, ratio(di, fi), f50 / 1000, d50 / 1000, ratio(d50, f50), f99 / 1000, d99 / 1000, ratio(d99, f99),
+          printf "%-40s %9d %9d %5.2f %9s %6.0fu %6.0fu %5.2f %6.0fu %6.0fu %5.2f %7.0fu %7.0fu %5.2f %6.2f %6.2f %7s %7s\n", k,
+            fi, di, ratio(di, fi), spread(k), f50 / 1000, d50 / 1000, ratio(d50, f50), f99 / 1000, d99 / 1000, ratio(d99, f99),
             f999 / 1000, d999 / 1000, ratio(d999, f999), median(cpm, k, "f"), median(cpm, k, "d"), ft, dt }
-        print "Medians of the rounds. x: drivebench / fio. u: microseconds. s/M: CPU seconds (user + system) per million I/Os. x/tgt: achieved / target IOPS."
+        print "Medians of the rounds. x: drivebench / fio; x rounds: the lowest and highest IOPS ratio of a single round. u: microseconds. s/M: CPU seconds (user + system) per million I/Os. x/tgt: achieved / target IOPS."
       }' "$RES"
   done
 }
