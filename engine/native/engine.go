@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -127,7 +128,32 @@ func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
 		r.blocks = newBlockTable(l.region, l.granule, runNonce(w.Seed))
 	}
 	r.buildJobs(w)
+	if err := r.openJobFiles(t.Path, l.writes(), w.Direct); err != nil {
+		_ = r.close()
+		return nil, err
+	}
 	return r, nil
+}
+
+// openJobFiles gives every job an open file of its own, as fio's jobs
+// have. With one open file for all, every transfer's file lookup takes
+// and drops a reference on the same counter, a cache line the CPUs pass
+// between them: fdget and fput took 7 % of a 2-job buffered psync run's
+// CPU time, twice their share with one job, and the run fell 7 % behind
+// fio's. The first job keeps r.fd.
+func (r *run) openJobFiles(path string, writes, direct bool) error {
+	for i, j := range r.jobs {
+		if i == 0 {
+			j.fd = r.fd
+			continue
+		}
+		fd, err := openTarget(r.sys, path, writes, direct)
+		if err != nil {
+			return fmt.Errorf("opening the target for job %d of %d: %w; lower numjobs", i+1, len(r.jobs), err)
+		}
+		j.fd = fd
+	}
+	return nil
 }
 
 // runNonce tells this run's blocks from those of every other run.
@@ -263,9 +289,16 @@ func (r *run) verify(res *metrics.Result) error {
 	return err
 }
 
-// close releases the target and the buffers once every slot has stopped.
+// close releases the target's open files and the buffers once every slot
+// has stopped.
 func (r *run) close() error {
-	return errors.Join(r.sys.close(r.fd), r.buffers.release())
+	errs := []error{r.sys.close(r.fd), r.buffers.release()}
+	for _, j := range r.jobs {
+		if j.fd != r.fd && j.fd > 0 {
+			errs = append(errs, r.sys.close(j.fd))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // cpuTime is the processor time the process has used so far.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -168,6 +169,30 @@ func TestBytesLimitsTheTransfer(t *testing.T) {
 	}
 }
 
+// TestEveryJobHasItsOwnOpenFile: each job transfers through an open file
+// of its own, as fio's jobs do, and every one is closed at the end.
+func TestEveryJobHasItsOwnOpenFile(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 256<<10)
+	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 3, Bytes: 3 * 64 * 4096}
+	sys := &recordingSys{}
+	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
+		t.Fatal(err)
+	}
+	used := map[int]int{}
+	for _, tr := range sys.transfers() {
+		used[tr.fd]++
+	}
+	opened, closed := slices.Sorted(slices.Values(sys.opened)), slices.Sorted(slices.Values(sys.closed))
+	if len(opened) != 3 || len(used) != 3 || !slices.Equal(opened, closed) {
+		t.Fatalf("opened %v, closed %v, transfers by file %v; want 3 files, each used and closed", opened, closed, used)
+	}
+	for _, fd := range opened {
+		if used[fd] != 64 {
+			t.Errorf("file %d carried %d transfers, want its job's 64 (transfers by file %v)", fd, used[fd], used)
+		}
+	}
+}
+
 func TestSeedRepeatsOffsets(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
 	offsets := func(seed uint64) []transfer {
@@ -176,7 +201,11 @@ func TestSeedRepeatsOffsets(t *testing.T) {
 		if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
 			t.Fatal(err)
 		}
-		return sys.transfers()
+		log := sys.transfers()
+		for i := range log {
+			log[i].fd = 0 // the file's number is the kernel's choice
+		}
+		return log
 	}
 	first := offsets(1)
 	if again := offsets(1); !reflect.DeepEqual(first, again) {

@@ -20,6 +20,7 @@ type transfer struct {
 	offset  int64
 	length  int
 	aligned bool // the buffer starts on a 4096-byte boundary
+	fd      int
 }
 
 // recordingSys is the real system interface with a log of every transfer
@@ -36,9 +37,10 @@ type recordingSys struct {
 	// write, when set, carries out every pwrite instead of the kernel.
 	write func(fd int, buf []byte, off int64) (int, error)
 
-	mu        sync.Mutex
-	openFlags int
-	log       []transfer
+	mu             sync.Mutex
+	openFlags      int
+	opened, closed []int
+	log            []transfer
 }
 
 func (s *recordingSys) open(path string, flags int) (int, error) {
@@ -48,15 +50,28 @@ func (s *recordingSys) open(path string, flags int) (int, error) {
 	if s.openErr != nil {
 		return -1, s.openErr
 	}
-	return s.unixSyscalls.open(path, flags)
+	fd, err := s.unixSyscalls.open(path, flags)
+	if err == nil {
+		s.mu.Lock()
+		s.opened = append(s.opened, fd)
+		s.mu.Unlock()
+	}
+	return fd, err
+}
+
+func (s *recordingSys) close(fd int) error {
+	s.mu.Lock()
+	s.closed = append(s.closed, fd)
+	s.mu.Unlock()
+	return s.unixSyscalls.close(fd)
 }
 
 func (s *recordingSys) pread(fd int, buf []byte, off int64, holdP bool) (int, error) {
-	return s.do(opRead, buf, off, func() (int, error) { return s.unixSyscalls.pread(fd, buf, off, holdP) })
+	return s.do(fd, opRead, buf, off, func() (int, error) { return s.unixSyscalls.pread(fd, buf, off, holdP) })
 }
 
 func (s *recordingSys) pwrite(fd int, buf []byte, off int64, holdP bool) (int, error) {
-	return s.do(opWrite, buf, off, func() (int, error) {
+	return s.do(fd, opWrite, buf, off, func() (int, error) {
 		if s.write != nil {
 			return s.write(fd, buf, off)
 		}
@@ -69,8 +84,8 @@ func (s *recordingSys) pwrite(fd int, buf []byte, off int64, holdP bool) (int, e
 func (s *recordingSys) tryPread(int, []byte, int64) (int, error, bool)  { return 0, nil, false }
 func (s *recordingSys) tryPwrite(int, []byte, int64) (int, error, bool) { return 0, nil, false }
 
-func (s *recordingSys) do(o op, buf []byte, off int64, call func() (int, error)) (int, error) {
-	t := transfer{op: o, offset: off, length: len(buf), aligned: uintptr(unsafe.Pointer(&buf[0]))%4096 == 0}
+func (s *recordingSys) do(fd int, o op, buf []byte, off int64, call func() (int, error)) (int, error) {
+	t := transfer{fd: fd, op: o, offset: off, length: len(buf), aligned: uintptr(unsafe.Pointer(&buf[0]))%4096 == 0}
 	s.mu.Lock()
 	s.log = append(s.log, t)
 	count := len(s.log)

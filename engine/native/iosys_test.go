@@ -64,14 +64,14 @@ func TestTransferFinishesWhatTheTryLeft(t *testing.T) {
 	for _, o := range []op{opRead, opWrite} {
 		sys := &partialSys{}
 		r := &run{sys: sys}
-		n, err := r.transfer(&ioRequest{op: o, offset: 8192, buf: make([]byte, 16384)}, false)
+		n, err := r.transfer(0, &ioRequest{op: o, offset: 8192, buf: make([]byte, 16384)}, false)
 		want := []transfer{{op: o, offset: 8192 + 8192, length: 8192}}
 		if n != 16384 || err != nil || !reflect.DeepEqual(sys.rest, want) {
 			t.Errorf("%s: moved %d bytes (%v), then asked for %+v; want 16384 and %+v", o.syscall(), n, err, sys.rest, want)
 		}
 		sys.rest = nil
 		r.direct = true
-		if _, err := r.transfer(&ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}, false); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
+		if _, err := r.transfer(0, &ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}, false); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
 			t.Errorf("%s under O_DIRECT: asked for %+v; want the whole transfer, not tried", o.syscall(), sys.rest)
 		}
 	}

@@ -96,7 +96,7 @@ const maxFixedBuffers = 1 << 14
 // register registers the target and the slots' buffers with the ring
 // where the kernel allows it.
 func (rj *ringJob) register() {
-	rj.rg.registerFile(rj.r.fd)
+	rj.rg.registerFile(rj.j.fd)
 	var bufs [][]byte
 	for i, s := range rj.j.slots {
 		if s.readBuf != nil {
@@ -173,7 +173,7 @@ func (rj *ringJob) try(i int, now int64) (batched bool, due int64, blocked bool)
 	if !s.arm(rj.r, req) {
 		return false, -1, true
 	}
-	rj.rg.queue(req.op, rj.r.fd, req.buf, req.offset, rj.bufferIndex(i, req), uint64(i))
+	rj.rg.queue(req.op, rj.j.fd, req.buf, req.offset, rj.bufferIndex(i, req), uint64(i))
 	s.state = slotInFlight
 	rj.inFlight++
 	return true, -1, false

@@ -27,6 +27,8 @@ type job struct {
 	// limited.
 	pace  *schedule
 	slots []*slot
+	// fd is the job's own open file of the target.
+	fd int
 	// holdP says that the job's ring waits in raw system calls, on a P
 	// reserved for it.
 	holdP bool
@@ -262,7 +264,7 @@ func (r *run) runSlot(s *slot) {
 			runtime.Gosched()
 		}
 		issued := r.clock()
-		n, err := r.transfer(&req, s.holdP)
+		n, err := r.transfer(s.job.fd, &req, s.holdP)
 		if !s.complete(r, &req, n, r.clock()-issued, err) {
 			return
 		}
@@ -272,10 +274,10 @@ func (r *run) runSlot(s *slot) {
 // transfer issues req synchronously. A buffered transfer is first tried
 // without waiting, which the page cache usually allows; what that does
 // not move is then moved by pread or pwrite, holding the P with holdP.
-func (r *run) transfer(req *ioRequest, holdP bool) (int, error) {
+func (r *run) transfer(fd int, req *ioRequest, holdP bool) (int, error) {
 	var done int
 	if !r.direct {
-		n, err, ok := r.try(req)
+		n, err, ok := r.try(fd, req)
 		if ok && (err != nil || n == len(req.buf)) {
 			return n, err
 		}
@@ -286,16 +288,16 @@ func (r *run) transfer(req *ioRequest, holdP bool) (int, error) {
 	var n int
 	var err error
 	if req.op == opRead {
-		n, err = r.sys.pread(r.fd, req.buf[done:], req.offset+int64(done), holdP)
+		n, err = r.sys.pread(fd, req.buf[done:], req.offset+int64(done), holdP)
 	} else {
-		n, err = r.sys.pwrite(r.fd, req.buf[done:], req.offset+int64(done), holdP)
+		n, err = r.sys.pwrite(fd, req.buf[done:], req.offset+int64(done), holdP)
 	}
 	return done + max(n, 0), err
 }
 
-func (r *run) try(req *ioRequest) (int, error, bool) {
+func (r *run) try(fd int, req *ioRequest) (int, error, bool) {
 	if req.op == opRead {
-		return r.sys.tryPread(r.fd, req.buf, req.offset)
+		return r.sys.tryPread(fd, req.buf, req.offset)
 	}
-	return r.sys.tryPwrite(r.fd, req.buf, req.offset)
+	return r.sys.tryPwrite(fd, req.buf, req.offset)
 }
