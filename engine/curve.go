@@ -51,42 +51,22 @@ func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Wa
 }
 
 // peakNoise is the noise of a run's IOPS: twice the standard error of the
-// mean of its whole intervals' IOPS; zero with fewer than two. An interval
-// shorter than half the longest is left out: the last one, cut short by
-// the end of the run, holds the drain of the I/Os then in flight, and its
-// rate is not the run's (a 4 ms stub at a fifth of the rate widened the
-// noise of a 3-interval maximum to ±40 %, and no rate step could beat it).
+// mean of its whole intervals' IOPS (metrics.WholeIntervals); zero with
+// fewer than two. With the stub of the run's end counted, a 3-interval
+// maximum's noise came to ±40 %, and no rate step could beat it.
 func peakNoise(res *metrics.Result) float64 {
-	iops := wholeIntervalIOPS(res.Series)
-	n := float64(len(iops))
+	whole := metrics.WholeIntervals(res.Series)
+	n := float64(len(whole))
 	if n < 2 {
 		return 0
 	}
 	var sum, sumSq float64
-	for _, v := range iops {
+	for _, s := range whole {
+		v := s.ReadIOPS + s.WriteIOPS
 		sum += v
 		sumSq += v * v
 	}
 	mean := sum / n
 	variance := max(0, (sumSq-n*mean*mean)/(n-1))
 	return 2 * math.Sqrt(variance/n)
-}
-
-// wholeIntervalIOPS is the IOPS of each interval of series at least half
-// as long as its longest; a sample's T is the end of its interval, the
-// first beginning at 0.
-func wholeIntervalIOPS(series []metrics.Sample) []float64 {
-	var longest, prev float64
-	for _, s := range series {
-		longest, prev = max(longest, s.T-prev), s.T
-	}
-	var out []float64
-	prev = 0
-	for _, s := range series {
-		if s.T-prev >= longest/2 {
-			out = append(out, s.ReadIOPS+s.WriteIOPS)
-		}
-		prev = s.T
-	}
-	return out
 }

@@ -322,14 +322,12 @@ func tQuantile975(df int) float64 {
 	return 1.960
 }
 
-// seriesIOPS lists a step's per-interval IOPS, leaving out the last
-// interval, which is usually partial.
+// seriesIOPS lists a step's per-interval IOPS, of its whole intervals
+// (metrics.WholeIntervals).
 func seriesIOPS(res *metrics.Result) []float64 {
 	var out []float64
-	for i, s := range res.Series {
-		if i < len(res.Series)-1 {
-			out = append(out, s.ReadIOPS+s.WriteIOPS)
-		}
+	for _, s := range metrics.WholeIntervals(res.Series) {
+		out = append(out, s.ReadIOPS+s.WriteIOPS)
 	}
 	return out
 }
@@ -346,8 +344,8 @@ func latencySpreads(res *metrics.Result) map[string]*Spread {
 	out := map[string]*Spread{}
 	for name, value := range figures {
 		var values []float64
-		for i, s := range res.Series {
-			if v := value(s); i < len(res.Series)-1 && v > 0 {
+		for _, s := range metrics.WholeIntervals(res.Series) {
+			if v := value(s); v > 0 {
 				values = append(values, v)
 			}
 		}
