@@ -23,8 +23,8 @@ import (
 // 2-CPU host, a reading every 250 ms that scanned every process of the
 // machine for drivebench's descendants raised the p99.9 latency of a QD32
 // step 2.5-fold. So the watch reads only drivebench's own threads and the
-// processes below it (found through the children files), once a second,
-// and judges each thread over the time it was seen: a thread that ends
+// processes below it (found through the children files), once a second
+// after a first reading a quarter of a second in, and judges each thread over the time it was seen: a thread that ends
 // between readings (fio's job processes end with the step) keeps its
 // utilisation, though not its last ticks. The engine's own threads live
 // on to the last reading. The step's total comes from the process's own and
@@ -41,10 +41,13 @@ const (
 // 100 on every Linux architecture Go supports.
 const clockTicks = 100
 
-// hostSampleEvery is how often the watch reads the threads; minThreadSpan
-// the shortest time a thread must be seen over for its utilisation to
-// count, as a tick is 10 ms.
+// hostSampleEvery is how often the watch reads the threads, the first
+// time hostFirstSample into the step, so that the processes an engine
+// starts for a step of under a second (fio's) are seen at least once;
+// minThreadSpan is the shortest time a thread must be seen over for its
+// utilisation to count, as a tick is 10 ms.
 const (
+	hostFirstSample = 250 * time.Millisecond
 	hostSampleEvery = time.Second
 	minThreadSpan   = 200 * time.Millisecond
 )
@@ -115,14 +118,15 @@ func watchHost() *hostWatch {
 	h.ownStart = ownTicks()
 	h.sampleThreads()
 	h.done.Go(func() {
-		tick := time.NewTicker(hostSampleEvery)
-		defer tick.Stop()
+		next := time.NewTimer(hostFirstSample)
+		defer next.Stop()
 		for {
 			select {
 			case <-h.stop:
 				return
-			case <-tick.C:
+			case <-next.C:
 				h.sampleThreads()
+				next.Reset(hostSampleEvery)
 			}
 		}
 	})
@@ -173,35 +177,21 @@ type threadStat struct {
 // readThreadStat reads a thread's name, user plus system ticks and start
 // time from its stat file.
 func readThreadStat(path string) (threadStat, bool) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return threadStat{}, false
-	}
-	s := string(data)
-	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-	if open < 0 || end < open {
-		return threadStat{}, false
-	}
-	f := strings.Fields(s[end+1:])
-	if len(f) < 20 {
+	name, f, ok := readStat(path, 20)
+	if !ok {
 		return threadStat{}, false
 	}
 	user, _ := strconv.ParseUint(f[11], 10, 64)
 	sys, _ := strconv.ParseUint(f[12], 10, 64)
 	started, _ := strconv.ParseUint(f[19], 10, 64)
-	return threadStat{name: s[open+1 : end], ticks: user + sys, started: time.Duration(started) * time.Second / clockTicks}, true
+	return threadStat{name: name, ticks: user + sys, started: time.Duration(started) * time.Second / clockTicks}, true
 }
 
 // ownTicks is the user plus system ticks of this process, with those of
 // the children it has waited for.
 func ownTicks() uint64 {
-	data, err := os.ReadFile("/proc/self/stat")
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(f) < 15 {
+	_, f, ok := readStat("/proc/self/stat", 15)
+	if !ok {
 		return 0
 	}
 	var sum uint64
@@ -210,6 +200,23 @@ func ownTicks() uint64 {
 		sum += n
 	}
 	return sum
+}
+
+// readStat reads a /proc stat file: the name in its parentheses and the
+// fields after them (the first is the state, field 3 of proc(5)); false
+// when it cannot be read or has fewer than fields of them.
+func readStat(path string, fields int) (name string, f []string, ok bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, false
+	}
+	s := string(data)
+	open, end := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || end < open {
+		return "", nil, false
+	}
+	f = strings.Fields(s[end+1:])
+	return s[open+1 : end], f, len(f) >= fields
 }
 
 // sinceBoot is the time since the machine booted, the clock of a stat
@@ -267,17 +274,8 @@ func descendantsByScan(pid int) []int {
 		if err != nil {
 			continue
 		}
-		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(data)
-		end := strings.LastIndexByte(s, ')')
-		if end < 0 {
-			continue
-		}
-		f := strings.Fields(s[end+1:])
-		if len(f) < 2 {
+		_, f, ok := readStat("/proc/"+e.Name()+"/stat", 2)
+		if !ok {
 			continue
 		}
 		parent, _ := strconv.Atoi(f[1])
