@@ -192,7 +192,7 @@ func (r *run) buildJobs(w plan.Workload) {
 	r.jobs = make([]*job, w.NumJobs)
 	buf := 0
 	for ji := range r.jobs {
-		j := &job{budget: l.budgets[ji], sequential: !l.pattern.random, slice: l.slices[ji], slots: make([]*slot, w.IODepth)}
+		j := &job{budget: l.budgets[ji], sequential: !l.pattern.random, slice: l.slices[ji], slots: make([]*slot, w.IODepth), fd: -1}
 		j.pace = newSchedule(w.RateIOPS/float64(w.NumJobs), w.RateBW/float64(w.NumJobs), w.Arrival == "poisson",
 			splitmix64(w.Seed^uint64(ji)<<32), float64(ji)/float64(w.NumJobs))
 		var shared *recorder
@@ -294,7 +294,7 @@ func (r *run) verify(res *metrics.Result) error {
 func (r *run) close() error {
 	errs := []error{r.sys.close(r.fd), r.buffers.release()}
 	for _, j := range r.jobs {
-		if j.fd != r.fd && j.fd > 0 {
+		if j.fd >= 0 && j.fd != r.fd { // -1: not opened
 			errs = append(errs, r.sys.close(j.fd))
 		}
 	}

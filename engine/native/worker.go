@@ -27,7 +27,7 @@ type job struct {
 	// limited.
 	pace  *schedule
 	slots []*slot
-	// fd is the job's own open file of the target.
+	// fd is the job's own open file of the target; -1 until it is opened.
 	fd int
 	// holdP says that the job's ring waits in raw system calls, on a P
 	// reserved for it.
