@@ -8,6 +8,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -190,6 +191,21 @@ func TestEveryJobHasItsOwnOpenFile(t *testing.T) {
 		if used[fd] != 64 {
 			t.Errorf("file %d carried %d transfers, want its job's 64 (transfers by file %v)", fd, used[fd], used)
 		}
+	}
+}
+
+// TestAJobFileRefusedClosesTheOthers: when the kernel refuses a job's
+// file, the run says which job and what to do, and closes what it opened.
+func TestAJobFileRefusedClosesTheOthers(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 256<<10)
+	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 3, Bytes: 3 * 4096}
+	sys := &recordingSys{openLimit: 2}
+	_, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
+	if err == nil || !strings.Contains(err.Error(), "job 3 of 3") || !strings.Contains(err.Error(), "lower numjobs") {
+		t.Errorf("error %v, want one naming job 3 of 3 and saying to lower numjobs", err)
+	}
+	if opened, closed := slices.Sorted(slices.Values(sys.opened)), slices.Sorted(slices.Values(sys.closed)); len(opened) != 2 || !slices.Equal(opened, closed) {
+		t.Errorf("opened %v, closed %v; want both closed", opened, closed)
 	}
 }
 

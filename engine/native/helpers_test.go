@@ -12,6 +12,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
+	"golang.org/x/sys/unix"
 )
 
 // transfer is one pread or pwrite the engine issued.
@@ -27,8 +28,10 @@ type transfer struct {
 // and hooks to fail or count them.
 type recordingSys struct {
 	unixSyscalls
-	// openErr, when set, is returned by open instead of opening.
-	openErr error
+	// openErr, when set, is returned by open instead of opening; after
+	// openLimit files (when more than 0), EMFILE is.
+	openErr   error
+	openLimit int
 	// inject, when set, may replace a transfer's outcome: ok = true reports
 	// n and err instead of issuing the call.
 	inject func(t transfer) (n int, err error, ok bool)
@@ -49,6 +52,9 @@ func (s *recordingSys) open(path string, flags int) (int, error) {
 	s.mu.Unlock()
 	if s.openErr != nil {
 		return -1, s.openErr
+	}
+	if s.openLimit > 0 && len(s.opened) >= s.openLimit {
+		return -1, unix.EMFILE
 	}
 	fd, err := s.unixSyscalls.open(path, flags)
 	if err == nil {
