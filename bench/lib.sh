@@ -34,6 +34,7 @@ fio_args() {
       -iodepth) out+=(--iodepth="$2"); shift ;;
       -direct) out+=(--direct=1 --invalidate=1) ;;
       -rate-iops) out+=(--rate_iops="$2"); shift ;;
+      -seed) shift ;; # fio draws its own offsets (--randrepeat=0)
     esac
     shift
   done
