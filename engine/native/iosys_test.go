@@ -69,10 +69,29 @@ func TestTransferFinishesWhatTheTryLeft(t *testing.T) {
 		if n != 16384 || err != nil || !reflect.DeepEqual(sys.rest, want) {
 			t.Errorf("%s: moved %d bytes (%v), then asked for %+v; want 16384 and %+v", o.syscall(), n, err, sys.rest, want)
 		}
-		sys.rest = nil
-		r.direct = true
-		if _, err := r.transfer(0, &ioRequest{op: o, offset: 0, buf: make([]byte, 4096)}, false); err != nil || len(sys.rest) != 1 || sys.rest[0].length != 4096 {
-			t.Errorf("%s under O_DIRECT: asked for %+v; want the whole transfer, not tried", o.syscall(), sys.rest)
+	}
+}
+
+// TestTransferNotTried: under O_DIRECT the page cache has nothing to
+// give, and a slot that holds its P waits in the kernel anyway, so the
+// whole transfer goes to pread or pwrite.
+func TestTransferNotTried(t *testing.T) {
+	for _, tc := range []struct {
+		name          string
+		direct, holdP bool
+	}{
+		{name: "O_DIRECT", direct: true},
+		{name: "O_DIRECT, P held", direct: true, holdP: true},
+		{name: "buffered, P held", holdP: true},
+	} {
+		for _, o := range []op{opRead, opWrite} {
+			sys := &partialSys{}
+			r := &run{sys: sys, direct: tc.direct}
+			n, err := r.transfer(0, &ioRequest{op: o, offset: 4096, buf: make([]byte, 4096)}, tc.holdP)
+			want := []transfer{{op: o, offset: 4096, length: 4096}}
+			if n != 4096 || err != nil || !reflect.DeepEqual(sys.rest, want) {
+				t.Errorf("%s, %s: moved %d bytes (%v), asked for %+v; want the whole transfer, not tried", tc.name, o.syscall(), n, err, sys.rest)
+			}
 		}
 	}
 }

@@ -271,12 +271,15 @@ func (r *run) runSlot(s *slot) {
 	}
 }
 
-// transfer issues req synchronously. A buffered transfer is first tried
-// without waiting, which the page cache usually allows; what that does
-// not move is then moved by pread or pwrite, holding the P with holdP.
+// transfer issues req synchronously, holding the P with holdP. Without
+// it, a buffered transfer is first tried without waiting, which the page
+// cache usually allows, so that the goroutine keeps its P for it; what
+// that does not move is then moved by pread or pwrite. A slot that holds
+// its P anyway issues pread or pwrite at once: the try's preadv2 would
+// cost a page-cache read an iovec, and a miss a second system call.
 func (r *run) transfer(fd int, req *ioRequest, holdP bool) (int, error) {
 	var done int
-	if !r.direct {
+	if !r.direct && !holdP {
 		n, err, ok := r.try(fd, req)
 		if ok && (err != nil || n == len(req.buf)) {
 			return n, err
