@@ -266,19 +266,24 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 	}
 	rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnUnwritten, Message: fmt.Sprintf(
 		"%s of the region this step reads had never been written: reads there return zeros from the file system without reaching the drive, so these figures measure the file system, not the drive. Add a fill precondition before this profile.",
-		formatShare(pct))})
+		sentenceStart(formatShare(pct)))})
 }
 
 // formatShare writes a percentage with the precision a reader needs: a
-// small share is not rounded to zero.
+// small share is not rounded to zero, a whole one is "all".
 func formatShare(pct float64) string {
 	switch {
 	case pct >= 99.95:
-		return "All"
+		return "all"
 	case pct >= 1:
 		return fmt.Sprintf("%.0f %%", math.Round(pct))
 	}
 	return fmt.Sprintf("%.2g %%", pct)
+}
+
+// sentenceStart capitalises a share that begins a sentence.
+func sentenceStart(share string) string {
+	return strings.ToUpper(share[:1]) + share[1:]
 }
 
 // readRegion is the byte range a workload covers on a target of the given

@@ -55,7 +55,7 @@ func TestCacheWarnings(t *testing.T) {
 		{0, 0, true, ""},
 		{0, 100, false, ""}, // a sequential pass leaves what it read behind
 		{5, 9, true, ""},
-		{100, 100, false, "The page cache held All of the region this step reads before it started"},
+		{100, 100, false, "The page cache held all of the region this step reads before it started"},
 		{0, 42, true, "The page cache held 42 % of the region this step reads by its end"},
 	}
 	for _, tt := range tests {
