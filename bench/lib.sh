@@ -42,9 +42,10 @@ fio_args() {
 }
 
 # plan_of writes a plan of one profile, the job the nativebench flags
-# describe, on a drive that is the job's file.
+# describe, on a drive that is the job's file; with -rate-curve "P1 P2 ..."
+# (not a nativebench flag) the profile is a rate curve at those percents.
 plan_of() {
-  local file rw pct="" bs ioengine numjobs iodepth direct=false rate="" seed=""
+  local file rw pct="" bs ioengine numjobs iodepth direct=false rate="" seed="" curve=""
   while [ $# -gt 0 ]; do
     case $1 in
       -file) file=$2; shift ;;
@@ -57,6 +58,9 @@ plan_of() {
       -direct) direct=true ;;
       -rate-iops) rate="  rate_iops = $2"; shift ;;
       -seed) seed="  seed     = $2"; shift ;;
+      -rate-curve) curve="  rate_curve {
+    percents = [$(echo "$2" | sed 's/ /, /g')]
+  }"; shift ;;
     esac
     shift
   done
@@ -79,6 +83,7 @@ profile "job" {
 $pct
 $rate
 $seed
+$curve
 }
 EOF
 }
