@@ -63,6 +63,8 @@ awk -F'\t' '
   function sort(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }
   END {
     for (t = 1; t <= nt; t++) { tg = targets[t]
+      delete q; for (p = 1; p <= np[tg]; p++) q[p] = pcts[tg, p] + 0
+      sort(q, np[tg]); for (p = 1; p <= np[tg]; p++) pcts[tg, p] = q[p]
       printf "\n%s:\n%-6s %10s", tg, "round", "max IOPS"
       for (p = 1; p <= np[tg]; p++) printf " %9s", pcts[tg, p] "%/max"
       printf "  warnings\n"
@@ -79,5 +81,5 @@ awk -F'\t' '
       for (p = 1; p <= np[tg]; p++) { pc = pcts[tg, p]
         printf "  %s%%: highest step/max %.1f%%: %s\n", pc, best[tg, pc],
           (best[tg, pc] > 100 + noise) ? "beats the maximum by more than its noise" : "within the maximum and its noise" } }
-    print "\nstep/max: a step s IOPS over the uncontrolled maximum of the same round."
+    print "\nstep/max: a step\047s IOPS over the uncontrolled maximum of the same round."
   }' "$RES"
