@@ -15,9 +15,13 @@ import (
 // over the job's slice of the region.
 type job struct {
 	// cursor counts the bytes the job's slots have claimed; it is the
-	// sequential position and the budget's meter.
+	// sequential position and the budget's meter. Written for every I/O,
+	// it has a cache line to itself wherever the allocator puts the job:
+	// the padding on both sides keeps it off the fields the slots only
+	// read, this job's and the neighbouring job's.
+	_      [56]byte
 	cursor atomic.Int64
-	_      [56]byte // keeps the cursor off the fields the slots only read
+	_      [56]byte
 	// budget is how many bytes the job transfers; unbounded in a
 	// time-based run without one.
 	budget     int64
