@@ -122,6 +122,10 @@ type ring struct {
 	// (procs.go): it then waits in io_uring_enter without handing its P
 	// back to the scheduler.
 	raw bool
+	// unplugged is set when the ring carries I/Os to adjacent blocks
+	// (a sequential job): it then submits them at most unpluggedBatch
+	// to a system call (see unpluggedBatch).
+	unplugged bool
 	// arg and ts are the wait arguments, kept here so they outlive the
 	// system call that points at them.
 	arg uringGeteventsArg
@@ -294,11 +298,31 @@ func (r *ring) queue(o op, fd int, buf []byte, off int64, bufIndex int, userData
 	r.queued++
 }
 
+// unpluggedBatch is the most I/Os an unplugged ring submits to one
+// io_uring_enter. The kernel plugs a submission of three or more, and in
+// a plug the block layer merges I/Os to adjacent blocks into one request:
+// a sequential job at iodepth 8 and 128 KiB, its 8 I/Os submitted
+// together, sent 61,707 writes to a virtual disk as 16,031 requests of up
+// to 512 KiB (block:block_bio_queue against block:block_rq_issue), each
+// slower than the 128 KiB the profile asks for. fio, which submits each
+// I/O as it is queued (iodepth_batch_submit=1), sent one request per
+// write.
+const unpluggedBatch = 2
+
 // submit hands the queued entries to the kernel and, when wait is set,
 // blocks until at least one completion is ready or, with a positive
 // timeout, until timeout ns have passed.
 func (r *ring) submit(wait bool, timeout int64) error {
 	atomic.StoreUint32(r.sqTail, r.tail)
+	for r.unplugged && r.queued > unpluggedBatch {
+		n, err := r.enterRetrying(unpluggedBatch, 0, 0, 0, 0)
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			break
+		}
+	}
 	var flags, minComplete, arg, argSize uintptr
 	if wait {
 		flags, minComplete = uringEnterGetEvents, 1
@@ -309,18 +333,26 @@ func (r *ring) submit(wait bool, timeout int64) error {
 			arg, argSize = uintptr(unsafe.Pointer(&r.arg)), unsafe.Sizeof(r.arg)
 		}
 	}
+	_, err := r.enterRetrying(r.queued, minComplete, flags, arg, argSize)
+	return err
+}
+
+// enterRetrying submits up to toSubmit queued entries, tried again when a
+// signal interrupts it, and returns how many the kernel took. A wait that
+// times out (ETIME) is no error.
+func (r *ring) enterRetrying(toSubmit uint32, minComplete, flags, arg, argSize uintptr) (uint32, error) {
 	for {
-		n, errno := r.enter(minComplete, flags, arg, argSize)
+		n, errno := r.enter(toSubmit, minComplete, flags, arg, argSize)
 		switch {
 		case errno == unix.EINTR:
 			continue
 		case errno == unix.ETIME:
-			return nil
+			return 0, nil
 		case errno != 0:
-			return fmt.Errorf("io_uring_enter: %w", errno)
+			return 0, fmt.Errorf("io_uring_enter: %w", errno)
 		}
 		r.queued -= uint32(n)
-		return nil
+		return uint32(n), nil
 	}
 }
 
@@ -330,11 +362,11 @@ func (r *ring) submit(wait bool, timeout int64) error {
 // The wait is interruptible, so a signal (the runtime's preemption
 // request) ends it with EINTR and the goroutine can be stopped for a
 // garbage collection.
-func (r *ring) enter(minComplete, flags, arg, argSize uintptr) (n uintptr, errno unix.Errno) {
+func (r *ring) enter(toSubmit uint32, minComplete, flags, arg, argSize uintptr) (n uintptr, errno unix.Errno) {
 	if r.raw {
-		n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+		n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), minComplete, flags, arg, argSize)
 	} else {
-		n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), minComplete, flags, arg, argSize)
+		n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(toSubmit), minComplete, flags, arg, argSize)
 	}
 	// Read before any preemption point (see clock): a goroutine
 	// preempted before it reads them would date its completions late.

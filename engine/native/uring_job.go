@@ -37,7 +37,7 @@ func (uring) runJob(r *run, j *job) {
 		return
 	}
 	defer rg.close()
-	rg.raw = j.holdP
+	rg.raw, rg.unplugged = j.holdP, j.sequential
 	rj := newRingJob(r, j, rg)
 	rj.register()
 	rj.loop()
