@@ -26,8 +26,6 @@ ROUNDS=${ROUNDS:-3}
 ONLY=${ONLY:-.}
 VIA=${VIA:-engine}
 WARM=
-NB=$DIR/nativebench
-DB=$DIR/drivebench
 RES=$DIR/engine-cost.tsv
 if [ "$(id -u)" != 0 ]; then
   echo "engine-cost.sh needs root: it sets up a loop device over a tmpfs file" >&2

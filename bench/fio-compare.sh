@@ -37,19 +37,13 @@ RUNTIME=${RUNTIME:-8}
 ROUNDS=${ROUNDS:-3}
 ONLY=${ONLY:-.}
 VIA=${VIA:-engine run}
-NB=$DIR/nativebench
-DB=$DIR/drivebench
 # shellcheck source=bench/lib.sh
 . "$HERE/lib.sh"
 bench_setup
 READF=$DIR/read-2g.dat
 WARM=$READF
 WRITEF=$DIR/write-2g.dat
-for f in "$READF" "$WRITEF"; do
-  # real data, not a sparse file, so O_DIRECT reads reach the disk
-  [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" = 2147483648 ] ||
-    dd if=/dev/urandom of="$f" bs=1M count=2048 oflag=direct status=none
-done
+bench_file "$READF" "$WRITEF"
 RES=$DIR/results.tsv
 : >"$RES"
 

@@ -3,10 +3,12 @@
 # each tool on it with its CPU time; and the table of medians and ratios.
 #
 # Sourced, with these set: DIR (work folder), RUNTIME (seconds per run), RES
-# (the results file, one line per run), NB and DB (the nativebench and
-# drivebench binaries), VIA (the drivebench paths: "engine", "run" or both)
-# and WARM (a file read before each buffered run, so that it runs from the
-# page cache; may be empty).
+# (the results file, one line per run), VIA (the drivebench paths: "engine",
+# "run" or both) and WARM (a file read before each buffered run, so that it
+# runs from the page cache; may be empty). It sets NB and DB, the
+# nativebench and drivebench binaries that bench_setup builds.
+NB=$DIR/nativebench
+DB=$DIR/drivebench
 
 # bench_setup installs fio, jq and GNU time where missing and builds the
 # binaries into DIR.
@@ -17,6 +19,16 @@ bench_setup() {
   [ -x /usr/bin/time ] || apt-get install -y --no-install-recommends time >/dev/null
   mkdir -p "$DIR"
   (cd "$(dirname "${BASH_SOURCE[0]}")/.." && go build -o "$NB" ./bench/cmd/nativebench && go build -o "$DB" ./cmd/drivebench)
+}
+
+# bench_file makes each path a 2 GiB file of random data unless it is one:
+# real data, not a sparse file, so that O_DIRECT reads reach the disk.
+bench_file() {
+  local f
+  for f in "$@"; do
+    [ "$(stat -c %s "$f" 2>/dev/null || echo 0)" = 2147483648 ] ||
+      dd if=/dev/urandom of="$f" bs=1M count=2048 oflag=direct status=none
+  done
 }
 
 # fio_args translates nativebench flags into fio options.

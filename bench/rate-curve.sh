@@ -26,14 +26,11 @@ RUNTIME=${RUNTIME:-5}
 ROUNDS=${ROUNDS:-5}
 PCTS=${PCTS:-80 100 120}
 TARGET=${TARGET:-cache disk}
-NB=$DIR/nativebench
-DB=$DIR/drivebench
 # shellcheck source=bench/lib.sh
 . "$HERE/lib.sh"
 bench_setup
 READF=$DIR/read-2g.dat
-[ "$(stat -c %s "$READF" 2>/dev/null || echo 0)" = 2147483648 ] ||
-  dd if=/dev/urandom of="$READF" bs=1M count=2048 oflag=direct status=none
+bench_file "$READF"
 RES=$DIR/curve.tsv
 : >"$RES"
 
