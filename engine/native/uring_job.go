@@ -90,13 +90,30 @@ func newRingJob(r *run, j *job, rg *ring) *ringJob {
 	return rj
 }
 
+// registeredBuffers says whether a job whose largest transfer is largest
+// bytes registers its buffers: only when every transfer fits in a page.
+// A registered buffer reaches the block layer a page per segment; a
+// larger transfer then takes more of the device's queue than the same
+// transfer from an unregistered buffer. O_DIRECT 128 KiB sequential
+// writes at iodepth 8 on a virtio disk: 6,150 of 42,550 requests sent
+// back for want of room in the queue and issued again, against none
+// unregistered, and 14,160 against 16,219 IOPS; fio with fixedbufs=1 the
+// same (5,255 requeued, 12,335 against 16,452 IOPS). A transfer of a
+// page is one segment either way.
+func registeredBuffers(largest, page int64) bool {
+	return largest <= page
+}
+
 // maxFixedBuffers is the kernel's limit on registered buffers.
 const maxFixedBuffers = 1 << 14
 
-// register registers the target and the slots' buffers with the ring
-// where the kernel allows it.
+// register registers the target with the ring, and the slots' buffers
+// where the kernel allows it and registeredBuffers says they help.
 func (rj *ringJob) register() {
 	rj.rg.registerFile(rj.j.fd)
+	if !registeredBuffers(rj.j.slots[0].sizes.largest(), int64(unix.Getpagesize())) {
+		return
+	}
 	var bufs [][]byte
 	for i, s := range rj.j.slots {
 		if s.readBuf != nil {

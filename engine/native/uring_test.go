@@ -174,3 +174,20 @@ func TestUringReissuesCanceledIO(t *testing.T) {
 		t.Errorf("an I/O canceled %d times in a row was put back again", maxReissues+1)
 	}
 }
+
+func TestRegisteredBuffersOnlyForTransfersOfAPage(t *testing.T) {
+	for _, tc := range []struct {
+		largest, page int64
+		want          bool
+	}{
+		{512, 4096, true},
+		{4096, 4096, true},
+		{8192, 4096, false},
+		{131072, 4096, false},
+		{16384, 16384, true},
+	} {
+		if got := registeredBuffers(tc.largest, tc.page); got != tc.want {
+			t.Errorf("registeredBuffers(%d, page %d) = %v; want %v", tc.largest, tc.page, got, tc.want)
+		}
+	}
+}
