@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/blockdev"
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
@@ -266,7 +267,7 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 	}
 	rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnUnwritten, Message: fmt.Sprintf(
 		"%s of the region this step reads had never been written: reads there return zeros from the file system without reaching the drive, so these figures measure the file system, not the drive. Add a fill precondition before this profile.",
-		sentenceStart(formatShare(pct)))})
+		format.UpperFirst(formatShare(pct)))})
 }
 
 // formatShare writes a percentage with the precision a reader needs: a
@@ -279,11 +280,6 @@ func formatShare(pct float64) string {
 		return fmt.Sprintf("%.0f %%", math.Round(pct))
 	}
 	return fmt.Sprintf("%.2g %%", pct)
-}
-
-// sentenceStart capitalises a share that begins a sentence.
-func sentenceStart(share string) string {
-	return strings.ToUpper(share[:1]) + share[1:]
 }
 
 // readRegion is the byte range a workload covers on a target of the given

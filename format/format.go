@@ -17,7 +17,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
+
+// UpperFirst capitalises the first letter of s, for a sentence that
+// starts with a word written elsewhere: a share ("all"), a message from
+// a lower layer, a block type in a title.
+func UpperFirst(s string) string {
+	r, size := utf8.DecodeRuneInString(s)
+	if size == 0 {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[size:]
+}
 
 // Dash stands in a report for a figure that is unknown.
 const Dash = "—"

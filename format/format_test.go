@@ -218,3 +218,18 @@ func TestShortForms(t *testing.T) {
 		}
 	}
 }
+
+func TestUpperFirst(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"", ""},
+		{"all", "All"},
+		{"5 %", "5 %"},
+		{"drive", "Drive"},
+		{"Already", "Already"},
+		{"émission", "Émission"},
+	} {
+		if got := UpperFirst(tc.in); got != tc.want {
+			t.Errorf("UpperFirst(%q) = %q; want %q", tc.in, got, tc.want)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agext/levenshtein"
+	"github.com/drivebench/drivebench/format"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -487,19 +488,11 @@ func (l *loader) define(block *hcl.Block, name string) bool {
 		l.defined[kind] = seen
 	}
 	if first, dup := seen[name]; dup {
-		l.errorAt(labelSite, "Duplicate "+titleWord(kind)+" Name", fmt.Sprintf("A %s named %q is already defined at %s. Rename one of them.", kind, name, first))
+		l.errorAt(labelSite, "Duplicate "+format.UpperFirst(kind)+" Name", fmt.Sprintf("A %s named %q is already defined at %s. Rename one of them.", kind, name, first))
 		return false
 	}
 	seen[name] = block.DefRange
 	return true
-}
-
-// titleWord capitalises the first letter of a block type for a summary.
-func titleWord(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // quotedList formats names as "a", "b" or "c".

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -395,14 +396,7 @@ func limitDiagnostics(diags hcl.Diagnostics) {
 		var le *limitError
 		if errors.As(extra.FunctionCallError(), &le) {
 			d.Summary = "Plan Evaluation Limit"
-			d.Detail = upperFirst(le.msg) + "."
+			d.Detail = format.UpperFirst(le.msg) + "."
 		}
 	}
-}
-
-func upperFirst(s string) string {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return s
-	}
-	return string(s[0]-'a'+'A') + s[1:]
 }

@@ -162,9 +162,7 @@ func sentence(msg string) string {
 	if msg == "" {
 		return ""
 	}
-	if b := msg[0]; b >= 'a' && b <= 'z' {
-		msg = string(b-'a'+'A') + msg[1:]
-	}
+	msg = format.UpperFirst(msg)
 	if last := msg[len(msg)-1]; last != '.' && last != '!' && last != '?' {
 		msg += "."
 	}
