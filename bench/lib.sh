@@ -102,7 +102,8 @@ EOF
 
 # run_tool TOOL NAME ROUND TARGET nativebench-flags... appends one result
 # line: name, tool, round, target, ios, iops, p50 ns, p99 ns, p99.9 ns,
-# cpu seconds. Every run draws new random offsets (fio: --randrepeat=0,
+# cpu seconds. TOOL is fio, fio-thread (fio with --thread: its jobs as
+# threads of one process, as drivebench runs them), engine or run. Every run draws new random offsets (fio: --randrepeat=0,
 # drivebench: a new seed). A virtual disk's host caches what was read
 # before: the same offsets again, run after run, would be read from the
 # host's memory, and the tool that repeats its offsets would win.
@@ -112,13 +113,14 @@ run_tool() {
   local out=$DIR/out.json tm=$DIR/time.txt
   case "$*" in *-direct*) ;; *) [ -z "$WARM" ] || cat "$WARM" >/dev/null ;; esac
   case $tool in
-    fio)
+    fio | fio-thread)
       mapfile -t args < <(fio_args "$@")
+      [ "$tool" = fio ] || args+=(--thread)
       /usr/bin/time -o "$tm" -f '%U %S' fio "${args[@]}" >"$out"
-      jq -r --arg n "$name" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
+      jq -r --arg n "$name" --arg tool "$tool" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
         .jobs[0] as $j | ($j.read.total_ios + $j.write.total_ios) as $ios |
         (if $j.read.total_ios >= $j.write.total_ios then $j.read else $j.write end) as $d |
-        [$n, "fio", $r, $t, $ios, ($j.read.iops + $j.write.iops), $d.lat_ns.percentile["50.000000"],
+        [$n, $tool, $r, $t, $ios, ($j.read.iops + $j.write.iops), $d.lat_ns.percentile["50.000000"],
          $d.lat_ns.percentile["99.000000"], $d.lat_ns.percentile["99.900000"], $cpu] | @tsv' "$out" >>"$RES" ;;
     engine)
       /usr/bin/time -o "$tm" -f '%U %S' "$NB" -runtime "${RUNTIME}s" "$@" >"$out"
