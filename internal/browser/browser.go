@@ -52,25 +52,38 @@ func CheckPage(t *testing.T, page string) {
 }
 
 // Open loads page in headless Chromium, writes a screenshot of the given
-// size to shot and returns the browser's log.
+// size to shot and returns the browser's log. A browser that fails to run
+// at all (it has crashed on a loaded machine before drawing anything) gets
+// one more try; the page's own messages are judged from the log either way.
 func Open(t *testing.T, page, shot string, width, height int) string {
 	t.Helper()
+	log, err := launch(t, page, shot, width, height)
+	if err != nil {
+		t.Logf("chromium failed, trying once more: %v\n%s", err, log)
+		log, err = launch(t, page, shot, width, height)
+	}
+	if err != nil {
+		t.Fatalf("chromium: %v\n%s", err, log)
+	}
+	return log
+}
+
+// launch runs Chromium once on page.
+func launch(t *testing.T, page, shot string, width, height int) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, Path,
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--enable-logging=stderr", "--v=0",
+		"--disable-crash-reporter", "--enable-logging=stderr", "--v=0",
 		"--user-data-dir="+t.TempDir(), "--screenshot="+shot,
 		"--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height),
 		"file://"+page)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, log.String())
-	}
-	return log.String()
+	err := cmd.Run()
+	return log.String(), err
 }
 
 // consoleLine matches what Chromium logs for a console message or an
