@@ -30,16 +30,19 @@
 // GOMAXPROCS for each of them while it lasts (up to 1024 in the process;
 // the rest wait in ordinary system calls): a completion never waits for a
 // P, and the Ps there were before stay free for the rest of the program.
-// psync first tries a buffered transfer with RWF_NOWAIT, which the page
+// A psync slot with a P of its own issues pread64 or pwrite64 at once; one
+// without first tries a buffered transfer with RWF_NOWAIT, which the page
 // cache completes at once or refuses at once (the I/O is then issued
-// normally); a ring's goroutine waits for completions in io_uring_enter,
+// normally). A ring's goroutine waits for completions in io_uring_enter,
 // which signals interrupt, so the runtime can still stop it for a
-// garbage collection. A ring submits every I/O that is ready in the
-// same io_uring_enter that waits for the next completion: one system call,
-// and on a virtual disk one notification of the device, a batch. Measured
-// on a virtio disk, 4 KiB random reads at iodepth 32 submitted one system
-// call each kept only about 22 of the 32 slots in flight and ran at 0.59x
-// the batched rate.
+// garbage collection. A random job's ring submits every I/O that is
+// ready in the same io_uring_enter that waits for the next completion: one
+// system call, and on a virtual disk one notification of the device, a
+// batch. Measured on a virtio disk, 4 KiB random reads at iodepth 32
+// submitted one system call each kept only about 22 of the 32 slots in
+// flight and ran at 0.59x the batched rate. A sequential job's ring
+// submits at most two I/Os a call: the kernel plugs a larger batch, and
+// in the plug adjacent I/Os merge into requests larger than the profile's.
 //
 // The region is offset bytes into the target, size bytes (or size_pct
 // percent of the capacity, or the rest of the target) long, rounded down
