@@ -17,7 +17,10 @@
 // goroutine issuing pread or pwrite; "io_uring" runs each job on a ring
 // of its own (set up through golang.org/x/sys, no cgo), one goroutine
 // submitting every ready I/O and reaping every completion in one system
-// call, with the target and the buffers registered with the kernel. The
+// call, with the target registered with the kernel, and the buffers too
+// where every transfer fits in a page (a larger registered buffer reaches
+// the block layer a page per segment, and a virtio disk sent such
+// requests back for want of queue room). The
 // default is io_uring when the kernel offers it and the job keeps more
 // than one I/O in flight or uses O_DIRECT, and psync otherwise. A kernel
 // that refuses io_uring gives an error that says so and suggests psync
