@@ -34,9 +34,8 @@ READF=$DIR/read-2g.dat
 WARM=""
 bench_file "$READF"
 RES=$DIR/host-stall.tsv
-STALLS=$DIR/host-stall-probe.tsv
 : >"$RES"
-: >"$STALLS"
+VIA="fio-thread engine"
 
 R4="-file $READF -rw randread -bs 4096 -direct"
 JOBS=(
@@ -45,7 +44,6 @@ JOBS=(
   "O_DIRECT 4K randread io_uring QD32 x 8|$R4 -ioengine io_uring -numjobs 8 -iodepth 32"
   "O_DIRECT 4K randread psync QD1|$R4 -ioengine psync -numjobs 1 -iodepth 1"
 )
-TOOLS=(fio fio-thread engine)
 
 echo "runtime ${RUNTIME}s, $ROUNDS rounds, $(nproc) CPUs, kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
@@ -53,27 +51,18 @@ for round in $(seq 1 "$ROUNDS"); do
     name=${j%%|*}
     [[ $name =~ $ONLY ]] || continue
     read -ra flags <<<"${j#*|}"
-    for i in 0 1 2; do
-      tool=${TOOLS[$(((i + round) % 3))]}
-      (sleep 1 && "$PROBE" -for "$((RUNTIME - 2))s" >"$DIR/probe.json") &
-      run_tool "$tool" "$name" "$round" 0 "${flags[@]}"
-      wait $!
-      printf '%s\t%s\t%s\t%s\n' "$name" "$tool" "$round" "$(jq .stall_ms_per_s "$DIR/probe.json")" >>"$STALLS"
-    done
+    tools "$name" "$round" 0 "${flags[@]}"
   done
 done
 
 awk -F'\t' '
-  FNR == NR { stall[$1, $2, $3] = $4; next }
-  { key = $1 SUBSEP $2; if (!(key in seen)) { seen[key] = 1; order[++n] = key }
-    c = ++runs[key]; iops[key, c] = $6; p999[key, c] = $9; st[key, c] = stall[$1, $2, $3] }
-  function median(a, key,   i, j, v, c, tmp) {
-    c = runs[key]; for (i = 1; i <= c; i++) v[i] = a[key, i]
-    for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
-    return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }
+  { if (!(($1, $2) in seen)) { seen[$1, $2] = 1; job[++n] = $1; tool[n] = $2 }
+    c = ++runs[$1, $2]; iops[$1, $2, c] = $6; p999[$1, $2, c] = $9; stall[$1, $2, c] = $11 }
+  '"$AWK_MEDIAN"'
   END {
     printf "%-40s %-10s %9s %10s %10s\n", "job", "tool", "IOPS", "p99.9", "stall ms/s"
-    for (i = 1; i <= n; i++) { split(order[i], k, SUBSEP)
-      printf "%-40s %-10s %9d %9.0fu %10.1f\n", k[1], k[2], median(iops, order[i]), median(p999, order[i]) / 1000, median(st, order[i]) }
+    for (i = 1; i <= n; i++)
+      printf "%-40s %-10s %9d %9.0fu %10.1f\n", job[i], tool[i], median(iops, job[i], tool[i]),
+        median(p999, job[i], tool[i]) / 1000, median(stall, job[i], tool[i])
     print "Medians of the rounds. u: microseconds. stall ms/s: how late, in milliseconds a second, a real-time thread beside the run woke beyond 2.5 ms."
-  }' "$STALLS" "$RES"
+  }' "$RES"

@@ -102,42 +102,54 @@ EOF
 
 # run_tool TOOL NAME ROUND TARGET nativebench-flags... appends one result
 # line: name, tool, round, target, ios, iops, p50 ns, p99 ns, p99.9 ns,
-# cpu seconds. TOOL is fio, fio-thread (fio with --thread: its jobs as
-# threads of one process, as drivebench runs them), engine or run. Every run draws new random offsets (fio: --randrepeat=0,
+# cpu seconds and, when PROBE names bench/cmd/stallprobe, the stall in
+# milliseconds a second it measured beside the run (from its second second
+# to its last but one). TOOL is fio, fio-thread (fio with --thread: its
+# jobs as threads of one process, as drivebench runs them), engine or run.
+# Every run draws new random offsets (fio: --randrepeat=0,
 # drivebench: a new seed). A virtual disk's host caches what was read
 # before: the same offsets again, run after run, would be read from the
 # host's memory, and the tool that repeats its offsets would win.
 run_tool() {
   local tool=$1 name=$2 round=$3 target=$4; shift 4
   set -- "$@" -seed $((RANDOM * 32768 + RANDOM + 1))
-  local out=$DIR/out.json tm=$DIR/time.txt
+  local out=$DIR/out.json tm=$DIR/time.txt line probe=""
   case "$*" in *-direct*) ;; *) [ -z "$WARM" ] || cat "$WARM" >/dev/null ;; esac
+  if [ -n "${PROBE:-}" ]; then
+    (sleep 1 && "$PROBE" -for "$((RUNTIME - 2))s" >"$DIR/probe.json") &
+    probe=$!
+  fi
   case $tool in
     fio | fio-thread)
       mapfile -t args < <(fio_args "$@")
       [ "$tool" = fio ] || args+=(--thread)
       /usr/bin/time -o "$tm" -f '%U %S' fio "${args[@]}" >"$out"
-      jq -r --arg n "$name" --arg tool "$tool" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
+      line=$(jq -r --arg n "$name" --arg tool "$tool" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
         .jobs[0] as $j | ($j.read.total_ios + $j.write.total_ios) as $ios |
         (if $j.read.total_ios >= $j.write.total_ios then $j.read else $j.write end) as $d |
         [$n, $tool, $r, $t, $ios, ($j.read.iops + $j.write.iops), $d.lat_ns.percentile["50.000000"],
-         $d.lat_ns.percentile["99.000000"], $d.lat_ns.percentile["99.900000"], $cpu] | @tsv' "$out" >>"$RES" ;;
+         $d.lat_ns.percentile["99.000000"], $d.lat_ns.percentile["99.900000"], $cpu] | @tsv' "$out") ;;
     engine)
       /usr/bin/time -o "$tm" -f '%U %S' "$NB" -runtime "${RUNTIME}s" "$@" >"$out"
-      jq -r --arg n "$name" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
-        [$n, "engine", $r, $t, .ios, .iops, .p50_ns, .p99_ns, .p999_ns, $cpu] | @tsv' "$out" >>"$RES" ;;
+      line=$(jq -r --arg n "$name" --arg r "$round" --arg t "$target" --arg cpu "$(awk '{print $1+$2}' "$tm")" '
+        [$n, "engine", $r, $t, .ios, .iops, .p50_ns, .p99_ns, .p999_ns, $cpu] | @tsv' "$out") ;;
     run)
       plan_of "$@" >"$DIR/plan.hcl"
       rm -rf "$DIR/run"
       "$DB" run -out "$DIR/run" "$DIR/plan.hcl" >"$DIR/run.log" 2>&1 || { cat "$DIR/run.log" >&2; return 1; }
       # the direction with more I/Os gives the percentiles, as for fio
-      jq -r --arg n "$name" --arg r "$round" --arg t "$target" '
+      line=$(jq -r --arg n "$name" --arg r "$round" --arg t "$target" '
         .result as $res | [$res.read, $res.write | select(. != null)] as $d |
         ($d | map(.ios) | add) as $ios | ($d | max_by(.ios)) as $m |
         def pct(p): $m.lat_ns.percentiles | map(select(.p == p)) | .[0].ns;
         [$n, "run", $r, $t, $ios, ($d | map(.iops) | add), pct(50), pct(99), pct(99.9),
-         ($res.cpu.user_sec + $res.cpu.sys_sec)] | @tsv' "$DIR"/run/steps/*.json >>"$RES" ;;
+         ($res.cpu.user_sec + $res.cpu.sys_sec)] | @tsv' "$DIR"/run/steps/*.json) ;;
   esac
+  if [ -n "$probe" ]; then
+    wait "$probe"
+    line+=$'\t'$(jq .stall_ms_per_s "$DIR/probe.json")
+  fi
+  printf '%s\n' "$line" >>"$RES"
 }
 
 # tools runs fio and each drivebench path on one job, the order rotated by
@@ -150,6 +162,13 @@ tools() {
     run_tool "${order[$(((i + round) % n))]}" "$name" "$round" "$target" "$@"
   done
 }
+
+# AWK_MEDIAN is an awk function for the tables: median(a, key, t) of the
+# values a[key, t, 1..runs[key, t]], key a job and t a tool.
+AWK_MEDIAN='function median(a, key, t,   i, j, v, c, tmp) {
+  c = runs[key, t]; for (i = 1; i <= c; i++) v[i] = a[key, t, i]
+  for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
+  return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }'
 
 # bench_table prints one table per drivebench path in VIA: per workload,
 # medians over the rounds.
@@ -164,10 +183,7 @@ bench_table() {
         iops[key, t, c] = $6; p50[key, t, c] = $7; p99[key, t, c] = $8; p999[key, t, c] = $9
         cpm[key, t, c] = ($5 > 0) ? $10 / $5 * 1e6 : 0
         if ($4 > 0) ach[key, t, c] = 100 * $6 / $4 }
-      function median(a, key, t,   i, j, v, c, tmp) {
-        c = runs[key, t]; for (i = 1; i <= c; i++) v[i] = a[key, t, i]
-        for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
-        return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }
+      '"$AWK_MEDIAN"'
       function ratio(a, b) { return (b > 0) ? a / b : 0 }
       # spread is the lowest and highest IOPS ratio of one round (the
       # runs of a round are next to each other): how far the disk moved
