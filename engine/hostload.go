@@ -65,6 +65,8 @@ type hostWatch struct {
 	// sampled is set after the first sample: threads seen later started
 	// during the step.
 	sampled bool
+	// stalls is the probe of the times the machine was held (hoststall.go).
+	stalls *stallWatch
 }
 
 // threadSpan is what the watch saw of one thread: its ticks when first
@@ -117,6 +119,7 @@ func watchHost() *hostWatch {
 	h.cpuStart, _ = readCPUTimes()
 	h.ownStart = ownTicks()
 	h.sampleThreads()
+	h.stalls = watchStalls()
 	h.done.Go(func() {
 		next := time.NewTimer(hostFirstSample)
 		defer next.Stop()
@@ -293,12 +296,13 @@ func (h *hostWatch) finish() *results.HostLoad {
 	last := h.sampleThreads()
 	close(h.stop)
 	h.done.Wait()
+	stalls := h.stalls.finish()
 	elapsed := time.Since(h.start)
 	end, err := readCPUTimes()
 	if err != nil || elapsed <= 0 {
 		return nil
 	}
-	load := &results.HostLoad{CPUs: end.cpus}
+	load := &results.HostLoad{CPUs: end.cpus, Stalls: stalls}
 	if dt := end.total - h.cpuStart.total; dt > 0 {
 		load.BusyPct = 100 * float64(end.busy-h.cpuStart.busy) / float64(dt)
 	}
@@ -333,7 +337,7 @@ func (h *hostWatch) busiest() (pct float64, name string) {
 }
 
 // hostWarnings say when the host, not the drive, may have limited a
-// step's figures.
+// step's figures or held its I/Os.
 func hostWarnings(l *results.HostLoad) []results.Warning {
 	if l == nil {
 		return nil
@@ -350,6 +354,9 @@ func hostWarnings(l *results.HostLoad) []results.Warning {
 	if l.BusiestThreadPct >= threadBusyPct {
 		out = append(out, results.Warning{Kind: results.WarnHostCPU, Message: fmt.Sprintf(
 			"The engine's busiest thread (%s) kept a processor %.0f %% busy: one thread could not issue I/Os faster, so these figures may be the engine's limit, not the drive's. Spread the load over more jobs.", l.BusiestThread, l.BusiestThreadPct)})
+	}
+	if w := stallWarning(l.Stalls); w != nil {
+		out = append(out, *w)
 	}
 	return out
 }

@@ -105,6 +105,26 @@ type HostLoad struct {
 	// CachedPct is, for a buffered read step, the share of its region
 	// the page cache held after the step; nil when not measured.
 	CachedPct *float64 `json:"cached_pct,omitempty"`
+	// Stalls are the times the whole machine was held over the step; nil
+	// when not measured (drivebench could not raise a thread to real-time
+	// priority).
+	Stalls *HostStalls `json:"stalls,omitempty"`
+}
+
+// HostStalls are the times over a step when no program on the machine
+// ran at all, as when a virtual machine's host holds all its CPUs: a
+// thread of real-time priority woke at random moments over the step, and
+// a wake-up more than 2 ms late found the machine held.
+type HostStalls struct {
+	// Samples is how many times the thread woke, Held how many of them
+	// were late, and HeldPct their share, 0 to 100: an estimate of the
+	// share of the step's time the machine was held.
+	Samples int     `json:"samples"`
+	Held    int     `json:"held"`
+	HeldPct float64 `json:"held_pct"`
+	// MaxLateMs is the latest wake-up, in milliseconds: the longest
+	// stall lasted at least that long.
+	MaxLateMs float64 `json:"max_late_ms"`
 }
 
 // Warning kinds.
@@ -112,7 +132,10 @@ const (
 	WarnDriveState = "drive_state"
 	WarnUnwritten  = "unwritten"
 	WarnHostCPU    = "host_cpu"
-	WarnPageCache  = "page_cache"
+	// WarnHostStall: the whole machine was held for part of the step,
+	// and I/Os in flight then completed late whatever the drive did.
+	WarnHostStall = "host_stall"
+	WarnPageCache = "page_cache"
 	// WarnRateShort: a rate step missed its target rate by more than
 	// 1 %, the drive did not keep up.
 	WarnRateShort = "rate_short"

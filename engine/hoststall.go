@@ -1,0 +1,138 @@
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/drivebench/drivebench/results"
+	"golang.org/x/sys/unix"
+)
+
+// A latency is the drive's only while the machine that issued the I/O
+// runs. A virtual machine's host can hold all of the machine's CPUs at
+// once, and every I/O in flight then completes late, whichever engine
+// issued it: on a 2-CPU guest under many-job O_DIRECT reads, 12 to 17 ms
+// of every 100 ms (a CPU quota spent before its period ended), 4 to 24 %
+// of the time, with the kernel's steal time at 0; that decided the
+// p99.9 of fio and drivebench alike (bench/host-stall.sh).
+//
+// So over every I/O step a thread of real-time priority wakes now and
+// then and notes whether it woke more than stallThreshold late: nothing
+// in the machine delays such a thread that long but the machine being
+// held. Each wake-up is a sample of the step's time, taken at a random
+// moment (the sleeps vary, so that they do not fall into step with a
+// periodic hold), and the share of late ones is the share of the time
+// the machine was held. Sampling keeps the probe cheap: on that guest a
+// wake-up of an idle CPU cost about 0.2 ms, and a probe waking every
+// 2 ms took a tenth of a CPU and 10 % of a QD1 step's IOPS; 20 wake-ups a
+// second cost about 0.5 % of one CPU. A step with late wake-ups says so
+// beside its latencies. Raising a thread to real-time priority needs
+// CAP_SYS_NICE; without it the stalls are not measured (a thread of
+// ordinary priority would count the machine's own CPU contention as
+// well) and the record says nothing of them.
+
+// stallNapMin and stallNapMax bound the probe's sleeps; stallThreshold is
+// how late a wake-up must be to count as held; stallWarnHeld how many
+// held wake-ups make the step warn (one could be chance); stallPriority
+// the probe's SCHED_FIFO priority, the lowest: it needs only to run
+// before every thread of ordinary priority.
+const (
+	stallNapMin    = 25 * time.Millisecond
+	stallNapMax    = 75 * time.Millisecond
+	stallThreshold = 2 * time.Millisecond
+	stallWarnHeld  = 2
+	stallPriority  = 1
+)
+
+// stallWatch is the probe of one step.
+type stallWatch struct {
+	stop chan struct{}
+	mu   sync.Mutex
+	// wakes is how late each wake-up was.
+	wakes []time.Duration
+}
+
+// watchStalls starts the probe, or returns nil when this process may not
+// raise a thread to real-time priority.
+func watchStalls() *stallWatch {
+	s := &stallWatch{stop: make(chan struct{})}
+	ready := make(chan bool)
+	go s.probe(ready)
+	if !<-ready {
+		return nil
+	}
+	return s
+}
+
+// probe runs on a thread of its own at real-time priority until stop.
+// The thread goes back to ordinary priority and to the Go scheduler
+// after; if it cannot, it ends with the goroutine.
+func (s *stallWatch) probe(ready chan<- bool) {
+	runtime.LockOSThread()
+	if err := unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_FIFO, Priority: stallPriority}, 0); err != nil {
+		runtime.UnlockOSThread()
+		ready <- false
+		return
+	}
+	defer func() {
+		if unix.SchedSetAttr(0, &unix.SchedAttr{Policy: unix.SCHED_NORMAL}, 0) == nil {
+			runtime.UnlockOSThread()
+		}
+	}()
+	ready <- true
+	for {
+		nap := stallNapMin + rand.N(stallNapMax-stallNapMin)
+		ts := unix.NsecToTimespec(nap.Nanoseconds())
+		t := time.Now()
+		_ = unix.Nanosleep(&ts, nil) // EINTR only ends a sleep early
+		late := max(time.Since(t)-nap, 0)
+		select {
+		case <-s.stop:
+			return
+		default:
+		}
+		s.mu.Lock()
+		s.wakes = append(s.wakes, late)
+		s.mu.Unlock()
+	}
+}
+
+// finish stops the probe and sums up its wake-ups, without waiting for
+// the sleep under way; nil when there was no probe.
+func (s *stallWatch) finish() *results.HostStalls {
+	if s == nil {
+		return nil
+	}
+	close(s.stop)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return summarizeStalls(s.wakes)
+}
+
+// summarizeStalls sums up how late each wake-up was.
+func summarizeStalls(wakes []time.Duration) *results.HostStalls {
+	st := &results.HostStalls{Samples: len(wakes)}
+	for _, late := range wakes {
+		if late > stallThreshold {
+			st.Held++
+			st.MaxLateMs = max(st.MaxLateMs, float64(late)/1e6)
+		}
+	}
+	if st.Samples > 0 {
+		st.HeldPct = 100 * float64(st.Held) / float64(st.Samples)
+	}
+	return st
+}
+
+// stallWarning says when the machine was held during the step.
+func stallWarning(st *results.HostStalls) *results.Warning {
+	if st == nil || st.Held < stallWarnHeld {
+		return nil
+	}
+	return &results.Warning{Kind: results.WarnHostStall, Message: fmt.Sprintf(
+		"The whole machine was held, none of its programs running, for about %s of the step: %d of %d wake-ups of a real-time thread came more than %d ms late, one by %.1f ms, as when the host of a virtual machine holds it. I/Os in flight then completed late whatever the drive did, so latencies of milliseconds may be the host's, not the drive's. Run on a machine its host does not hold (bare metal, or dedicated CPUs), or read only the percentiles below the stalls.",
+		formatShare(st.HeldPct), st.Held, st.Samples, stallThreshold.Milliseconds(), st.MaxLateMs)}
+}
