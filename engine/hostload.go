@@ -16,8 +16,9 @@ import (
 // A figure the host's processors limited measures the host, not the
 // drive. The runner watches the machine over every I/O step, whatever the
 // engine: the whole machine's utilisation from /proc/stat, the CPU time of
-// drivebench and the processes it started (fio) from /proc/self/stat, and
-// their busiest thread from /proc/<pid>/task/<tid>/stat.
+// drivebench and the processes it started (fio) from /proc/self/stat,
+// their busiest thread from /proc/<pid>/task/<tid>/stat, and the times
+// the whole machine was held (hoststall.go).
 //
 // Reading the threads competes for the processors the I/O runs on: on a
 // 2-CPU host, a reading every 250 ms that scanned every process of the
