@@ -63,12 +63,7 @@ fio --version
 echo "runtime ${RUNTIME}s, $ROUNDS rounds, $LOOP over a ${SIZE_MB} MiB file in tmpfs ($(cat /sys/block/"${LOOP#/dev/}"/loop/dio 2>/dev/null | sed 's/1/direct I\/O/;s/0/buffered/')), $(nproc) CPUs, kernel $(uname -r)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
-  for w in "${WORKLOADS[@]}"; do
-    name=${w%%|*}
-    [[ $name =~ $ONLY ]] || continue
-    read -ra flags <<<"${w#*|}"
-    tools "$name" "$round" 0 "${flags[@]}"
-  done
+  workloads "$round" "${WORKLOADS[@]}"
 done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 bench_table

@@ -80,12 +80,7 @@ fio --version
 echo "runtime ${RUNTIME}s, $ROUNDS rounds, files in $DIR ($(df -T "$DIR" | awk 'NR==2{print $2}')), $(nproc) CPUs, kernel $(uname -r)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
-  for w in "${WORKLOADS[@]}"; do
-    name=${w%%|*}
-    [[ $name =~ $ONLY ]] || continue
-    read -ra flags <<<"${w#*|}"
-    tools "$name" "$round" 0 "${flags[@]}"
-  done
+  workloads "$round" "${WORKLOADS[@]}"
   [[ "rate" =~ $ONLY ]] || continue
   read -ra flags <<<"$(flags_of "$RATE_BASE")"
   tools "rate max: $RATE_BASE" "$round" 0 "${flags[@]}"

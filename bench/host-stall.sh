@@ -47,12 +47,7 @@ JOBS=(
 
 echo "runtime ${RUNTIME}s, $ROUNDS rounds, $(nproc) CPUs, kernel $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
-  for j in "${JOBS[@]}"; do
-    name=${j%%|*}
-    [[ $name =~ $ONLY ]] || continue
-    read -ra flags <<<"${j#*|}"
-    tools "$name" "$round" 0 "${flags[@]}"
-  done
+  workloads "$round" "${JOBS[@]}"
 done
 
 awk -F'\t' '

@@ -170,6 +170,19 @@ AWK_MEDIAN='function median(a, key, t,   i, j, v, c, tmp) {
   for (i = 1; i <= c; i++) for (j = i + 1; j <= c; j++) if (v[j] < v[i]) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
   return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2 }'
 
+# workloads ROUND "NAME|FLAGS"... runs with tools, in that round, each
+# workload whose name ONLY selects; FLAGS are nativebench flags.
+workloads() {
+  local round=$1 w name flags
+  shift
+  for w in "$@"; do
+    name=${w%%|*}
+    [[ $name =~ $ONLY ]] || continue
+    read -ra flags <<<"${w#*|}"
+    tools "$name" "$round" 0 "${flags[@]}"
+  done
+}
+
 # bench_table prints one table per drivebench path in VIA: per workload,
 # medians over the rounds.
 bench_table() {
