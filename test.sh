@@ -14,7 +14,10 @@ cd "$(dirname "$0")"
 FUZZTIME=${FUZZTIME:-10s}
 
 need_pkg() { # need_pkg COMMAND PACKAGE: install PACKAGE with apt-get when COMMAND is absent
-  command -v "$1" >/dev/null 2>&1 && return 0
+  command -v "$1" >/dev/null 2>&1 || install_pkg "$1" "$2"
+}
+
+install_pkg() { # install_pkg WHAT PACKAGE: install PACKAGE, which provides WHAT, with apt-get
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     echo "== installing $2"
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$2" >/dev/null ||
@@ -37,6 +40,24 @@ need_pkg fish fish                # and the fish one by fish
 need_pkg cpio cpio                # cross-checks the initramfs archive writer
 need_pkg sysbench sysbench        # the application-workload examples
 need_pkg pg_lsclusters postgresql # PostgreSQL with its data on the drive under test
+
+# The catalog's metrics export is read by prometheus_client's OpenMetrics
+# parser, the reference reader; apt installs it for /usr/bin/python3.
+/usr/bin/python3 -c 'import prometheus_client' >/dev/null 2>&1 ||
+  install_pkg "python3's prometheus_client" python3-prometheus-client
+# ... and its Prometheus text by promtool, which comes in the prometheus
+# package; installing that would start a Prometheus server, so promtool is
+# taken out of the downloaded package instead.
+if ! command -v promtool >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+  promdir=$PWD/.artifacts/promtool
+  if [ ! -x "$promdir/usr/bin/promtool" ]; then
+    echo "== extracting promtool from the prometheus package"
+    mkdir -p "$promdir"
+    (cd "$promdir" && apt-get download prometheus >/dev/null 2>&1 && dpkg-deb -x prometheus_*.deb . && rm -f prometheus_*.deb) ||
+      echo "== promtool cannot be downloaded here; the export's Prometheus text is not linted"
+  fi
+  [ -x "$promdir/usr/bin/promtool" ] && export PATH="$promdir/usr/bin:$PATH"
+fi
 
 # The QEMU tier downloads a Debian kernel package with apt-get download.
 if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-cloud-amd64 >/dev/null 2>&1; then

@@ -2,12 +2,7 @@ package catalog
 
 import (
 	"context"
-	"fmt"
-	"io"
-	"sort"
 	"strconv"
-	"strings"
-	"time"
 )
 
 // Export is each matching drive's latest run: its figures and verdicts.
@@ -38,6 +33,7 @@ type ExportFigure struct {
 	IOPS      float64           `json:"iops"`
 	BW        float64           `json:"bw_bytes"`
 	MeanNs    float64           `json:"lat_mean_ns"`
+	IOs       int64             `json:"ios"`
 	Pct       map[string]*int64 `json:"percentiles_ns"`
 }
 
@@ -47,7 +43,10 @@ type ExportVerdict struct {
 	Kind   string `json:"kind"`
 	Name   string `json:"name"`
 	Metric string `json:"metric,omitempty"`
-	Status string `json:"status"`
+	// Subject is what the verdict judged (a point and expression, a spec
+	// figure), empty for a hook's verdicts, which name none.
+	Subject string `json:"subject,omitempty"`
+	Status  string `json:"status"`
 }
 
 // latestRuns picks, for each drive matching f, its newest matching run.
@@ -88,7 +87,7 @@ func (c *Catalog) Export(ctx context.Context, f Filter) (*Export, error) {
 }
 
 func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
-	rows, err := c.db.QueryContext(ctx, `SELECT s.step_id, s.source, s.point, l.direction, l.iops, l.bw_bytes, l.lat_mean_ns,
+	rows, err := c.db.QueryContext(ctx, `SELECT s.step_id, s.source, s.point, l.direction, l.iops, l.bw_bytes, l.lat_mean_ns, l.ios,
 		l.p50_ns, l.p90_ns, l.p99_ns, l.p999_ns, l.p9999_ns
 		FROM steps s JOIN step_latency l ON l.run_id = s.run_id AND l.step_id = s.step_id
 		WHERE s.run_id = $1 AND s.drive = $2 AND s.status = 'ok' ORDER BY s.source, s.point, s.step_id, l.direction`, d.RunID, d.Drive)
@@ -99,7 +98,7 @@ func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
 	for rows.Next() {
 		var e ExportFigure
 		p := make([]*int64, len(catalogPercentiles))
-		if err := rows.Scan(&e.StepID, &e.Profile, &e.Point, &e.Direction, &e.IOPS, &e.BW, &e.MeanNs, &p[0], &p[1], &p[2], &p[3], &p[4]); err != nil {
+		if err := rows.Scan(&e.StepID, &e.Profile, &e.Point, &e.Direction, &e.IOPS, &e.BW, &e.MeanNs, &e.IOs, &p[0], &p[1], &p[2], &p[3], &p[4]); err != nil {
 			rows.Close()
 			return err
 		}
@@ -113,7 +112,7 @@ func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	vr, err := c.db.QueryContext(ctx, `SELECT step_id, kind, name, metric, status FROM verdicts WHERE run_id = $1 AND drive = $2 ORDER BY step_id, seq`, d.RunID, d.Drive)
+	vr, err := c.db.QueryContext(ctx, `SELECT step_id, kind, name, metric, subject, status FROM verdicts WHERE run_id = $1 AND drive = $2 ORDER BY step_id, seq`, d.RunID, d.Drive)
 	if err != nil {
 		return err
 	}
@@ -121,7 +120,7 @@ func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
 	d.Verdicts = []ExportVerdict{}
 	for vr.Next() {
 		var v ExportVerdict
-		if err := vr.Scan(&v.StepID, &v.Kind, &v.Name, &v.Metric, &v.Status); err != nil {
+		if err := vr.Scan(&v.StepID, &v.Kind, &v.Name, &v.Metric, &v.Subject, &v.Status); err != nil {
 			return err
 		}
 		d.Verdicts = append(d.Verdicts, v)
@@ -149,97 +148,4 @@ func ExportTable(e *Export) *Table {
 		}
 	}
 	return t
-}
-
-// WriteOpenMetrics writes the export in the OpenMetrics text format
-// (which the Prometheus text format reads too): one gauge per figure and
-// one series per verdict, labelled by drive and step, and the time of
-// each drive's run.
-func WriteOpenMetrics(w io.Writer, e *Export) error {
-	var b strings.Builder
-	family := func(name, unit, help string) {
-		fmt.Fprintf(&b, "# TYPE %s gauge\n", name)
-		if unit != "" {
-			fmt.Fprintf(&b, "# UNIT %s %s\n", name, unit)
-		}
-		fmt.Fprintf(&b, "# HELP %s %s\n", name, help)
-	}
-	driveLabels := func(d ExportDrive) []string {
-		return []string{"model", d.Model, "serial", d.Serial, "firmware", d.Firmware, "plan", d.Plan}
-	}
-	family("drivebench_run_timestamp_seconds", "seconds", "When the drive's latest run in the catalog was created.")
-	for _, d := range e.Drives {
-		if t, err := time.Parse(time.RFC3339, d.Created); err == nil {
-			sample(&b, "drivebench_run_timestamp_seconds", append(driveLabels(d), "run", d.RunID), float64(t.UnixMilli())/1000)
-		}
-	}
-	for _, m := range []struct {
-		name, unit, help string
-		value            func(ExportFigure) (float64, bool)
-	}{
-		{"drivebench_iops", "", "I/O operations per second of a step of the drive's latest run.", func(f ExportFigure) (float64, bool) { return f.IOPS, true }},
-		{"drivebench_bandwidth_bytes_per_second", "bytes_per_second", "Bandwidth of a step of the drive's latest run.", func(f ExportFigure) (float64, bool) { return f.BW, true }},
-		{"drivebench_latency_mean_seconds", "seconds", "Mean completion latency of a step of the drive's latest run.", func(f ExportFigure) (float64, bool) { return f.MeanNs / 1e9, true }},
-	} {
-		family(m.name, m.unit, m.help)
-		for _, d := range e.Drives {
-			for _, f := range d.Figures {
-				if v, ok := m.value(f); ok {
-					sample(&b, m.name, append(driveLabels(d), "step", f.StepID, "profile", f.Profile, "point", f.Point, "direction", f.Direction), v)
-				}
-			}
-		}
-	}
-	family("drivebench_latency_seconds", "seconds", "Completion latency percentile of a step of the drive's latest run, read from its histogram.")
-	for _, d := range e.Drives {
-		for _, f := range d.Figures {
-			qs := make([]string, 0, len(f.Pct))
-			for q := range f.Pct {
-				qs = append(qs, q)
-			}
-			sort.Slice(qs, func(i, j int) bool { return pctValue(qs[i]) < pctValue(qs[j]) })
-			for _, q := range qs {
-				if v := f.Pct[q]; v != nil {
-					quantile := strconv.FormatFloat(pctValue(q)/100, 'f', -1, 64)
-					sample(&b, "drivebench_latency_seconds", append(driveLabels(d), "step", f.StepID, "profile", f.Profile, "point", f.Point,
-						"direction", f.Direction, "quantile", quantile), float64(*v)/1e9)
-				}
-			}
-		}
-	}
-	family("drivebench_verdict", "", "A verdict of the drive's latest run: 1 for the status it had.")
-	for _, d := range e.Drives {
-		for _, v := range d.Verdicts {
-			sample(&b, "drivebench_verdict", append(driveLabels(d), "step", v.StepID, "kind", v.Kind, "name", v.Name, "metric", v.Metric, "status", v.Status), 1)
-		}
-	}
-	b.WriteString("# EOF\n")
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func pctValue(s string) float64 {
-	v, _ := strconv.ParseFloat(s, 64)
-	return v
-}
-
-// sample writes one series; labels come in name, value pairs.
-func sample(b *strings.Builder, name string, labels []string, v float64) {
-	b.WriteString(name)
-	b.WriteByte('{')
-	for i := 0; i+1 < len(labels); i += 2 {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(b, `%s="%s"`, labels[i], escapeLabel(labels[i+1]))
-	}
-	b.WriteString("} ")
-	b.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-	b.WriteByte('\n')
-}
-
-// escapeLabel escapes a label value as the text format asks: backslash,
-// double quote and line feed.
-func escapeLabel(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`).Replace(s)
 }

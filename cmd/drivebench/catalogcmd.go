@@ -319,9 +319,9 @@ func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
 
 func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("catalog export", "", "Write each matching drive's latest run: every figure of every step and every verdict. "+
-		"openmetrics is for node_exporter's textfile collector or a Pushgateway.", io)
+		"openmetrics is OpenMetrics 1.0, for Prometheus; prometheus is the Prometheus text format, for node_exporter's textfile collector or a Pushgateway.", io)
 	var cf catalogFlags
-	cf.register(fs, "csv", "json", "openmetrics")
+	cf.register(fs, "csv", "json", "openmetrics", "prometheus")
 	cf.registerFilter(fs)
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -335,10 +335,11 @@ func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
 	}
 	defer c.Close()
 	e, err := c.Export(ctx, cf.filter)
-	if err != nil || cf.format != "openmetrics" {
+	text, ok := map[string]catalog.MetricsFormat{"openmetrics": catalog.OpenMetrics, "prometheus": catalog.PrometheusText}[cf.format]
+	if err != nil || !ok {
 		return show(fs, cf.format, e, err, func(bool) *catalog.Table { return catalog.ExportTable(e) })
 	}
-	if err := catalog.WriteOpenMetrics(io.out, e); err != nil {
+	if err := catalog.WriteMetrics(io.out, e, text); err != nil {
 		fmt.Fprintf(io.err, "drivebench %s: %v\n", fs.Name(), err)
 		return exitUsage
 	}

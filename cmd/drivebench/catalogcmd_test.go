@@ -96,10 +96,14 @@ func TestCatalogCommands(t *testing.T) {
 		t.Errorf("trend:\n%s", trend)
 	}
 	om := run("export", "-catalog", cat, "-format", "openmetrics")
-	for _, want := range []string{`drivebench_latency_seconds{model="Globex G7",serial="G7-001",firmware="7.2",plan="catalog"`, `quantile="0.99"`, "drivebench_verdict{", "# EOF\n"} {
+	for _, want := range []string{`drivebench_latency_seconds{run="`, `",drive="dut",model="Globex G7",serial="G7-001",firmware="7.2",plan="catalog"`, `quantile="0.99"`,
+		"# TYPE drivebench_verdict stateset\n", `subject="read / iodepth=4: result.read.iops > 1000000000",index="1",drivebench_verdict="fail"} 1`, "# EOF\n"} {
 		if !strings.Contains(om, want) {
 			t.Errorf("openmetrics lacks %q", want)
 		}
+	}
+	if prom := run("export", "-catalog", cat, "-format", "prometheus"); !strings.Contains(prom, "# TYPE drivebench_verdict gauge\n") || strings.Contains(prom, "# EOF") {
+		t.Errorf("the Prometheus text has no verdict gauge or has an EOF line:\n%s", prom)
 	}
 	page := run("report", "-catalog", cat, "-out", filepath.Join(t.TempDir(), "page"), "-profile", "read", "-point", "iodepth=4")
 	if html, err := os.ReadFile(strings.TrimSpace(page)); err != nil || !strings.Contains(string(html), "Globex G7") {
