@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/addrspace"
 	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/syntax"
 )
@@ -40,7 +41,7 @@ var ErrMemoryLimit = errors.New("memory limit exceeded")
 const (
 	// workerEnv, set in a process's environment, makes it a hook worker
 	// with the memory limit in bytes it holds.
-	workerEnv = "DRIVEBENCH_HOOK_WORKER"
+	workerEnv = addrspace.WorkerEnv
 	// workerArg is the worker's first argument, so ps shows what it is.
 	workerArg = "hook-worker"
 	// workerIdle is how long a worker waits for its next call before it is
@@ -346,8 +347,8 @@ func (p *workerProc) classify(ctx context.Context, c *callRequest, memory int64,
 		return &Error{Msg: "hook stopped: " + context.Cause(ctx).Error(), Err: killed}
 	case p.stderr.outOfMemory():
 		return &Error{Msg: fmt.Sprintf("hook stopped: %s used more than the memory limit of %s; "+
-			"look for a list or string that grows without bound, or raise hook_memory in the plan if the hook needs more",
-			c.Function, formatBytes(memory)), Err: ErrMemoryLimit}
+			"look for a list or string that grows without bound, or raise hook_memory in the plan if the hook needs more%s",
+			c.Function, formatBytes(memory), userLimit()), Err: ErrMemoryLimit}
 	}
 	detail := strings.TrimSpace(p.stderr.firstLine())
 	if detail == "" {
@@ -355,6 +356,17 @@ func (p *workerProc) classify(ctx context.Context, c *callRequest, memory int64,
 	}
 	return &Error{Msg: fmt.Sprintf("hook stopped: the hook worker running %s failed (%v): %s",
 		c.Function, waitErr, detail), Err: ioErr}
+}
+
+// userLimit names the address-space limit drivebench runs under, which
+// its hook worker inherits and cannot exceed, or is "" when there is none.
+func userLimit() string {
+	limit, ok := addrspace.Limit()
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf(" (the hook worker also runs under drivebench's address-space limit, ulimit -v %d, "+
+		"which may have stopped it first: raise that limit too if the hook needs more than it leaves)", limit>>10)
 }
 
 // definition is where function is defined in file, for an error the

@@ -10,25 +10,21 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
-	"runtime/debug"
 	"strconv"
-	"strings"
 	"syscall"
+
+	"github.com/drivebench/drivebench/internal/addrspace"
 )
 
 // The worker's side of worker.go. Any binary that links this package can
 // be a hook worker, the drivebench command and test binaries alike: the
 // check runs before main.
 func init() {
+	addrspace.Release()
 	if limit := os.Getenv(workerEnv); limit != "" {
 		os.Exit(serveWorker(limit))
 	}
 }
-
-// workerHeadroom is the address space the worker may take beyond what it
-// has mapped at start and the hook's memory limit: the garbage collector's
-// and the runtime's own needs.
-const workerHeadroom = 256 << 20
 
 // serveWorker limits the process's memory and serves calls until its
 // input ends. Its protocol runs on the original stdout; anything else
@@ -51,7 +47,7 @@ func serveWorker(limit string) int {
 		fmt.Fprintln(os.Stderr, "hook worker:", err)
 		return 2
 	}
-	if err := limitMemory(memory); err != nil {
+	if _, err := addrspace.LimitWorker(memory); err != nil {
 		fmt.Fprintln(os.Stderr, "hook worker: cannot limit its memory:", err)
 		return 2
 	}
@@ -76,34 +72,6 @@ func serveWorker(limit string) int {
 			return 2
 		}
 	}
-}
-
-// limitMemory caps the address space at what is mapped now plus memory and
-// the runtime's headroom, and has the garbage collector work to stay
-// within memory.
-func limitMemory(memory int64) error {
-	mapped, err := mappedBytes()
-	if err != nil {
-		return err
-	}
-	debug.SetMemoryLimit(memory)
-	limit := uint64(mapped + memory + workerHeadroom)
-	return syscall.Setrlimit(syscall.RLIMIT_AS, &syscall.Rlimit{Cur: limit, Max: limit})
-}
-
-// mappedBytes is the process's address space in use (VmSize).
-func mappedBytes() (int64, error) {
-	status, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0, err
-	}
-	for _, line := range strings.Split(string(status), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmSize:"); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			return kb << 10, err
-		}
-	}
-	return 0, errors.New("no VmSize in /proc/self/status")
 }
 
 // workerServer runs calls with in-process Runtimes, one per plan folder,

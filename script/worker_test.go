@@ -3,10 +3,13 @@ package script
 import (
 	"context"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/addrspace"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -33,6 +36,49 @@ func TestMemoryLimit(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStarlarkReservationOnlyInWorker: the 4 GiB of address space the
+// Starlark package reserves at start are reserved in the hook worker
+// alone, not in this process, which links Starlark as drivebench does.
+func TestStarlarkReservationOnlyInWorker(t *testing.T) {
+	if starlarkReserved(t, "self") {
+		t.Error("this process, not a hook worker, holds Starlark's 4 GiB reservation")
+	}
+	r := New("testdata", Limits{})
+	defer r.Close()
+	if _, _, err := r.Check(context.Background(), "memory.star", "fine", nil); err != nil {
+		t.Fatal(err)
+	}
+	r.worker.mu.Lock()
+	pid := strconv.Itoa(r.worker.proc.cmd.Process.Pid)
+	r.worker.mu.Unlock()
+	if !starlarkReserved(t, pid) {
+		t.Error("the hook worker runs without Starlark's reservation although nothing limits its address space")
+	}
+}
+
+// starlarkReserved says whether process pid maps an anonymous, read-only
+// region of exactly 4 GiB: Starlark's reservation.
+func starlarkReserved(t *testing.T, pid string) bool {
+	t.Helper()
+	maps, err := os.ReadFile("/proc/" + pid + "/maps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(maps), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 5 || f[1] != "r--p" {
+			continue
+		}
+		from, to, _ := strings.Cut(f[0], "-")
+		a, err1 := strconv.ParseUint(from, 16, 64)
+		b, err2 := strconv.ParseUint(to, 16, 64)
+		if err1 == nil && err2 == nil && b-a == addrspace.Starlark {
+			return true
+		}
+	}
+	return false
 }
 
 // TestWorkerFuncs: a Func passed to a hook stays in drivebench and is
