@@ -66,9 +66,16 @@ type Comparison struct {
 	Changes []Change `json:"changes"`
 	// OnlyInBase and OnlyInNew name the points one run has and the other
 	// does not list at all: "nvme0 / 4k-random-read / iodepth=32".
-	OnlyInBase []string       `json:"only_in_base"`
-	OnlyInNew  []string       `json:"only_in_new"`
-	Counts     map[string]int `json:"counts"`
+	OnlyInBase []string `json:"only_in_base"`
+	OnlyInNew  []string `json:"only_in_new"`
+	// Matched counts the points both runs list.
+	Matched int `json:"matched"`
+	// WorkloadChanges are the points both runs list whose workloads
+	// differ (another transfer size, pattern, queue depth, engine...):
+	// Refusal refuses them unless allowed, and their figures are then
+	// marked as compared across a workload change.
+	WorkloadChanges []WorkloadChange `json:"workload_changes"`
+	Counts          map[string]int   `json:"counts"`
 	// Units is the unit the text, Markdown and JUnit outputs give
 	// bandwidth in, "MB/s" or "MiB/s": the base run's, from its plan's
 	// report block, unless the caller sets another. Base and New stay in
@@ -99,12 +106,80 @@ type Change struct {
 	ThresholdPct float64  `json:"threshold_pct"`
 	NoisePct     *float64 `json:"noise_pct,omitempty"`
 	Verdict      string   `json:"verdict"`
+	// WorkloadChanged marks a figure of a point whose workload differs
+	// between the runs (see Comparison.WorkloadChanges).
+	WorkloadChanged bool `json:"workload_changed,omitempty"`
 }
 
 // Regressed reports whether any figure regressed or any point was lost:
 // the comparison fails.
 func (c *Comparison) Regressed() bool {
 	return c.Counts[Regressed]+c.Counts[Lost] > 0
+}
+
+// listedPoints is how many points, workload changes and such a refusal
+// names before it counts the rest.
+const listedPoints = 5
+
+// Refusal says why two runs cannot be compared, nil when they can: they
+// share no point (two plans, or another drive's name: a gate aimed at the
+// wrong folder would pass whatever it held); the base finished none of
+// the points they share, so no figure could regress; or, unless
+// allowWorkloadChange, points they share ran different workloads, whose
+// figures measure different things.
+func (c *Comparison) Refusal(allowWorkloadChange bool) error {
+	switch {
+	case c.Matched == 0:
+		return fmt.Errorf("the runs share no point: base lists %s, new lists %s; points are matched by drive, profile and sweep point, so compare two runs of the same profiles on drives of the same names",
+			pointList(c.OnlyInBase), pointList(c.OnlyInNew))
+	case len(c.Changes) == 0:
+		return fmt.Errorf("the base run finished none of the %d points both runs list, so there is no figure to compare; compare against a base run that completed", c.Matched)
+	case len(c.WorkloadChanges) > 0 && !allowWorkloadChange:
+		return fmt.Errorf("%d of the %d points both runs list ran different workloads in the two runs, so their figures measure different things:\n%s\ncompare runs of the same workload, or pass -allow-workload-change to compare these points anyway (they are then marked)",
+			len(c.WorkloadChanges), c.Matched, workloadChangeLines(c.WorkloadChanges, "  "))
+	}
+	return nil
+}
+
+// pointList names the first points of a list and counts the rest:
+// "7 points (a, b, c, d, e and 2 more)"; "no point".
+func pointList(points []string) string {
+	switch len(points) {
+	case 0:
+		return "no point"
+	case 1:
+		return "1 point (" + points[0] + ")"
+	}
+	shown := strings.Join(points[:min(len(points), listedPoints)], ", ")
+	if more := len(points) - listedPoints; more > 0 {
+		shown += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf("%d points (%s)", len(points), shown)
+}
+
+// workloadChangeLines writes the first workload changes one a line, each
+// after indent, then counts the rest: "nvme0 / 4k / iodepth=1: bs 4KiB →
+// 16KiB".
+func workloadChangeLines(changes []WorkloadChange, indent string) string {
+	var lines []string
+	for i, wc := range changes {
+		if i == listedPoints {
+			lines = append(lines, fmt.Sprintf("%sand %d more points", indent, len(changes)-listedPoints))
+			break
+		}
+		lines = append(lines, indent+wc.Point+": "+paramChangesText(wc.Params))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// paramChangesText writes changed parameters: "bs 4KiB → 16KiB, numjobs
+// 4 → 1".
+func paramChangesText(params []ParamChange) string {
+	parts := make([]string, len(params))
+	for i, p := range params {
+		parts[i] = p.Param + " " + p.Base + " → " + p.New
+	}
+	return strings.Join(parts, ", ")
 }
 
 // pointKey identifies a point across runs: step IDs differ between plans,
@@ -115,8 +190,9 @@ func (k pointKey) String() string {
 	return strings.Join([]string{k.drive, k.profile, cmp.Or(k.point, "single run")}, " / ")
 }
 
-// Compare matches the points of two runs by drive, profile and sweep point
-// and judges every figure of the points both measured: higher is better
+// Compare matches the points of two runs by drive, profile and sweep point,
+// notes those whose workloads differ, and judges every figure of the
+// points both measured: higher is better
 // for IOPS and bandwidth, lower for latency. A figure that moved by more
 // than thresholdPct percent of its base value regressed or improved; one
 // that moved less is noise. A point the base measured and the new run
@@ -126,22 +202,35 @@ func (k pointKey) String() string {
 // two runs. Bandwidth is written in the base run's unit.
 func Compare(base, next *Summary, th Thresholds) *Comparison {
 	c := &Comparison{ThresholdPct: th.Default, Thresholds: th, Changes: []Change{}, OnlyInBase: []string{}, OnlyInNew: []string{},
-		Counts: map[string]int{Regressed: 0, Improved: 0, Noise: 0, Unchanged: 0, Lost: 0}, Units: string(base.unit())}
+		WorkloadChanges: []WorkloadChange{},
+		Counts:          map[string]int{Regressed: 0, Improved: 0, Noise: 0, Unchanged: 0, Lost: 0}, Units: string(base.unit())}
 	newRows, newOrder := indexRows(next)
 	baseRows, baseOrder := indexRows(base)
 	var lost []Change
 	for _, k := range baseOrder {
 		b := baseRows[k]
 		n, listed := newRows[k]
-		switch {
-		case !listed:
+		if !listed {
 			c.OnlyInBase = append(c.OnlyInBase, k.String())
+			continue
+		}
+		c.Matched++
+		diff := workloadDiff(b.workload, n.workload)
+		if diff != nil {
+			c.WorkloadChanges = append(c.WorkloadChanges, WorkloadChange{Point: k.String(), Params: diff})
+		}
+		var changes []Change
+		switch {
 		case b.completed() && !n.completed():
 			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: "iops", Name: "IOPS",
-				Base: b.Total.IOPS, ThresholdPct: th.of("iops"), Verdict: Lost})
+				Base: b.Total.IOPS, ThresholdPct: th.of("iops"), Verdict: Lost, WorkloadChanged: diff != nil})
 		case b.completed():
-			c.Changes = append(c.Changes, compareRows(k, b, n, th)...)
+			changes = compareRows(k, b, n, th)
 		}
+		for i := range changes {
+			changes[i].WorkloadChanged = diff != nil
+		}
+		c.Changes = append(c.Changes, changes...)
 	}
 	for _, k := range newOrder {
 		if _, ok := baseRows[k]; !ok {
@@ -333,10 +422,31 @@ func WriteComparison(w io.Writer, c *Comparison) error {
 	for _, k := range c.OnlyInNew {
 		fmt.Fprintf(w, "only in new:  %s\n", k)
 	}
+	for _, line := range c.matchNotes() {
+		fmt.Fprintln(w, line)
+	}
 	_, err := fmt.Fprintf(w, "%d figures compared at a %s%% threshold%s, and beyond the runs' noise: %d regressed, %d improved, %d noise, %d unchanged, %d lost\n",
 		len(c.Changes), format.Plain(c.ThresholdPct), c.Thresholds.exceptions(),
 		c.Counts[Regressed], c.Counts[Improved], c.Counts[Noise], c.Counts[Unchanged], c.Counts[Lost])
 	return err
+}
+
+// workloadMark follows the point of a figure compared across a workload
+// change.
+const workloadMark = " †"
+
+// matchNotes say how many points matched when some are in one run only,
+// and which points were compared across a workload change.
+func (c *Comparison) matchNotes() []string {
+	var notes []string
+	if len(c.OnlyInBase)+len(c.OnlyInNew) > 0 {
+		notes = append(notes, fmt.Sprintf("%d points matched, of %d in base and %d in new",
+			c.Matched, c.Matched+len(c.OnlyInBase), c.Matched+len(c.OnlyInNew)))
+	}
+	for _, wc := range c.WorkloadChanges {
+		notes = append(notes, strings.TrimSpace(workloadMark)+" compared across a workload change: "+wc.Point+": "+paramChangesText(wc.Params))
+	}
+	return notes
 }
 
 // exceptions lists the per-figure thresholds: " (p99 10%)".
@@ -363,7 +473,11 @@ func changeCells(ch Change, u bwUnit) []string {
 	if ch.NoisePct != nil {
 		noise = fmt.Sprintf("±%.1f%%", *ch.NoisePct)
 	}
-	return []string{pointKey{ch.Drive, ch.Profile, ch.Point}.String(), ch.Name, figureText(ch.Figure, ch.Base, u), newText, change, noise, ch.Verdict}
+	point := pointKey{ch.Drive, ch.Profile, ch.Point}.String()
+	if ch.WorkloadChanged {
+		point += workloadMark
+	}
+	return []string{point, ch.Name, figureText(ch.Figure, ch.Base, u), newText, change, noise, ch.Verdict}
 }
 
 var changeColumns = []string{"point", "figure", "base", "new", "change", "noise", "verdict"}
@@ -393,6 +507,9 @@ func WriteComparisonMarkdown(w io.Writer, c *Comparison) error {
 	}
 	for _, k := range c.OnlyInNew {
 		fmt.Fprintf(w, "\nOnly in new: %s", k)
+	}
+	for _, line := range c.matchNotes() {
+		fmt.Fprintf(w, "\n%s", line)
 	}
 	_, err := fmt.Fprintf(w, "\n%d figures compared at a %s%% threshold%s, and beyond the runs' noise: %d regressed, %d improved, %d noise, %d unchanged, %d lost.\n",
 		len(c.Changes), format.Plain(c.ThresholdPct), c.Thresholds.exceptions(),

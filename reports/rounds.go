@@ -109,6 +109,11 @@ func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
 		}
 		if s.rec != nil {
 			r.Error = s.rec.Error
+			if row.workload == nil {
+				// An aggregate runs no I/O of its own: its rounds'
+				// workload is the row's.
+				row.workload = s.rec.Workload
+			}
 			if res := s.rec.Result; res != nil {
 				r.Total = totalFigures(res.Read, res.Write)
 			}

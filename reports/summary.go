@@ -244,7 +244,10 @@ type SeriesSample struct {
 
 // Row is one sweep point of a profile on a drive.
 type Row struct {
-	StepID string `json:"step_id"`
+	// workload is what the row's step ran, nil without a record: Compare
+	// refuses to set figures of two workloads side by side.
+	workload *results.Workload `json:"-"`
+	StepID   string            `json:"step_id"`
 	// Point is the sweep point for people, "iodepth=4, numjobs=2"; empty
 	// when the profile has no sweep.
 	Point  string  `json:"point"`

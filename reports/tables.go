@@ -68,6 +68,7 @@ func buildRow(s step, rev *revisions) Row {
 		Status:   s.status(),
 		PlanHash: rev.earlier(s.rec),
 		Rounds:   []RoundResult{},
+		workload: s.workload(),
 	}
 	if w := s.workload(); w != nil && w.RatePct > 0 {
 		pct := w.RatePct

@@ -19,10 +19,12 @@ import (
 func cmdCompare(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("compare", "BASE NEW",
 		"Compare the results in folder NEW with those in BASE, point by point (drive, profile, sweep point).\n"+
-			"Lists every figure that moved; exits 1 when one regressed beyond the threshold.", io)
+			"Lists every figure that moved; exits 1 when one regressed beyond the threshold.\n"+
+			"Exits 2 when the runs share no point, or when points they share ran different workloads (unless -allow-workload-change).", io)
 	threshold := fs.String("threshold", "5%", "change beyond which a figure regressed or improved, in percent of the base value: 5% for all, or per figure, iops=5%,p99=10% ("+strings.Join(reports.ThresholdKeys(), ", ")+"); IOPS and bandwidth must also move beyond the runs' noise")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (as -format json)")
 	outFormat := fs.String("format", "text", "output: text, markdown, json or junit")
+	allowChange := fs.Bool("allow-workload-change", false, "compare points whose workload differs between the runs (transfer size, pattern, queue depth, engine...), marking them, instead of refusing")
 	units := fs.String("units", "", "bandwidth unit of the output, "+strings.Join(plan.BandwidthUnits, " or ")+"; default the base run's (its plan's report units)")
 	dirs, code, done := parseInterspersed(fs, args)
 	if done {
@@ -60,6 +62,10 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	c := reports.Compare(base, next, th)
+	if err := c.Refusal(*allowChange); err != nil {
+		fmt.Fprintf(io.err, "drivebench compare: %s and %s: %v\n", dirs[0], dirs[1], err)
+		return exitUsage
+	}
 	if *units != "" {
 		c.Units = *units
 	}

@@ -175,6 +175,135 @@ func TestCompareCommand(t *testing.T) {
 	}
 }
 
+// Step records of the quickstart folder's 4k-random-read points.
+var quickstartReads = []string{"0d6b93f2e47a1c85", "e21a7c5b903f86d4", quickstartQD16}
+
+// copyRun copies the quickstart folder and lets edit change each record
+// of its 4k-random-read points (and, with manifest, its manifest).
+func copyRun(t *testing.T, edit func(id string, rec map[string]any), manifest func(map[string]any)) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(quickstartRun)); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range quickstartReads {
+		editJSON(t, filepath.Join(dir, "steps", id+".json"), func(rec map[string]any) { edit(id, rec) })
+	}
+	if manifest != nil {
+		editJSON(t, filepath.Join(dir, "manifest.json"), manifest)
+	}
+	return dir
+}
+
+// setWorkload sets a workload parameter of every 4k-random-read record.
+func setWorkload(key string, value any) func(string, map[string]any) {
+	return func(_ string, rec map[string]any) { rec["workload"].(map[string]any)[key] = value }
+}
+
+// withoutStep drops step id from a manifest, as a run of a plan without
+// that point would list it.
+func withoutStep(id string) func(map[string]any) {
+	return func(m map[string]any) {
+		var kept []any
+		for _, s := range m["steps"].([]any) {
+			if s.(map[string]any)["id"] != id {
+				kept = append(kept, s)
+			}
+		}
+		m["steps"] = kept
+	}
+}
+
+func TestCompareCommandRefuses(t *testing.T) {
+	bs16k := copyRun(t, setWorkload("bs", 16384), nil)
+	fio := copyRun(t, func(id string, rec map[string]any) {
+		if id == quickstartQD16 {
+			w := rec["workload"].(map[string]any)
+			w["engine"], w["ioengine"], w["numjobs"] = "fio", "libaio", 1
+		}
+	}, nil)
+	unfinished := copyRun(t, func(_ string, rec map[string]any) { rec["status"] = "failed"; delete(rec, "result") }, nil)
+	fewer := copyRun(t, func(string, map[string]any) {}, withoutStep("0d6b93f2e47a1c85"))
+	longer := copyRun(t, setWorkload("runtime_ns", 600e9), nil)
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		contains []string
+	}{
+		{
+			name: "runs that share no point",
+			args: []string{quickstartRun, "../../reports/testdata/latency-qos"},
+			code: exitUsage,
+			contains: []string{"drivebench compare: ../../reports/testdata/quickstart and ../../reports/testdata/latency-qos: the runs share no point: " +
+				"base lists 4 points (nvme0 / 4k-random-read / iodepth=1, nvme0 / 4k-random-read / iodepth=4, nvme0 / 4k-random-read / iodepth=16, nvme0 / 128k-seq-write / single run), " +
+				"new lists 11 points (dut / qos-search / iodepth=1, dut / qos-search / iodepth=2, dut / qos-search / iodepth=4, dut / qos-search / iodepth=8, dut / qos-search / iodepth=16 and 6 more); " +
+				"points are matched by drive, profile and sweep point, so compare two runs of the same profiles on drives of the same names\n"},
+		},
+		{
+			name: "a 16 KiB run against a 4 KiB run",
+			args: []string{quickstartRun, bs16k},
+			code: exitUsage,
+			contains: []string{"3 of the 4 points both runs list ran different workloads in the two runs, so their figures measure different things:\n" +
+				"  nvme0 / 4k-random-read / iodepth=1: bs 4KiB → 16KiB\n  nvme0 / 4k-random-read / iodepth=4: bs 4KiB → 16KiB\n  nvme0 / 4k-random-read / iodepth=16: bs 4KiB → 16KiB\n" +
+				"compare runs of the same workload, or pass -allow-workload-change"},
+		},
+		{
+			name:     "another engine and job count",
+			args:     []string{fio, quickstartRun},
+			code:     exitUsage,
+			contains: []string{"1 of the 4 points both runs list", "  nvme0 / 4k-random-read / iodepth=16: engine fio → native, ioengine libaio → —, numjobs 1 → 4\n"},
+		},
+		{
+			name: "-allow-workload-change compares them, marked",
+			args: []string{"-allow-workload-change", quickstartRun, bs16k},
+			code: exitOK,
+			contains: []string{"No figure moved.", "† compared across a workload change: nvme0 / 4k-random-read / iodepth=1: bs 4KiB → 16KiB\n",
+				"18 figures compared"},
+		},
+		{
+			name:     "marked in every row of the point",
+			args:     []string{"-allow-workload-change", "-format", "markdown", fio, copyRunScaled(t, 0.9)},
+			code:     exitCheckFailed,
+			contains: []string{"| nvme0 / 4k-random-read / iodepth=16 † | IOPS | 590,441 | 531,397 | -10.0% | — | regressed |", "| nvme0 / 4k-random-read / iodepth=4 | IOPS |"},
+		},
+		{
+			name:     "a longer run of the same workload is compared",
+			args:     []string{quickstartRun, longer},
+			code:     exitOK,
+			contains: []string{"No figure moved.", "18 unchanged"},
+		},
+		{
+			name:     "a base that finished none of the shared points",
+			args:     []string{unfinished, quickstartRun},
+			code:     exitUsage,
+			contains: []string{"the base run finished none of the 4 points both runs list, so there is no figure to compare"},
+		},
+		{
+			name:     "a partial overlap says how many matched",
+			args:     []string{quickstartRun, fewer},
+			code:     exitOK,
+			contains: []string{"only in base: nvme0 / 4k-random-read / iodepth=1\n3 points matched, of 4 in base and 3 in new\n"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCompare(t, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d\n%s%s", code, tt.code, out, errOut)
+			}
+			for _, want := range tt.contains {
+				if !strings.Contains(out+errOut, want) {
+					t.Errorf("output lacks %q:\n%s%s", want, out, errOut)
+				}
+			}
+			if tt.code == exitUsage && out != "" {
+				t.Errorf("a refused comparison printed %q", out)
+			}
+		})
+	}
+}
+
 func TestCompareCommandJSON(t *testing.T) {
 	code, out, errOut := runCompare(t, "-json", quickstartRun, copyRunScaled(t, 0.9))
 	if code != exitCheckFailed {
