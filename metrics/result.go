@@ -113,27 +113,6 @@ type Sample struct {
 	BytesWritten uint64 `json:"bytes_written"`
 }
 
-// WholeIntervals is series without its short intervals: those less than
-// half as long as its longest. The last interval of a run is cut short by
-// its end and holds the drain of the I/Os then in flight, so its rate is
-// not the run's (a 4 ms stub at a fifth of the rate); a statistic over
-// the intervals, their noise or their spread, leaves it out.
-func WholeIntervals(series []Sample) []Sample {
-	var longest, prev float64
-	for _, s := range series {
-		longest, prev = max(longest, s.T-prev), s.T
-	}
-	var out []Sample
-	prev = 0
-	for _, s := range series {
-		if s.T-prev >= longest/2 {
-			out = append(out, s)
-		}
-		prev = s.T
-	}
-	return out
-}
-
 // ThermalSample is one reading of an NVMe drive's SMART / health log
 // during a step. T is seconds since the measured phase began (negative
 // during the ramp); the counters are the drive's own, cumulative over its

@@ -52,7 +52,7 @@ func TestChartsFollowTheData(t *testing.T) {
 	}
 	rate := 50.0
 	readings := []metrics.ThermalSample{{T: -2, TempC: 40}, {T: 5, TempC: 52}, {T: 11, TempC: 61}}
-	long := make([]SeriesSample, minSeries+1)
+	long := make([]SeriesSample, minSeries)
 	for i := range long {
 		long[i] = SeriesSample{T: float64(i + 1), IOPS: 1000, BytesWritten: uint64(i+1) * 4096000}
 	}
@@ -76,7 +76,7 @@ func TestChartsFollowTheData(t *testing.T) {
 		{"rate curve", ProfileResult{Rows: []Row{row(100, param("rate", "max")), {Status: "ok", Total: fig(50, 1, 0), RatePct: &rate}}},
 			shapeRateCurve, []string{chartRateCurve}},
 		{"long series", ProfileResult{Rows: []Row{row(10)}, Series: long}, shapeSingle, []string{chartSeriesTime, chartSeriesWritten}},
-		{"short series", ProfileResult{Rows: []Row{row(10)}, Series: long[:minSeries]}, shapeSingle, nil},
+		{"short series", ProfileResult{Rows: []Row{row(10)}, Series: long[:minSeries-1]}, shapeSingle, nil},
 		{"long series and temperatures", ProfileResult{Rows: []Row{row(10)}, Series: long, Thermal: readings},
 			shapeSingle, []string{chartSeriesTime, chartThermal, chartSeriesWritten}},
 		{"temperatures alone", ProfileResult{Rows: []Row{row(10)}, Thermal: readings}, shapeSingle, []string{chartThermal}},

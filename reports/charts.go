@@ -405,7 +405,7 @@ func categories(rows []Row, name string) []any {
 func withLongSeries(entries []entry) []entry {
 	var out []entry
 	for _, e := range entries {
-		if len(e.table.Series) > minSeries {
+		if len(e.table.Series) >= minSeries {
 			out = append(out, e)
 		}
 	}

@@ -155,19 +155,21 @@ func inFlight(params []Param) (float64, bool) {
 }
 
 // minSeries is the length from which a time series is charted and
-// described: shorter runs say little about behaviour over time.
+// described, ten intervals: shorter runs say little about behaviour over
+// time.
 const minSeries = 10
 
 // seriesSentence says how IOPS moved over a long run, comparing its first
-// and last tenth: "Over 6 h 00 min, IOPS fell from 520,113 (first tenth of
-// the run) to 161,002 (last tenth)."
+// and last tenth, each interval weighted by its length: "Over 6 h 00 min,
+// IOPS fell from 520,113 (first tenth of the run) to 161,002 (last
+// tenth)."
 func seriesSentence(t *ProfileResult) string {
 	n := len(t.Series)
-	if n <= minSeries {
+	if n < minSeries {
 		return ""
 	}
 	tenth := max(n/10, 1)
-	first, last := meanIOPS(t.Series[:tenth]), meanIOPS(t.Series[n-tenth:])
+	first, last := meanIOPS(t.Series, 0, tenth), meanIOPS(t.Series, n-tenth, n)
 	verb := "held near"
 	switch {
 	case first <= 0:
@@ -182,12 +184,22 @@ func seriesSentence(t *ProfileResult) string {
 		span, verb, format.Count(first), format.Count(last))
 }
 
-func meanIOPS(samples []SeriesSample) float64 {
-	sum := 0.0
-	for _, s := range samples {
-		sum += s.IOPS
+// meanIOPS is the mean IOPS of the intervals series[from:to], each
+// weighted by its length; 0 when they last no time.
+func meanIOPS(series []SeriesSample, from, to int) float64 {
+	start := 0.0
+	if from > 0 {
+		start = series[from-1].T
 	}
-	return sum / float64(len(samples))
+	sum, prev := 0.0, start
+	for _, s := range series[from:to] {
+		sum += s.IOPS * (s.T - prev)
+		prev = s.T
+	}
+	if prev <= start {
+		return 0
+	}
+	return sum / (prev - start)
 }
 
 // joinSentences joins the non-empty sentences with a space.

@@ -181,25 +181,21 @@ func latencyCurves(res *metrics.Result) []LatencyCurve {
 // for a chart, small enough for report.json.
 const maxSeries = 600
 
-// seriesSamples merges a time series into at most maxSeries intervals:
-// rates and mean latency averaged, p99 the worst of the merged intervals,
-// time and bytes written those at the end of the last.
+// seriesSamples merges a time series into at most maxSeries intervals
+// (metrics.Combine): rates weighted by each interval's length, mean
+// latency by its I/Os, p99 the worst of the merged intervals, time and
+// bytes written those at the end of the last.
 func seriesSamples(series []metrics.Sample) []SeriesSample {
 	out := []SeriesSample{}
 	per := (len(series) + maxSeries - 1) / maxSeries
 	for start := 0; start < len(series); start += per {
 		group := series[start:min(start+per, len(series))]
-		var s SeriesSample
+		c := metrics.Combine(group, metrics.Span(series, start))
+		s := SeriesSample{T: finite(c.T), IOPS: finite(c.ReadIOPS) + finite(c.WriteIOPS), BWBytes: finite(c.BW),
+			MeanLatNs: finite(c.MeanLatNs), BytesWritten: c.BytesWritten}
 		for _, smp := range group {
-			s.IOPS += finite(smp.ReadIOPS) + finite(smp.WriteIOPS)
-			s.BWBytes += finite(smp.BW)
-			s.MeanLatNs += finite(smp.MeanLatNs)
 			s.P99Ns = max(s.P99Ns, smp.P99Ns)
 		}
-		n := float64(len(group))
-		s.IOPS, s.BWBytes, s.MeanLatNs = s.IOPS/n, s.BWBytes/n, s.MeanLatNs/n
-		last := group[len(group)-1]
-		s.T, s.BytesWritten = finite(last.T), last.BytesWritten
 		out = append(out, s)
 	}
 	return out

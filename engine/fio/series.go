@@ -45,7 +45,8 @@ type logKey struct {
 }
 
 // readLog reads an interval log into values by interval and direction;
-// lines it cannot read are skipped.
+// lines it cannot read are skipped. Lines come in time order, one per
+// interval and direction.
 func readLog(path string) map[logKey]float64 {
 	f, err := os.Open(path)
 	if err != nil {
@@ -66,7 +67,13 @@ func readLog(path string) map[logKey]float64 {
 		if err1 != nil || err2 != nil || err3 != nil || dir < 0 || dir > 1 || k < 1 {
 			continue
 		}
-		values[logKey{k, dir}] = v
+		key := logKey{k, dir}
+		if _, taken := values[key]; taken {
+			// a stamp within logJitter of the line before it closes
+			// the partial interval after that line's
+			key.interval++
+		}
+		values[key] = v
 	}
 	return values
 }
@@ -142,11 +149,11 @@ func (s *series) addJob(iopsPath string, f jobFigures) {
 }
 
 // addRemainder puts what the job's totals hold beyond its logged
-// intervals into the interval after them, when at least a tenth of an
-// interval remains; the job's rates there are recorded in iops.
+// intervals into the interval after them; the job's rates there are
+// recorded in iops.
 func (s *series) addRemainder(iops, bw map[logKey]float64, last int, runtime float64, f jobFigures) {
 	secs := runtime - float64(last)*logInterval/1000
-	if secs < 0.1*logInterval/1000 {
+	if secs <= 0 {
 		return
 	}
 	for dir, d := range []dirFigures{f.read, f.write} {
@@ -169,7 +176,9 @@ func (s *series) addRemainder(iops, bw map[logKey]float64, last int, runtime flo
 	}
 }
 
-// samples orders the intervals; the last one ends with the longest job.
+// samples orders the intervals; the last one ends with the longest job,
+// folded into the one before it when it is only the drain of the run's
+// end (metrics.FoldStub).
 func (s *series) samples() []metrics.Sample {
 	var out []metrics.Sample
 	var written float64
@@ -191,5 +200,5 @@ func (s *series) samples() []metrics.Sample {
 		}
 		out = append(out, smp)
 	}
-	return out
+	return metrics.FoldStub(out)
 }

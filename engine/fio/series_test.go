@@ -51,6 +51,38 @@ func TestReadSeries(t *testing.T) {
 	}
 }
 
+// TestReadSeriesFoldsTheDrain: a job that ran 4 ms past its last logged
+// interval ends its series with those 4 ms folded into that interval, at
+// the rate of the two together, not with a stub at the drain's rate.
+func TestReadSeriesFoldsTheDrain(t *testing.T) {
+	dir := t.TempDir()
+	logs := map[string]string{
+		"log_iops.1.log": "1000, 1000, 0, 0, 0\n2000, 1000, 0, 0, 0\n",
+		"log_bw.1.log":   "1000, 4000, 0, 0, 0\n2000, 4000, 0, 0, 0\n",
+		"log_lat.1.log":  "1000, 100000, 0, 0, 0\n2000, 100000, 0, 0, 0\n2004, 400000, 0, 0, 0\n",
+	}
+	for name, text := range logs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 2 I/Os in the last 4 ms: 500 IOPS, a stub at half the rate
+	jobs := []Job{{figures: jobFigures{read: dirFigures{ios: 2002, bytes: 2002 * 4096, runtimeMs: 2004}}}}
+	got := readSeries([]string{dir}, [][]Job{jobs})
+	want := []metrics.Sample{
+		{T: 1, ReadIOPS: 1000, BW: 4000 * 1024, MeanLatNs: 100000},
+		{T: 2.004, ReadIOPS: 1002 / 1.004, BW: 1002 * 4096 / 1.004, MeanLatNs: (1000*100000 + 2*400000) / 1002.0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("series %+v", got)
+	}
+	for i := range want {
+		if !samplesClose(got[i], want[i]) {
+			t.Errorf("sample %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
 func samplesClose(a, b metrics.Sample) bool {
 	close := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y)) }
 	return close(a.T, b.T) && close(a.ReadIOPS, b.ReadIOPS) && close(a.WriteIOPS, b.WriteIOPS) &&

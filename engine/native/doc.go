@@ -113,7 +113,10 @@
 // supervisor moves the epoch on, waits for any record under way in the
 // old buffers, and folds them into the interval's sample (IOPS,
 // bandwidth, mean, p50, p99 and p99.99 of that interval alone, and the
-// bytes written so far) and into the run's totals. A recorder holds 32
+// bytes written so far) and into the run's totals. The few milliseconds
+// between the run's last tick and its end, the drain of the I/Os then in
+// flight, are folded into the last interval (metrics.FoldStub), its
+// percentiles read from the two intervals' merged histograms. A recorder holds 32
 // KiB per direction whatever the run's length; a sample is 72 bytes, 259
 // KB per hour of one-second intervals, the only memory that grows with
 // time.

@@ -111,7 +111,24 @@ func (s *supervisor) sample(now time.Time) {
 	if t <= s.lastT {
 		return
 	}
-	smp := s.r.coll.sample(t, t-s.lastT)
+	s.show(s.r.coll.sample(t, t-s.lastT), t)
+}
+
+// finish closes the run's last interval, ending at end: into the one
+// before it when it is short beside the others (metrics.FoldStub).
+func (s *supervisor) finish(end time.Time) {
+	t := end.Sub(s.started).Seconds()
+	c := &s.r.coll
+	if len(c.series) == 0 || !metrics.Short(t-s.lastT, c.series) {
+		s.sample(end)
+		return
+	}
+	s.show(c.extend(t), t)
+}
+
+// show records that the series now ends at t and shows its last sample
+// to live.
+func (s *supervisor) show(smp metrics.Sample, t float64) {
 	s.lastT = t
 	if s.live != nil {
 		s.live(smp)
@@ -119,7 +136,7 @@ func (s *supervisor) sample(now time.Time) {
 }
 
 // result assembles what the measured phase recorded, ending at end; the
-// final partial interval is sampled too. A run stopped during its ramp
+// final partial interval is sampled too (finish). A run stopped during its ramp
 // measured nothing.
 func (s *supervisor) result(end time.Time) *metrics.Result {
 	if s.started.IsZero() {
@@ -128,7 +145,7 @@ func (s *supervisor) result(end time.Time) *metrics.Result {
 	if last := s.started.Add(time.Duration(s.lastT * 1e9)); !end.After(last) {
 		end = last.Add(time.Nanosecond)
 	}
-	s.sample(end)
+	s.finish(end)
 	runtime := end.Sub(s.started)
 	return &metrics.Result{
 		Start:     s.started,

@@ -77,12 +77,13 @@ func (rec *recorder) enter(epoch *atomic.Uint64) uint64 {
 type collector struct {
 	epoch     atomic.Uint64
 	recorders []*recorder
-	// interval is the closed interval being summarised; total everything
+	// interval is the closed interval being summarised, prev the one
+	// before it (kept to fold the run's drain into) and total everything
 	// since the measured phase began.
-	interval, total [2]dirInterval
-	combined        metrics.Histogram
-	written         uint64
-	series          []metrics.Sample
+	interval, prev, total [2]dirInterval
+	combined              metrics.Histogram
+	written               uint64
+	series                []metrics.Sample
 }
 
 // seriesPercentiles are the percentiles each sample carries.
@@ -118,9 +119,50 @@ func (c *collector) discard() {
 // seconds long, adds it to the totals and the series, and returns its
 // sample.
 func (c *collector) sample(t, dt float64) metrics.Sample {
+	c.close()
+	s := c.describe(t, dt)
+	c.series = append(c.series, s)
+	c.prev, c.interval = c.interval, [2]dirInterval{}
+	return s
+}
+
+// extend closes the interval ending t seconds into the measured phase
+// into the series' last interval, which then ends at t, and returns that
+// interval's sample. The last interval of a run is its drain, a few
+// milliseconds (metrics.FoldStub); folded here, its percentiles are read
+// from the two intervals' merged histograms.
+func (c *collector) extend(t float64) metrics.Sample {
+	c.close()
+	for o := range c.interval {
+		c.interval[o].hist.Merge(&c.prev[o].hist)
+		c.interval[o].bytes += c.prev[o].bytes
+	}
+	n := len(c.series)
+	start := 0.0
+	if n > 1 {
+		start = c.series[n-2].T
+	}
+	s := c.describe(t, t-start)
+	c.series[n-1] = s
+	c.prev, c.interval = c.interval, [2]dirInterval{}
+	return s
+}
+
+// close moves what the recorders hold into c.interval and adds it to the
+// totals.
+func (c *collector) close() {
 	c.rotate()
+	c.written += c.interval[opWrite].bytes
+	for o := range c.interval {
+		c.total[o].hist.Merge(&c.interval[o].hist)
+		c.total[o].bytes += c.interval[o].bytes
+	}
+}
+
+// describe is the sample of c.interval, ending t seconds into the
+// measured phase and dt seconds long.
+func (c *collector) describe(t, dt float64) metrics.Sample {
 	rd, wr := &c.interval[opRead], &c.interval[opWrite]
-	c.written += wr.bytes
 	s := metrics.Sample{T: t, BytesWritten: c.written}
 	if dt > 0 {
 		s.ReadIOPS = float64(rd.hist.Count()) / dt
@@ -135,12 +177,6 @@ func (c *collector) sample(t, dt float64) metrics.Sample {
 		p := c.combined.Percentiles(seriesPercentiles)
 		s.P50Ns, s.P99Ns, s.P9999Ns = p[0], p[1], p[2]
 	}
-	for o := range c.interval {
-		c.total[o].hist.Merge(&c.interval[o].hist)
-		c.total[o].bytes += c.interval[o].bytes
-	}
-	c.interval = [2]dirInterval{}
-	c.series = append(c.series, s)
 	return s
 }
 
