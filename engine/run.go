@@ -98,6 +98,10 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outc
 	if r.journal, err = folder.Journal(); err != nil {
 		return nil, fmt.Errorf("read the journal: %w", err)
 	}
+	if err := r.startRun(); err != nil {
+		return r.out, r.saveError(err)
+	}
+	defer func() { err = errors.Join(err, r.endRun(ctx, err)) }()
 	if err := r.saveHealth(); err != nil {
 		return r.out, err
 	}
@@ -167,6 +171,8 @@ type runner struct {
 	profiles map[string]*plan.Profile
 	out      *Outcome
 	start    time.Time
+	// ended is set once the run's end is in the journal.
+	ended bool
 }
 
 func (r *runner) resolveDrives() error {
@@ -224,6 +230,11 @@ func (r *runner) runNodes(ctx context.Context) error {
 		return err
 	}
 	if err := r.snapshotAfter(); err != nil {
+		return err
+	}
+	// Every step ran: the run is complete before its reports, which the
+	// folder can make again at any time.
+	if err := r.endRun(ctx, nil); err != nil {
 		return err
 	}
 	return r.runLane(ctx, tail)

@@ -8,7 +8,8 @@
 // Layout:
 //
 //	manifest.json     the plan, testbed, drives and steps of the run
-//	journal.jsonl     one line per finished step, append-only
+//	journal.jsonl     one line per finished step and per start and end of a
+//	                  run in the folder, append-only
 //	steps/<id>.json   one Record per step, named by the step's content ID
 //	steps/<id>.fio    the job file of a step run by fio
 //	steps/<id>.stdout the output of an external command's step (and .stderr)

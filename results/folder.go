@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // File names inside a results folder.
@@ -145,6 +148,72 @@ func (f *Folder) Records() ([]*Record, error) {
 		}
 	}
 	return recs, nil
+}
+
+// Finished reports whether the folder holds a run that reached its end,
+// and when: its journal's last run ended complete. A folder written
+// before the journal kept runs is finished when its journal names every
+// step of the manifest but the report, none of them interrupted.
+func (f *Folder) Finished() (ended time.Time, finished bool, err error) {
+	runs, err := f.Runs()
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	if n := len(runs); n > 0 {
+		last := runs[n-1]
+		return last.Time, last.Run == RunEnded && last.Outcome == RunComplete, nil
+	}
+	status, err := f.Journal()
+	if err != nil {
+		return time.Time{}, false, err
+	}
+	for _, s := range f.Manifest.Steps {
+		if st := status[s.ID]; s.Kind != reportKind && (st == "" || st == StatusInterrupted) {
+			return time.Time{}, false, nil
+		}
+	}
+	return time.Time{}, true, nil
+}
+
+// reportKind is the manifest's kind of the report step, which runs last
+// and leaves no record.
+const reportKind = "report"
+
+// MoveAside renames the results folder dir to a sibling named
+// dir.replaced-<now>, with -2, -3... after it when that exists, and
+// returns the new path. Nothing is deleted: the earlier run stays whole
+// under the new name.
+func MoveAside(dir string, now time.Time) (string, error) {
+	clean := filepath.Clean(dir)
+	base := clean + ".replaced-" + now.Format("20060102-150405")
+	for n := 1; ; n++ {
+		to := base
+		if n > 1 {
+			to = fmt.Sprintf("%s-%d", base, n)
+		}
+		err := renameNoReplace(clean, to)
+		if errors.Is(err, fs.ErrExist) || errors.Is(err, unix.ENOTEMPTY) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("move %s aside: %w", dir, err)
+		}
+		return to, nil
+	}
+}
+
+// renameNoReplace renames from to to, failing if to exists (a plain
+// rename would replace an empty folder there).
+func renameNoReplace(from, to string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, from, unix.AT_FDCWD, to, unix.RENAME_NOREPLACE)
+	if !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOSYS) {
+		return err
+	}
+	// A file system without RENAME_NOREPLACE.
+	if _, err := os.Lstat(to); err == nil {
+		return fs.ErrExist
+	}
+	return os.Rename(from, to)
 }
 
 // removeStaleTemporaries deletes the temporary files of atomic writes that

@@ -178,3 +178,75 @@ func TestHealthRoundTripAndRefusals(t *testing.T) {
 		t.Errorf("a health document of another version: %v", err)
 	}
 }
+
+// TestFinished: a folder's run is finished when the journal's last run
+// ended complete; a start without an end, or an interrupted end, is not;
+// a folder from before run events is finished when every step but the
+// report has a status other than interrupted.
+func TestFinished(t *testing.T) {
+	at := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	tests := []struct {
+		name   string
+		events []RunEvent
+		steps  map[string]string // journal status by step
+		want   bool
+	}{
+		{"complete", []RunEvent{{Run: RunStarted}, {Run: RunEnded, Time: at, Outcome: RunComplete}}, nil, true},
+		{"interrupted", []RunEvent{{Run: RunStarted}, {Run: RunEnded, Time: at, Outcome: RunInterrupted}}, nil, false},
+		{"killed after a complete run", []RunEvent{{Run: RunStarted}, {Run: RunEnded, Outcome: RunComplete}, {Run: RunStarted, Time: at}}, nil, false},
+		{"no events, every step", nil, map[string]string{"a": StatusOK, "b": StatusFailed}, true},
+		{"no events, a step interrupted", nil, map[string]string{"a": StatusOK, "b": StatusInterrupted}, false},
+		{"no events, a step missing", nil, map[string]string{"a": StatusOK}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFolder(t, "a", "b")
+			f.Manifest.Steps = append(f.Manifest.Steps, StepInfo{ID: "r", Kind: reportKind})
+			for id, st := range tt.steps {
+				if err := f.WriteRecord(&Record{StepID: id, Status: st}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, e := range tt.events {
+				if err := f.AppendRunEvent(e); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ended, got, err := f.Finished()
+			if err != nil || got != tt.want {
+				t.Fatalf("Finished = %v, %v; want %v", got, err, tt.want)
+			}
+			if tt.events != nil && !ended.Equal(at) {
+				t.Errorf("ended %v, want the last event's time %v", ended, at)
+			}
+		})
+	}
+}
+
+// TestMoveAside: the folder is renamed beside itself, whole, and a second
+// move in the same second takes the next free name rather than replacing
+// the first.
+func TestMoveAside(t *testing.T) {
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "run")
+	now := time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)
+	var moved []string
+	for i := range 2 {
+		os.MkdirAll(dir, 0o755)
+		os.WriteFile(filepath.Join(dir, "manifest.json"), []byte{byte('0' + i)}, 0o644)
+		to, err := MoveAside(dir, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moved = append(moved, filepath.Base(to))
+		if data, _ := os.ReadFile(filepath.Join(to, "manifest.json")); string(data) != string(rune('0'+i)) {
+			t.Errorf("%s holds %q", to, data)
+		}
+	}
+	if want := "run.replaced-20250102-030405,run.replaced-20250102-030405-2"; strings.Join(moved, ",") != want {
+		t.Errorf("moved to %v, want %s", moved, want)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("%s is still there: %v", dir, err)
+	}
+}

@@ -11,14 +11,52 @@ import (
 	"time"
 )
 
-// journalEntry is one line of journal.jsonl.
+// journalEntry is the line of journal.jsonl that says a step finished.
 type journalEntry struct {
 	Step   string    `json:"step"`
 	Status string    `json:"status"`
 	Time   time.Time `json:"time"`
 }
 
-func (f *Folder) appendJournal(e journalEntry) error {
+// RunEvent is the line of journal.jsonl that says a run started in the
+// folder or ended: the folder's history, which tells a finished run from
+// one to resume and lets the report say when a run was interrupted and
+// resumed. A start without an end after it is a run that was killed,
+// crashed or lost its machine.
+type RunEvent struct {
+	// Run is RunStarted or RunEnded.
+	Run  string    `json:"run"`
+	Time time.Time `json:"time"`
+	// On a start: the plan revision and drivebench version of the run,
+	// and whether the folder already held an earlier run's steps.
+	PlanHash string `json:"plan_hash,omitempty"`
+	Version  string `json:"drivebench_version,omitempty"`
+	Resumed  bool   `json:"resumed,omitempty"`
+	// On an end: RunComplete, RunInterrupted or RunStopped, and why when
+	// not complete.
+	Outcome string `json:"outcome,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+}
+
+// Run events and how a run ended.
+const (
+	RunStarted = "started"
+	RunEnded   = "ended"
+	// RunComplete: every step ran (some may have failed), and the
+	// reports were made. RunInterrupted: a signal stopped the run.
+	// RunStopped: an error stopped it (an abort after a failed step, a
+	// full disk).
+	RunComplete    = "complete"
+	RunInterrupted = "interrupted"
+	RunStopped     = "stopped"
+)
+
+// AppendRunEvent adds a run's start or end to the journal.
+func (f *Folder) AppendRunEvent(e RunEvent) error {
+	return f.appendJournal(e)
+}
+
+func (f *Folder) appendJournal(e any) error {
 	f.journalMu.Lock()
 	defer f.journalMu.Unlock()
 	line, err := json.Marshal(e)
@@ -49,23 +87,44 @@ func (f *Folder) appendJournal(e journalEntry) error {
 // or garbled line (the process died while appending it) is skipped: the
 // step it names is then simply not known to be done.
 func (f *Folder) Journal() (map[string]string, error) {
+	status := map[string]string{}
+	err := f.eachJournalLine(func(line []byte) {
+		var e journalEntry
+		if json.Unmarshal(line, &e) == nil && e.Step != "" {
+			status[e.Step] = e.Status
+		}
+	})
+	return status, err
+}
+
+// Runs returns the starts and ends of runs the journal holds, in order.
+func (f *Folder) Runs() ([]RunEvent, error) {
+	var runs []RunEvent
+	err := f.eachJournalLine(func(line []byte) {
+		var e RunEvent
+		if json.Unmarshal(line, &e) == nil && e.Run != "" {
+			runs = append(runs, e)
+		}
+	})
+	return runs, err
+}
+
+// eachJournalLine calls fn with each line of the journal; a folder
+// without one has none.
+func (f *Folder) eachJournalLine(fn func([]byte)) error {
 	data, err := os.ReadFile(filepath.Join(f.Dir, JournalFile))
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
+		return nil
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	status := map[string]string{}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
-		var e journalEntry
-		if json.Unmarshal(sc.Bytes(), &e) == nil && e.Step != "" {
-			status[e.Step] = e.Status
-		}
+		fn(sc.Bytes())
 	}
-	return status, nil
+	return nil
 }
 
 // endsTorn reports whether the journal's last line lacks its newline.

@@ -22,9 +22,11 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("run", "PLAN | -resume DIR", "Run a plan: every step, its checks and its reports.", io)
 	var pf planFlags
 	pf.register(fs)
-	out := fs.String("out", "", "results folder (default ./results/<plan>-<timestamp>; an existing folder of the same plan resumes)")
-	resume := fs.String("resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
-	junit := fs.String("junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
+	var rf runFlags
+	fs.StringVar(&rf.out, "out", "", "results folder (default ./results/<plan>-<timestamp>); a folder holding an unfinished run of the same plan goes on with it, one holding another plan's run or a finished run is refused (see -force)")
+	fs.StringVar(&rf.resume, "resume", "", "resume the run in this results folder: its plan with its -var values; complete steps are kept")
+	fs.BoolVar(&rf.force, "force", false, "with -out: move a run the folder already holds aside, to a sibling folder <out>.replaced-<timestamp> (never deleted), and start afresh")
+	fs.StringVar(&rf.junit, "junit", "", "also write every verdict, failed and skipped step as JUnit XML to this file, for CI; a plan that does not load writes one error case")
 	hookSteps := fs.Uint64("hook-steps", 0, "execution-step limit of each Starlark hook (default 10,000,000)")
 	hookTimeout := fs.Duration("hook-timeout", 0, "wall-clock limit of each Starlark hook (default 5s)")
 	var hookMemory sizeFlag
@@ -40,20 +42,31 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 		// Everything for people goes to stderr; stdout is the stream.
 		io.out, io.tty = io.err, false
 	}
-	target := catalogConfigured(*catalogFlag, io.getenv)
-	return runPlan(ctx, fs, &pf, *out, *resume, *junit, target, script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}, events, io)
+	rf.catalog = catalogConfigured(*catalogFlag, io.getenv)
+	rf.limits = script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}
+	return runPlan(ctx, fs, &pf, rf, events, io)
+}
+
+// runFlags are the run command's flags beside the plan's own.
+type runFlags struct {
+	out, resume, junit string
+	// force moves aside a run the -out folder holds.
+	force bool
+	// catalog is the catalog the run is added to, "" for none.
+	catalog string
+	limits  script.Limits
 }
 
 // runPlan runs the plan the flags name and adds it to the catalog target
 // when that is set; events, when not nil, receives the run as JSON events.
-func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit, target string, limits script.Limits, events *eventStream, io stdio) int {
+func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, events *eventStream, io stdio) int {
 	finish := func(code int, dir string) int {
 		if events != nil {
 			events.runFinished(code, dir)
 		}
 		return code
 	}
-	path, dir, ok := runTarget(fs, pf, out, resume)
+	path, dir, ok := runTarget(fs, pf, rf)
 	if !ok {
 		return finish(exitUsage, "")
 	}
@@ -62,14 +75,17 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 		if events != nil {
 			events.diagnostics(c)
 		}
-		writePlanErrorJUnit(io, junit, c)
+		writePlanErrorJUnit(io, rf.junit, c)
 		return finish(exitUsage, "")
 	}
 	p, g := c.plan, c.graph
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
-	compare, err := expandComparables(ctx, p.Report.Compare, target, dir, io.getenv)
+	if !claimFolder(io, dir, c, rf) {
+		return finish(exitUsage, "")
+	}
+	compare, err := expandComparables(ctx, p.Report.Compare, rf.catalog, dir, io.getenv)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench run:", err)
 		return finish(exitUsage, "")
@@ -89,22 +105,22 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
 		Observe:    observe,
-		HookLimits: limits,
+		HookLimits: rf.limits,
 		Report: func(ctx context.Context, dir string) (*results.Summary, error) {
-			return writeReports(ctx, p, dir, p.Report.Formats, compare, limits)
+			return writeReports(ctx, p, dir, p.Report.Formats, compare, rf.limits)
 		},
 	})
 	prog.finish()
 	if outcome != nil {
-		addRunToCatalog(ctx, io, target, dir)
+		addRunToCatalog(ctx, io, rf.catalog, dir)
 	}
 	switch {
-	case junit == "":
+	case rf.junit == "":
 	case outcome != nil:
-		writeJUnit(io, junit, dir)
+		writeJUnit(io, rf.junit, dir)
 	case err != nil && !errors.Is(err, context.Canceled):
 		// Refused before the first step (a device not marked writable, say).
-		writeJUnitFile(io, junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
+		writeJUnitFile(io, rf.junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
 	}
 	if err != nil {
 		return finish(runError(io, dir, err, outcome, p.Report.Formats), dir)
@@ -115,29 +131,29 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, out, resume, junit
 // runTarget decides which plan to load and where the results go: the
 // plan argument and -out, or, with -resume, the plan and -var values the
 // results folder recorded.
-func runTarget(fs *flagSet, pf *planFlags, out, resume string) (planPath, dir string, ok bool) {
-	if resume == "" {
+func runTarget(fs *flagSet, pf *planFlags, rf runFlags) (planPath, dir string, ok bool) {
+	if rf.resume == "" {
 		planPath, ok = onePositional(fs, "plan file")
-		return planPath, out, ok
+		return planPath, rf.out, ok
 	}
-	if fs.NArg() > 0 || out != "" || len(pf.vars) > 0 || len(pf.varFiles) > 0 {
-		fmt.Fprintln(fs.Output(), "drivebench run: -resume takes the plan and its variables from the results folder; give no plan, -out, -var or -var-file")
+	if fs.NArg() > 0 || rf.out != "" || len(pf.vars) > 0 || len(pf.varFiles) > 0 || rf.force {
+		fmt.Fprintln(fs.Output(), "drivebench run: -resume takes the plan and its variables from the results folder; give no plan, -out, -force, -var or -var-file")
 		return "", "", false
 	}
-	folder, err := results.Open(resume)
+	folder, err := results.Open(rf.resume)
 	if err != nil {
 		fmt.Fprintln(fs.Output(), "drivebench run:", err)
 		return "", "", false
 	}
 	if folder.Manifest.PlanPath == "" {
-		fmt.Fprintf(fs.Output(), "drivebench run: %s does not record its plan's path; run the plan again with -out %s\n", resume, resume)
+		fmt.Fprintf(fs.Output(), "drivebench run: %s does not record its plan's path; run the plan again with -out %s\n", rf.resume, rf.resume)
 		return "", "", false
 	}
 	for k, v := range folder.Manifest.VarArgs {
 		pf.vars[k] = v
 	}
 	pf.varFiles = folder.Manifest.VarFiles
-	return folder.Manifest.PlanPath, resume, true
+	return folder.Manifest.PlanPath, rf.resume, true
 }
 
 // runError explains a run that stopped early. When the results folder
