@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -32,7 +31,7 @@ func highlight(t *ProfileResult) string {
 	}
 	curve := shapeOf(t) == shapeRateCurve
 	sentence := peakClause(t.Rows[peakIndex(t.Rows, t.Headline)], len(done) > 1, t.Headline, t.unit(), curve)
-	if tail := tailClause(done, t.Mixed, curve); tail != "" {
+	if tail := tailClause(t, done, curve); tail != "" {
 		sentence += "; " + tail
 	}
 	return joinSentences(sentence+".", partial)
@@ -110,50 +109,6 @@ func pointAndLatency(r Row, name string) string {
 	return text
 }
 
-// lightestSentence states the completed point with the fewest I/Os in
-// flight (iodepth x numjobs), as reviews quote the QD1 figure; empty when
-// the sweep has no such parameter or that point is the peak.
-func lightestSentence(t *ProfileResult) string {
-	best, bestLoad := -1, 0.0
-	for i, r := range t.Rows {
-		load, ok := inFlight(r.Params)
-		if r.completed() && ok && (best < 0 || load < bestLoad) {
-			best, bestLoad = i, load
-		}
-	}
-	if best < 0 || t.Rows[best].Peak {
-		return ""
-	}
-	r := t.Rows[best]
-	text := "At the lightest load, " + r.Point + ": " + figuresText(r.Total, t.Headline, t.unit())
-	if t.Headline != headlineLat {
-		text += latencyTail(r)
-	}
-	return text + "."
-}
-
-// latencyTail is " with 18.4 µs mean latency", or nothing.
-func latencyTail(r Row) string {
-	if r.Total.MeanLatNs == nil {
-		return ""
-	}
-	return " with " + format.Latency(*r.Total.MeanLatNs) + " mean latency"
-}
-
-// inFlight is iodepth x numjobs at a point; ok is false when the point
-// sets neither.
-func inFlight(params []Param) (float64, bool) {
-	load, found := 1.0, false
-	for _, p := range params {
-		v, numeric := p.Value.(float64)
-		if numeric && (p.Name == "iodepth" || p.Name == "numjobs") {
-			load *= v
-			found = true
-		}
-	}
-	return load, found
-}
-
 // minSeries is the length from which a time series is charted and
 // described, ten intervals: shorter runs say little about behaviour over
 // time.
@@ -205,66 +160,6 @@ func meanIOPS(series []SeriesSample, from, to int) float64 {
 // joinSentences joins the non-empty sentences with a space.
 func joinSentences(sentences ...string) string {
 	return strings.Join(slices.DeleteFunc(sentences, func(s string) bool { return s == "" }), " ")
-}
-
-// tail is a row's p99 latency: in a mixed table the worse direction's,
-// named.
-type tail struct {
-	point string
-	dir   string
-	ns    uint64
-}
-
-func rowTail(r Row, mixed, curve bool) (tail, bool) {
-	if !mixed {
-		if r.Total.P99Ns == nil {
-			return tail{}, false
-		}
-		return tail{point: pointName(r, curve), ns: *r.Total.P99Ns}, true
-	}
-	worst, found := tail{}, false
-	for _, d := range []struct {
-		name string
-		f    *Figures
-	}{{"read", r.Read}, {"write", r.Write}} {
-		if d.f != nil && d.f.P99Ns != nil && (!found || *d.f.P99Ns > worst.ns) {
-			worst, found = tail{point: pointName(r, curve), dir: d.name, ns: *d.f.P99Ns}, true
-		}
-	}
-	return worst, found
-}
-
-// tailClause says how p99 stood against the 1 ms line over the completed
-// rows of a table (a rate curve's when curve is set); empty when no row
-// has a p99.
-func tailClause(done []Row, mixed, curve bool) string {
-	var tails []tail
-	for _, r := range done {
-		if t, ok := rowTail(r, mixed, curve); ok {
-			tails = append(tails, t)
-		}
-	}
-	if len(tails) == 0 {
-		return ""
-	}
-	if len(done) == 1 {
-		return tails[0].subject() + " was " + format.Latency(float64(tails[0].ns))
-	}
-	isOver := func(t tail) bool { return t.ns > tailLimitNs }
-	first := slices.IndexFunc(tails, isOver)
-	switch {
-	case first < 0:
-		return "p99 stayed under 1 ms throughout"
-	case !slices.ContainsFunc(tails, func(t tail) bool { return !isOver(t) }):
-		return "p99 was above 1 ms at every point"
-	}
-	t := tails[first]
-	return fmt.Sprintf("%s exceeded 1 ms at %s (%s)", t.subject(), cmp.Or(t.point, "single run"), format.Latency(float64(t.ns)))
-}
-
-// subject names the figure: "p99", or "write p99" in a mixed table.
-func (t tail) subject() string {
-	return strings.TrimSpace(t.dir + " p99")
 }
 
 // skippedSentence says why points of the table were not run: "1 point
