@@ -6,6 +6,9 @@
 //
 //   - BlockInfo reads size, logical and physical block sizes, rotational
 //     flag, scheduler and model from ioctls and sysfs.
+//   - FileDirectAlignment says what O_DIRECT needs on a file: the
+//     alignment of the device under its file system, not the file
+//     system's block size. Validate and run both ask it, so they agree.
 //   - CheckWritable refuses a device that is mounted (or has a mounted
 //     partition), used as swap, held by device-mapper or md, partitioned,
 //     or that carries a partition table or filesystem signature

@@ -169,21 +169,6 @@ func run(t *testing.T, stdin, name string, args ...string) {
 	}
 }
 
-// mount mounts dev on a fresh directory and unmounts it when the test ends.
-func mount(t *testing.T, dev, fstype string) string {
-	t.Helper()
-	dir := t.TempDir()
-	if err := unix.Mount(dev, dir, fstype, 0, ""); err != nil {
-		t.Skipf("mount %s: %v", dev, err)
-	}
-	t.Cleanup(func() {
-		if err := unix.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
 func TestCheckWritableLoopZeroed(t *testing.T) {
 	loop := blockdevtest.LoopDevice(t, 32<<20)
 	if err := CheckWritable(loop); err != nil {
@@ -197,7 +182,7 @@ func TestCheckWritableLoopExt4(t *testing.T) {
 	run(t, "", "mkfs.ext4", "-q", "-F", loop)
 	checkUnsafe(t, CheckWritable(loop), "holds an ext4 filesystem", false)
 
-	dir := mount(t, loop, "ext4")
+	dir := blockdevtest.Mount(t, loop, "ext4")
 	checkUnsafe(t, CheckWritable(loop), "is mounted at "+dir, true)
 }
 
@@ -232,7 +217,7 @@ func TestCheckWritableLoopPartitions(t *testing.T) {
 	checkUnsafe(t, CheckWritable(loop), "has partitions ("+part+")", false)
 
 	run(t, "", "mkfs.ext4", "-q", "-F", part)
-	dir := mount(t, part, "ext4")
+	dir := blockdevtest.Mount(t, part, "ext4")
 	checkUnsafe(t, CheckWritable(loop), "has partition "+part+" mounted at "+dir, true)
 }
 

@@ -170,7 +170,7 @@ func PlannedTarget(d *plan.Drive, dir string) (driver.Target, error) {
 		}
 		return driver.Target{Path: d.Path, Capacity: usable(d, bi.Size), BlockSize: bi.LogicalBlockSize}, nil
 	case info.Mode().IsRegular() && usable(d, info.Size()) > 0:
-		return driver.Target{Path: d.Path, Capacity: usable(d, info.Size()), BlockSize: 4096}, nil
+		return driver.Target{Path: d.Path, Capacity: usable(d, info.Size()), BlockSize: fileBlockSize(d.Path)}, nil
 	case info.Mode().IsRegular():
 		return driver.Target{}, fmt.Errorf("drive %q: %s is empty; give the drive a size", d.Name, d.Path)
 	}
@@ -268,7 +268,21 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if unix.Statfs(filepath.Dir(path), &st) == nil {
 		facts["filesystem_block_size"] = strconv.FormatInt(st.Bsize, 10)
 	}
-	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: 4096}, facts: facts, created: created}, nil
+	block := fileBlockSize(path)
+	if block > 0 {
+		facts["logical_block_size"] = strconv.Itoa(block)
+	}
+	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: block}, facts: facts, created: created}, nil
+}
+
+// fileBlockSize is the alignment O_DIRECT needs on a file, as validate
+// reads it; 0 (4096 is assumed) when it cannot be known.
+func fileBlockSize(path string) int {
+	n, err := blockdev.FileDirectAlignment(path)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // checkFits refuses a file or device smaller than the drive's size, which

@@ -4,9 +4,13 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/blockdev"
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/plan"
 )
 
@@ -97,6 +101,10 @@ func TestPlannedTargetMatchesARun(t *testing.T) {
 	os.WriteFile(big, make([]byte, 1<<20), 0o644)
 	empty := filepath.Join(dir, "empty.img")
 	os.WriteFile(empty, nil, 0o644)
+	bigBlock, err := blockdev.FileDirectAlignment(big)
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name     string
 		drive    plan.Drive
@@ -121,8 +129,12 @@ func TestPlannedTargetMatchesARun(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || got.Path != tt.path || got.Capacity != tt.capacity || got.LogicalBlockSize() != 4096 {
-				t.Errorf("target %+v, %v; want %s of %d bytes", got, err, tt.path, tt.capacity)
+			block := 4096 // of a file the run creates
+			if tt.path == big {
+				block = bigBlock
+			}
+			if err != nil || got.Path != tt.path || got.Capacity != tt.capacity || got.LogicalBlockSize() != block {
+				t.Errorf("target %+v, %v; want %s of %d bytes, aligned to %d", got, err, tt.path, tt.capacity, block)
 			}
 		})
 	}
@@ -130,5 +142,34 @@ func TestPlannedTargetMatchesARun(t *testing.T) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s was created", p)
 		}
+	}
+}
+
+// TestFileTargetDirectAlignment: a run aligns O_DIRECT on a file to the
+// sector size of the disk under its file system, not to 4 KiB, and
+// refuses a misfit in validate's words. Loop devices need root.
+func TestFileTargetDirectAlignment(t *testing.T) {
+	for _, sector := range []int{512, 4096} {
+		t.Run(strconv.Itoa(sector), func(t *testing.T) {
+			path := filepath.Join(blockdevtest.Ext4(t, 64<<20, "--sector-size", strconv.Itoa(sector)), "data.img")
+			if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tg, err := resolveTarget(&plan.Drive{Name: "d", Path: path}, t.TempDir(), false, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tg.io.BlockSize != sector || tg.facts["logical_block_size"] != strconv.Itoa(sector) {
+				t.Fatalf("block size %d, facts %v; want %d", tg.io.BlockSize, tg.facts, sector)
+			}
+			w := plan.Workload{RW: "randread", BS: 512, IODepth: 1, NumJobs: 1, Direct: true, Bytes: 64 << 10}
+			_, err = native.Engine{}.Run(context.Background(), tg.io, w, nil)
+			if sector == 512 && err != nil {
+				t.Errorf("bs = 512 on 512-byte sectors: %v", err)
+			}
+			if want := plan.DirectMisfit("bs", 512, 4096, path); sector == 4096 && (err == nil || !strings.Contains(err.Error(), want)) {
+				t.Errorf("bs = 512 on 4 KiB sectors: %v, want %q", err, want)
+			}
+		})
 	}
 }

@@ -382,7 +382,8 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 }
 
 // profileSizes lists a profile's transfer sizes, each with the site it is
-// written at: the swept values of bs, or its one bs.
+// written at: the swept values of bs, the sizes of bs_split, or its one
+// bs.
 func profileSizes(p *Profile, attrs, sweep hcl.Attributes) ([]int64, []site) {
 	var sizes []int64
 	var sites []site
@@ -397,8 +398,11 @@ func profileSizes(p *Profile, attrs, sweep hcl.Attributes) ([]int64, []site) {
 		}
 		return sizes, sites
 	}
-	if len(p.Workload.BSSplit) > 0 {
-		return nil, nil
+	if split := attrs["bs_split"]; split != nil {
+		for _, sw := range p.Workload.BSSplit {
+			sizes, sites = append(sizes, sw.Size), append(sites, attrSite(split))
+		}
+		return sizes, sites
 	}
 	at := site{subject: p.Range, context: p.Range}
 	if attrs["bs"] != nil {

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"strconv"
-	"strings"
 
+	"github.com/drivebench/drivebench/blockdev"
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sys/unix"
 )
@@ -90,33 +88,22 @@ func (l *loader) checkFileSize(d *Drive, t *targetFacts) {
 // blockDeviceSizes reads a block device's size and logical block size;
 // zeros when it cannot be opened.
 func blockDeviceSizes(path string) (size, block int64) {
-	f, err := os.Open(path)
+	b, err := blockdev.BlockInfo(path)
 	if err != nil {
 		return 0, 0
 	}
-	defer f.Close()
-	s, _ := unix.IoctlGetUint64(int(f.Fd()), unix.BLKGETSIZE64)
-	b, _ := unix.IoctlGetUint32(int(f.Fd()), unix.BLKSSZGET)
-	return int64(s), int64(b)
+	return b.Size, int64(b.LogicalBlockSize)
 }
 
-// fileDirectAlignment is the offset alignment O_DIRECT needs on a file:
-// statx's dio_offset_align, or else the logical block size of the device
-// the file system is on; 0 when neither is known.
+// fileDirectAlignment is the alignment O_DIRECT needs on a file, as the
+// engine reads it when it runs; 0 when it cannot be known, which leaves
+// the check to the run.
 func fileDirectAlignment(path string) int64 {
-	var st unix.Statx_t
-	if unix.Statx(unix.AT_FDCWD, path, 0, unix.STATX_DIOALIGN, &st) != nil {
-		return 0
-	}
-	if st.Mask&unix.STATX_DIOALIGN != 0 {
-		return int64(st.Dio_offset_align)
-	}
-	data, err := os.ReadFile(fmt.Sprintf("/sys/dev/block/%d:%d/queue/logical_block_size", st.Dev_major, st.Dev_minor))
+	n, err := blockdev.FileDirectAlignment(path)
 	if err != nil {
 		return 0
 	}
-	n, _ := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-	return n
+	return int64(n)
 }
 
 // checkSameTargets reports two writable drives that are the same file or
@@ -161,25 +148,36 @@ func (l *loader) checkTargetFit(w *Workload, drives []string, attrs hcl.Attribut
 			capacity = d.Size
 		}
 		region := regionOf(w, capacity)
+		field := "bs"
+		if len(w.BSSplit) > 0 {
+			field = "bs_split"
+		}
 		for i, bs := range sizes {
 			switch {
 			case bs <= 0:
 			case w.Direct && t.block > 0 && bs%t.block != 0:
-				l.errorAt(sizeSites[i], "Transfer Size Not Aligned", fmt.Sprintf(
-					"bs = %s is not a multiple of %s, the logical block size of %s (drive %q), which O_DIRECT I/O needs under direct = true. Use a multiple of %s, or direct = false.",
-					FormatSize(bs), FormatSize(t.block), d.Path, name, FormatSize(t.block)))
+				l.errorAt(sizeSites[i], "Transfer Size Not Aligned",
+					DirectMisfit(field, bs, t.block, fmt.Sprintf("%s (drive %q)", d.Path, name)))
 			case region > 0 && bs > region:
 				l.errorAt(sizeSites[i], "Transfer Larger Than The Region", fmt.Sprintf(
-					"bs = %s is larger than the %s region it runs on (drive %q): not one I/O fits. Use a smaller bs or a larger region.",
-					FormatSize(bs), FormatSize(region), name))
+					"%s = %s is larger than the %s region it runs on (drive %q): not one I/O fits. Use a smaller %s or a larger region.",
+					field, FormatSize(bs), FormatSize(region), name, field))
 			}
 		}
 		if attr := attrs["offset"]; attr != nil && w.Direct && t.block > 0 && w.Offset%t.block != 0 {
-			l.errorAt(attrSite(attr), "Offset Not Aligned", fmt.Sprintf(
-				"offset = %s is not a multiple of %s, the logical block size of %s (drive %q), which O_DIRECT I/O needs under direct = true. Use a multiple of %s.",
-				FormatSize(w.Offset), FormatSize(t.block), d.Path, name, FormatSize(t.block)))
+			l.errorAt(attrSite(attr), "Offset Not Aligned",
+				DirectMisfit("offset", w.Offset, t.block, fmt.Sprintf("%s (drive %q)", d.Path, name)))
 		}
 	}
+}
+
+// DirectMisfit says that a transfer size or offset (field = value) is not
+// a multiple of block, the logical block size O_DIRECT aligns to on the
+// target where names. Validate and the engines refuse in these words, so
+// a run that stops on it reads as validate would have.
+func DirectMisfit(field string, value, block int64, where string) string {
+	return fmt.Sprintf("%s = %s is not a multiple of %s, the logical block size of %s, which O_DIRECT I/O needs under direct = true. Use a multiple of %s, or direct = false.",
+		field, FormatSize(value), FormatSize(block), where, FormatSize(block))
 }
 
 // regionOf is the length of a workload's region on a target of the given

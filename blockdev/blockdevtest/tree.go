@@ -7,11 +7,15 @@
 package blockdevtest
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Tree is a crafted sysfs tree (Sysfs), mount table (Mountinfo) and swap
@@ -132,6 +136,48 @@ func LoopDevice(t testing.TB, size int64, args ...string) string {
 		}
 	})
 	return dev
+}
+
+// Ext4 makes an ext4 file system on a fresh loop device of size bytes
+// (extra args go to losetup, e.g. "--sector-size", "4096"), mounts it
+// and returns the mount point; everything is undone when the test ends.
+func Ext4(t testing.TB, size int64, args ...string) string {
+	t.Helper()
+	dev := LoopDevice(t, size, args...)
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		t.Skip("mkfs.ext4 is not installed")
+	}
+	if out, err := exec.Command("mkfs.ext4", "-q", "-F", dev).CombinedOutput(); err != nil {
+		t.Fatalf("mkfs.ext4 %s: %v: %s", dev, err, out)
+	}
+	return Mount(t, dev, "ext4")
+}
+
+// Mount mounts dev on a fresh folder, unmounted when the test ends.
+func Mount(t testing.TB, dev, fstype string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := unix.Mount(dev, dir, fstype, 0, ""); err != nil {
+		t.Skipf("mount %s: %v", dev, err)
+	}
+	t.Cleanup(func() { unmount(t, dir) })
+	return dir
+}
+
+// unmount unmounts dir, waiting while it is busy: the kernel drops an
+// io_uring ring's files after the ring is closed, not at once.
+func unmount(t testing.TB, dir string) {
+	t.Helper()
+	var err error
+	for wait := time.Millisecond; wait < 10*time.Second; wait *= 2 {
+		if err = unix.Unmount(dir, 0); !errors.Is(err, unix.EBUSY) {
+			break
+		}
+		time.Sleep(wait)
+	}
+	if err != nil {
+		t.Errorf("unmount %s: %v", dir, err)
+	}
 }
 
 // requireLoopDevices skips unless the test can create loop devices.

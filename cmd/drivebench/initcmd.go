@@ -7,13 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 
 	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/format"
-	"golang.org/x/sys/unix"
 )
 
 // cmdInit writes a starter plan: a fill, a small sweep, a check and a
@@ -85,30 +82,15 @@ func detectTarget(path string) (initTarget, error) {
 	case info.Mode().IsRegular():
 		t := initTarget{path: abs, size: info.Size()}
 		if st, ok := info.Sys().(*syscall.Stat_t); ok {
-			t.logical = fileBlockSize(st.Dev)
 			t.physical = int(st.Blksize)
 		}
+		t.logical, _ = blockdev.FileDirectAlignment(path)
 		if t.size == 0 {
 			return initTarget{}, fmt.Errorf("%s is empty; give it a size first (truncate -s 1G %s), or give no target for a scratch file", path, path)
 		}
 		return t, nil
 	}
 	return initTarget{}, fmt.Errorf("%s is neither a block device nor a regular file", path)
-}
-
-// fileBlockSize is the logical block size of the device a file system
-// lives on, which O_DIRECT transfers to a file on it must be multiples
-// of; 0 when there is no such device (tmpfs, overlays).
-func fileBlockSize(dev uint64) int {
-	base := fmt.Sprintf("/sys/dev/block/%d:%d", unix.Major(dev), unix.Minor(dev))
-	for _, rel := range []string{"queue/logical_block_size", "../queue/logical_block_size"} { // a disk, or a partition of one
-		if b, err := os.ReadFile(filepath.Join(base, rel)); err == nil {
-			if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil && n > 0 {
-				return n
-			}
-		}
-	}
-	return 0
 }
 
 // writeNew writes a file that must not exist yet, unless force.
@@ -149,9 +131,9 @@ drive "dut" {
 		what := fmt.Sprintf("a block device of %s (%d bytes), logical block size %d bytes,\n# physical block size %d bytes.",
 			format.BinaryBytes(uint64(t.size)), t.size, t.logical, t.physical)
 		if !t.device {
-			lbs := fmt.Sprintf("on a device of logical block size %d bytes", t.logical)
+			lbs := fmt.Sprintf("O_DIRECT transfers aligned to %d bytes", t.logical)
 			if t.logical == 0 {
-				lbs = "on a file system of no block device (its O_DIRECT alignment is not known; 4 KiB is assumed)"
+				lbs = "O_DIRECT alignment not known (4 KiB is assumed)"
 			}
 			what = fmt.Sprintf("a file of %s (%d bytes), %s,\n# file system block size %d bytes.", format.BinaryBytes(uint64(t.size)), t.size, lbs, t.physical)
 		}

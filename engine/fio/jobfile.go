@@ -348,11 +348,13 @@ func checkDirect(t driver.Target, w plan.Workload, start, unit int64) error {
 	case !w.Direct:
 		return nil
 	case unit%lbs != 0:
-		return untranslatable("bs", "transfers of %d bytes are not multiples of the logical block size %d of %s, which O_DIRECT requires; choose multiples or set direct = false",
-			unit, lbs, t.Path)
+		field := "bs"
+		if len(w.BSSplit) > 0 {
+			field = "bs_split"
+		}
+		return untranslatable(field, "%s", plan.DirectMisfit(field, unit, lbs, t.Path))
 	case start%lbs != 0:
-		return untranslatable("offset", "offset = %d is not a multiple of the logical block size %d of %s, which O_DIRECT requires; align it or set direct = false",
-			start, lbs, t.Path)
+		return untranslatable("offset", "%s", plan.DirectMisfit("offset", start, lbs, t.Path))
 	}
 	return nil
 }

@@ -113,7 +113,7 @@ func TestUntranslatable(t *testing.T) {
 		{"runtime in ns", nvme, with(func(w *plan.Workload) { w.Runtime = 1500 }), "runtime", "whole number of microseconds"},
 		{"rate not resolved", nvme, with(func(w *plan.Workload) { w.RatePct, w.RateBase = 50, "abc" }), "rate_pct", "resolve it into rate_iops first"},
 		{"rate below one per job", nvme, with(func(w *plan.Workload) { w.RateIOPS, w.NumJobs = 1, 4 }), "rate", "less than 1 per job"},
-		{"direct misaligned", nvme, with(func(w *plan.Workload) { w.Direct, w.BS = true, 1000 }), "bs", "logical block size 4096"},
+		{"direct misaligned", nvme, with(func(w *plan.Workload) { w.Direct, w.BS = true, 1000 }), "bs", "bs = 1000B is not a multiple of 4KiB, the logical block size of"},
 		{"region past the end", nvme, with(func(w *plan.Workload) { w.Offset, w.Size = 1<<30-4096, 8192 }), "size", "reaches past the end"},
 		{"more jobs than blocks", driver.Target{Path: "/f", Capacity: 8192}, with(func(w *plan.Workload) { w.RW, w.NumJobs = "read", 3 }), "numjobs", "exceeds the 2 blocks"},
 		{"capacity unknown", driver.Target{Path: "/f"}, base, "size", "capacity of /f is unknown"},

@@ -173,13 +173,11 @@ func checkDirect(t driver.Target, w plan.Workload, l layout) error {
 			if len(w.BSSplit) > 0 {
 				field = "bs_split"
 			}
-			return workloadErrorf(field, "%s = %d is not a multiple of the logical block size %d of %s, which O_DIRECT requires; choose a multiple or set direct = false",
-				field, size, lbs, t.Path)
+			return workloadErrorf(field, "%s", plan.DirectMisfit(field, size, lbs, t.Path))
 		}
 	}
 	if l.region.start%lbs != 0 {
-		return workloadErrorf("offset", "offset = %d is not a multiple of the logical block size %d of %s, which O_DIRECT requires; align it or set direct = false",
-			l.region.start, lbs, t.Path)
+		return workloadErrorf("offset", "%s", plan.DirectMisfit("offset", l.region.start, lbs, t.Path))
 	}
 	return nil
 }

@@ -119,7 +119,7 @@ func TestTargetDependentLimits(t *testing.T) {
 			field: "verify", says: "verify keeps 4 bytes for each of the region's 536870912 blocks"},
 		{name: "direct bs_split", w: plan.Workload{RW: "randread", IODepth: 1, NumJobs: 1, Direct: true,
 			BSSplit: []plan.SizeWeight{{Size: 4096, Weight: 50}, {Size: 6144, Weight: 50}}}, capacity: 1 << 20,
-			field: "bs_split", says: "bs_split = 6144 is not a multiple of the logical block size 4096"},
+			field: "bs_split", says: "bs_split = 6KiB is not a multiple of 4KiB, the logical block size of /nonexistent"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -20,6 +20,13 @@ profile "swept" {
   }
 }
 
+profile "split" {
+  rw       = "randread"
+  bs_split = { "4KiB" = 50, "1000" = 50 } # ERROR: Transfer Size Not Aligned
+  direct   = true
+  runtime  = "10s"
+}
+
 profile "buffered" {
   rw      = "randread"
   bs      = "1000"
