@@ -61,7 +61,8 @@ func (s step) workload() *results.Workload {
 
 // Build reduces a run's manifest and step records to a Summary. Records are
 // matched to the manifest's steps by step ID, in the manifest's order;
-// records of steps the manifest does not list are left out and counted.
+// records of steps the manifest does not list (an earlier revision of the
+// plan had them) are counted and listed apart, as EarlierSteps.
 // When two records share an ID the later one in recs wins. The report step
 // itself is left out, since the report is being made while it runs.
 func Build(m *results.Manifest, recs []*results.Record) *Summary {
@@ -69,11 +70,12 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		m = &results.Manifest{}
 	}
 	steps, unlisted := joinSteps(m.Steps, recs)
-	rev := planRevisions(m.PlanHash, steps)
+	rev := planRevisions(m.PlanHash, steps, unlisted)
 	s := &Summary{
 		Schema:           SchemaVersion,
 		Plan:             Plan{Name: m.Plan, File: m.PlanFile, Hash: m.PlanHash},
 		EarlierRevisions: rev.list(),
+		EarlierSteps:     buildEarlierSteps(unlisted, rev),
 		GeneratedAt:      generatedAt(m.Created, steps),
 		Version:          m.Version,
 		Testbed:          buildTestbed(m.Testbed),
@@ -101,7 +103,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 	s.Grids = buildGrids(s.Results)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
-	s.Counts = Counts{Steps: countSteps(steps, unlisted), Checks: countVerdicts(s.Checks)}
+	s.Counts = Counts{Steps: countSteps(steps, len(unlisted)), Checks: countVerdicts(s.Checks)}
 	s.arrange()
 	return s
 }
@@ -156,10 +158,10 @@ func regionText(w *results.Workload) string {
 }
 
 // joinSteps pairs each listed step (but the report step) with its record
-// and counts the records of unlisted steps. The points of an adaptive
+// and returns the records of unlisted steps, in the order of recs. The points of an adaptive
 // search are steps the manifest cannot list, since the search chose them
 // as it ran: they follow their search, in the order it measured them.
-func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
+func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, []*results.Record) {
 	byID := map[string]*results.Record{}
 	for _, r := range recs {
 		if r != nil {
@@ -181,10 +183,11 @@ func joinSteps(infos []results.StepInfo, recs []*results.Record) ([]step, int) {
 			steps = append(steps, p)
 		}
 	}
-	unlisted := 0
-	for id := range byID {
-		if !listed[id] {
-			unlisted++
+	var unlisted []*results.Record
+	for _, r := range recs {
+		if r != nil && !listed[r.StepID] && byID[r.StepID] == r {
+			listed[r.StepID] = true
+			unlisted = append(unlisted, r)
 		}
 	}
 	return steps, unlisted

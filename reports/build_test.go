@@ -121,7 +121,8 @@ func TestBuildPartialRecords(t *testing.T) {
 		"| iodepth=1 | ok | — | — | — | — | — | — | — | — |",
 		"| **iodepth=16** (peak) | ok | 1,000 | 4.1 | 90.0 µs | — | — | — | — | — |",
 		"| fill | d | 1 | ok | — | — | 1 min 00 s |",
-		"- Left out: 1 record of steps this plan no longer has",
+		"- Kept from earlier revisions of the plan: 1 record of steps this plan no longer has, under Measurements of earlier plan revisions",
+		"| gone | current | ok | — | — | — | — | 2026-03-18 12:00 UTC |",
 	} {
 		if !strings.Contains(md, line+"\n") {
 			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)

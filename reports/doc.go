@@ -27,7 +27,8 @@
 // are counted, not listed as problems; interrupted steps keep their
 // partial figures, shown but never ranked. When a resumed run reused
 // records of an earlier revision of the plan, the results they hold are
-// marked with that revision. Load also reads what each NVMe drive said
+// marked with that revision, and the records of steps the plan no longer
+// has (a changed step is a new one) are listed apart, still measurements. Load also reads what each NVMe drive said
 // about itself before and after the run (identity, temperature, SMART
 // counters) and sets it beside the spec sheet and the data drivebench
 // wrote.

@@ -14,14 +14,15 @@ import (
 
 // review lays the Summary out in the order of a published drive review:
 // testbed, drive specifications, methodology, comparables, one section per
-// profile, the application workloads, steady state, spec acceptance,
+// profile, the application workloads, the measurements of steps an
+// earlier revision of the plan had, steady state, spec acceptance,
 // checks, a conclusion and the problems met; then the sections of the
 // plan's summary hook.
 func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docGrids, docApplications, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
+		docResults, docGrids, docApplications, docEarlierSteps, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
 		docProblems, docSummaryHook,
 	} {
 		section(d, s)
@@ -31,13 +32,9 @@ func review(s *Summary) *document {
 
 func docHeader(d *document, s *Summary) {
 	d.heading(1, plain(orDash(s.Plan.Name)+" — drivebench report"))
-	date := format.Dash
-	if !s.GeneratedAt.IsZero() {
-		date = s.GeneratedAt.UTC().Format("2006-01-02 15:04 UTC")
-	}
 	items := [][]span{
 		{plain("Plan: "), mono(orDash(s.Plan.File)), plain(", hash "), mono(orDash(s.Plan.Hash))},
-		spans("Date: " + date),
+		spans("Date: " + dateText(s.GeneratedAt)),
 		spans("drivebench version: " + orDash(s.Version)),
 		spans(stepCountsText(s.Counts.Steps)),
 		spans(verdictCountsText(s.Counts.Checks)),
@@ -49,7 +46,7 @@ func docHeader(d *document, s *Summary) {
 		})
 	}
 	if n := s.Counts.Steps.Unlisted; n > 0 {
-		items = append(items, spans("Left out: "+plural(n, "record")+" of steps this plan no longer has"))
+		items = append(items, spans("Kept from earlier revisions of the plan: "+plural(n, "record")+" of steps this plan no longer has, under Measurements of earlier plan revisions"))
 	}
 	for _, n := range s.Notes {
 		items = append(items, spans("Note: "+n))

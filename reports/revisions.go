@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,19 +20,48 @@ type revisions struct {
 	steps map[string]int
 }
 
-// planRevisions collects the earlier revisions behind the steps' records.
-// Records that name no revision are taken as the current one's.
-func planRevisions(current string, steps []step) *revisions {
+// planRevisions collects the earlier revisions behind the steps' records
+// and the records of steps the plan no longer has. Records that name no
+// revision are taken as the current one's.
+func planRevisions(current string, steps []step, unlisted []*results.Record) *revisions {
 	rev := &revisions{current: current, steps: map[string]int{}}
-	for _, s := range steps {
-		if h := rev.earlier(s.rec); h != "" {
+	add := func(rec *results.Record) {
+		if h := rev.earlier(rec); h != "" {
 			if rev.steps[h] == 0 {
 				rev.order = append(rev.order, h)
 			}
 			rev.steps[h]++
 		}
 	}
+	for _, s := range steps {
+		add(s.rec)
+	}
+	for _, rec := range unlisted {
+		add(rec)
+	}
 	return rev
+}
+
+// buildEarlierSteps describes the records of steps the plan no longer
+// has, each with the earlier revision that made it.
+func buildEarlierSteps(unlisted []*results.Record, rev *revisions) []EarlierStep {
+	out := []EarlierStep{}
+	unlisted = slices.Clone(unlisted)
+	slices.SortStableFunc(unlisted, func(a, b *results.Record) int {
+		return cmp.Or(a.Started.Compare(b.Started), cmp.Compare(a.StepID, b.StepID))
+	})
+	for _, r := range unlisted {
+		e := EarlierStep{
+			StepID: r.StepID, Name: r.Name, Kind: r.Kind, Drive: r.Drive, Source: r.Source,
+			Point: pointLabel(r.Point), Status: cmp.Or(r.Status, "unknown"), Error: r.Error,
+			PlanHash: rev.earlier(r), Finished: r.Finished.UTC(),
+		}
+		if res := r.Result; res != nil {
+			e.Total = totalFigures(res.Read, res.Write)
+		}
+		out = append(out, e)
+	}
+	return out
 }
 
 // earlier is the plan hash of the record when an earlier revision made

@@ -27,6 +27,10 @@ type Summary struct {
 	// alone. Results they produced carry their revision's hash and are
 	// marked with its marker.
 	EarlierRevisions []PlanRevision `json:"earlier_revisions"`
+	// EarlierSteps are the records of steps the plan no longer has: a run
+	// resumed after its plan changed keeps what the earlier revision
+	// measured, listed apart from the current tables, in step order.
+	EarlierSteps []EarlierStep `json:"earlier_steps"`
 	// GeneratedAt is the latest finish time of the run's steps (the
 	// manifest's creation time when no step has finished), so the same
 	// results always give the same report.
@@ -87,6 +91,25 @@ type PlanRevision struct {
 	Marker string `json:"marker"`
 	// Steps counts the steps whose records this revision produced.
 	Steps int `json:"steps"`
+}
+
+// EarlierStep is the record of a step the current plan no longer has (a
+// changed step has a new ID): still a measurement, made under the
+// earlier revision PlanHash.
+type EarlierStep struct {
+	StepID string `json:"step_id"`
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Drive  string `json:"drive"`
+	Source string `json:"source"`
+	// Point is the sweep point for people, as a row's.
+	Point    string    `json:"point"`
+	Status   string    `json:"status"`
+	Error    string    `json:"error,omitempty"`
+	PlanHash string    `json:"plan_hash,omitempty"`
+	Finished time.Time `json:"finished"`
+	// Total adds both directions; nil when the step recorded no result.
+	Total *Figures `json:"total,omitempty"`
 }
 
 // Plan identifies the plan revision that produced the run.

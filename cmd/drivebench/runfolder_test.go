@@ -101,3 +101,29 @@ func TestOutFolderBelongsToOnePlan(t *testing.T) {
 		})
 	}
 }
+
+// TestResumeChangedPlanKeepsEarlierSteps: a plan changed between runs
+// (its runtime) gives its profile a new step; -resume runs it and the
+// report still shows what the earlier revision measured, marked with
+// that revision, instead of dropping it.
+func TestResumeChangedPlanKeepsEarlierSteps(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("a.hcl", []byte(folderPlanA), 0o644)
+	if code, out, errOut := runCLI(t, "run", "-out", "D", "a.hcl"); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errOut)
+	}
+	os.WriteFile("a.hcl", []byte(strings.Replace(folderPlanA, `"200ms"`, `"250ms"`, 1)), 0o644)
+	if code, out, errOut := runCLI(t, "run", "-resume", "D"); code != exitOK {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+	}
+	md := readFile(t, filepath.Join("D", "report.md"))
+	for _, want := range []string{
+		"- Kept from earlier revisions of the plan: 1 record of steps this plan no longer has, under Measurements of earlier plan revisions",
+		"## Measurements of earlier plan revisions",
+		"| d / read | ¹ ",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+}
