@@ -21,7 +21,8 @@ import (
 // cmdImport turns fio outputs into a results folder and writes its
 // reports: drivebench import fio FILE... [-out DIR].
 func cmdImport(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("import", "fio FILE...", "Turn fio JSON or json+ outputs (--output-format=json or json+) into a results folder and write its reports, to review runs made without drivebench.", io)
+	fs := newFlagSet("import", "fio FILE...", "Turn fio JSON or json+ outputs (--output-format=json or json+) into a results folder and write its reports, to review runs made without drivebench.\n"+
+		"A file may hold the reports of several runs appended one after another; each becomes steps named by its report's number.", io)
 	out := fs.String("out", "", "results folder (default ./results/fio-import-<timestamp>)")
 	files, code, ok := formatArgs(fs, args, "fio output file")
 	if !ok {

@@ -13,7 +13,10 @@
 //     the text fio mixes into it and output cut short by a killed fio, and
 //     merge jobs exactly: counts and bytes add, json+ bins add into one
 //     metrics.Histogram (fio's bucket layout is ours), means are weighted
-//     by sample counts and standard deviations pooled.
+//     by sample counts and standard deviations pooled. runs.go reads an
+//     output of several runs appended one after another, telling a run's
+//     status reports from the next run by their jobs' runtimes, and names
+//     the line, column and byte of a report it cannot read.
 //   - driver.go, stream.go, series.go and hosts.go run fio as a
 //     driver.Driver: locally, or on several hosts running `fio --server`
 //     through fio's client mode, with a per-host breakdown and a

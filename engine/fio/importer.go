@@ -20,11 +20,14 @@ import (
 
 // Import turns fio JSON or json+ outputs into a results folder at dir,
 // so that reports review runs made without drivebench. Each job name of
-// each file becomes one profile step: the jobs of that name (numjobs
+// each fio run becomes one profile step: the jobs of that name (numjobs
 // clones, or one job per host in client mode, kept as the per-host
-// breakdown) are merged exactly as the driver merges them. Every file is
-// read before anything is written; a file that holds no fio report fails
-// the import, naming the file.
+// breakdown) are merged exactly as the driver merges them. A file may
+// hold the reports of several runs appended one after another; each is
+// imported, its steps numbered by report. Every file is read before
+// anything is written; a file that holds no fio report, or one that
+// cannot be read (a report cut short), fails the import, naming the file
+// and the place.
 func Import(dir string, files []string) error {
 	if len(files) == 0 {
 		return errors.New("no fio output files to import")
@@ -32,14 +35,17 @@ func Import(dir string, files []string) error {
 	var imports []imported
 	var errs []error
 	for _, f := range files {
-		im, err := readImport(f)
+		ims, err := readImport(f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		imports = append(imports, im)
+		imports = append(imports, ims...)
 	}
 	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if err := sameSteps(imports); err != nil {
 		return err
 	}
 	folder, err := results.Create(dir, importManifest(imports))
@@ -56,27 +62,77 @@ func Import(dir string, files []string) error {
 	return nil
 }
 
-// imported is one parsed fio output file.
+// imported is one fio run of an output file: the file's only report, or
+// one of the reports of several runs appended to it.
 type imported struct {
 	file string
 	hash string
 	out  *Output
+	// report counts the file's runs from 1, of runs; line is where its
+	// report starts.
+	report, runs, line int
 }
 
-func readImport(file string) (imported, error) {
+func readImport(file string) ([]imported, error) {
 	raw, err := os.ReadFile(file)
 	if err != nil {
-		return imported{}, err
+		return nil, err
 	}
-	o, err := Parse(raw)
+	outs, err := ParseRuns(raw)
 	if err != nil {
-		return imported{}, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(o.Jobs) == 0 {
-		return imported{}, fmt.Errorf("%s: fio's report lists no jobs", file)
+		return nil, importError(file, err)
 	}
 	sum := sha256.Sum256(raw)
-	return imported{file: file, hash: hex.EncodeToString(sum[:]), out: o}, nil
+	var ims []imported
+	for i, o := range outs {
+		im := imported{file: file, hash: hex.EncodeToString(sum[:]), out: o, report: i + 1, runs: len(outs)}
+		im.line, _ = position(raw, o.Offset)
+		if len(o.Jobs) == 0 {
+			return nil, fmt.Errorf("%s: fio's report%s lists no jobs", file, im.where())
+		}
+		ims = append(ims, im)
+	}
+	return ims, nil
+}
+
+// importError names the file and, for a place that cannot be read, the
+// line, column and byte.
+func importError(file string, err error) error {
+	var re *ReadError
+	if !errors.As(err, &re) {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	keep := ""
+	if re.Cut {
+		keep = fmt.Sprintf(" (truncate -s %d %s)", re.Offset, file)
+	}
+	return fmt.Errorf("%s:%d:%d: byte %d: %s%s", file, re.Line, re.Column, re.Offset, re.Problem, keep)
+}
+
+// where places the run's report in a file of several: " 2 of 3 (line
+// 57)"; "" in a file of one.
+func (im imported) where() string {
+	if im.runs == 1 {
+		return ""
+	}
+	return fmt.Sprintf(" %d of %d (line %d)", im.report, im.runs, im.line)
+}
+
+// sameSteps refuses two imported runs that would write the same step: job
+// files exported by drivebench name their step, and a results folder
+// holds one record per step.
+func sameSteps(imports []imported) error {
+	seen := map[string]string{}
+	for _, im := range imports {
+		for _, g := range im.groups() {
+			id, what := im.stepInfo(g).ID, im.file+" report"+im.where()+" job "+g.name
+			if other, ok := seen[id]; ok && other != what {
+				return fmt.Errorf("%s and %s both ran step %s; a results folder keeps one record per step, so import them into separate folders", other, what, id)
+			}
+			seen[id] = what
+		}
+	}
+	return nil
 }
 
 // jobGroup is the jobs of one name in one file.
@@ -117,14 +173,24 @@ func (im imported) stepInfo(g jobGroup) results.StepInfo {
 	return results.StepInfo{ID: im.stepID(g), Kind: "profile", Name: im.stepName(g), Drive: g.drive(), Source: g.name, Point: im.point(g)}
 }
 
-// stepID derives the step's ID from the file's content and the job name,
-// so importing the same output again gives the same step.
+// stepID derives the step's ID from the file's content, the report's
+// number in a file of several and the job name, so importing the same
+// output again gives the same step.
 func (im imported) stepID(g jobGroup) string {
-	sum := sha256.Sum256([]byte(im.hash + "\x00" + g.name))
+	key := im.hash + "\x00" + g.name
+	if im.runs > 1 {
+		key = im.hash + "\x00" + strconv.Itoa(im.report) + "\x00" + g.name
+	}
+	sum := sha256.Sum256([]byte(key))
 	return hex.EncodeToString(sum[:8])
 }
 
+// stepName is the file and the job, with the report's number in a file
+// of several: "out.json report 2 / randread".
 func (im imported) stepName(g jobGroup) string {
+	if im.runs > 1 {
+		return fmt.Sprintf("%s report %d / %s", filepath.Base(im.file), im.report, g.name)
+	}
 	return filepath.Base(im.file) + " / " + g.name
 }
 
@@ -147,7 +213,11 @@ func (im imported) point(g jobGroup) []results.Param {
 			pt = append(pt, results.Param{Name: k, Value: v})
 		}
 	}
-	return append(pt, results.Param{Name: "file", Value: filepath.Base(im.file)})
+	pt = append(pt, results.Param{Name: "file", Value: filepath.Base(im.file)})
+	if im.runs > 1 {
+		pt = append(pt, results.Param{Name: "report", Value: im.report})
+	}
+	return pt
 }
 
 // record is the step record of a group: the merged result, the hosts,
@@ -250,16 +320,39 @@ func hostBreakdown(jobs []Job) []metrics.HostResult {
 // notes tell the reader how the figures were read.
 func (im imported) notes(g jobGroup, res *metrics.Result) []string {
 	notes := []string{fmt.Sprintf("imported from %s (%s, %d job entries)", filepath.Base(im.file), im.out.Version, len(g.jobs))}
+	if im.runs > 1 {
+		notes = append(notes, fmt.Sprintf("%s holds the reports of %d fio runs appended one after another; this is report%s, so the step's name and point carry its number",
+			filepath.Base(im.file), im.runs, im.where()))
+	}
+	if n := im.out.Snapshots; n > 0 {
+		notes = append(notes, fmt.Sprintf("fio printed %d status reports of this run before its last (--status-interval); the figures are the last report's", n))
+	}
+	if len(im.out.Messages) > 0 {
+		notes = append(notes, "fio printed beside the report: "+quoteLines(im.out.Messages, 5))
+	}
 	if im.out.Latency == "clat" {
 		notes = append(notes, "latency is fio's clat (from submission done to completion; fio recorded no lat percentiles)")
 	}
 	if len(g.jobs) > 1 && !hasHist(res) {
 		notes = append(notes, noPercentiles)
 	}
-	if im.out.Truncated {
-		notes = append(notes, "fio's output ends in a report cut short; these figures are from the last complete one")
-	}
 	return append(notes, im.out.Warnings...)
+}
+
+// quoteLines quotes the first n lines, each at most 200 bytes, and counts
+// the rest.
+func quoteLines(lines []string, n int) string {
+	var out []string
+	for _, l := range lines[:min(len(lines), n)] {
+		if len(l) > 200 {
+			l = strings.ToValidUTF8(l[:200], "") + "…"
+		}
+		out = append(out, strconv.Quote(l))
+	}
+	if more := len(lines) - n; more > 0 {
+		out = append(out, fmt.Sprintf("and %d more lines", more))
+	}
+	return strings.Join(out, ", ")
 }
 
 // noPercentiles says why the percentiles of an import are missing.
@@ -287,8 +380,10 @@ func importManifest(imports []imported) *results.Manifest {
 	var methodOrder []string
 	points := map[string][][]results.Param{}
 	for _, im := range imports {
-		planHash.Write([]byte(im.hash))
-		names = append(names, filepath.Base(im.file))
+		if im.report == 1 {
+			planHash.Write([]byte(im.hash))
+			names = append(names, filepath.Base(im.file))
+		}
 		versions[im.out.Version] = true
 		if im.out.Time.After(m.Created) {
 			m.Created = im.out.Time

@@ -2,8 +2,13 @@ package fio
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -175,6 +180,97 @@ func TestImportRefusesFiguresThatDoNotAddUp(t *testing.T) {
 			}
 			if recs[0].Status != results.StatusFailed || !strings.HasSuffix(recs[0].Error, tc.want) {
 				t.Errorf("status %s, error %q\nwant failed, ending %q", recs[0].Status, recs[0].Error, tc.want)
+			}
+		})
+	}
+}
+
+// TestImportAppendedRuns: a file holding two fio runs appended imports as
+// two steps, named and numbered by report, each with the figures fio
+// printed in its own report.
+func TestImportAppendedRuns(t *testing.T) {
+	file := filepath.Join("testdata", "appended-2runs.json")
+	raw := readTestdata(t, file[len("testdata/"):])
+	dir := filepath.Join(t.TempDir(), "imported")
+	if err := Import(dir, []string{file}); err != nil {
+		t.Fatal(err)
+	}
+	folder, err := results.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := folder.Records()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records (%v), want one per run", len(recs), err)
+	}
+	byName := map[string]*results.Record{}
+	for _, r := range recs {
+		byName[r.Name] = r
+	}
+	for i, line := range []int{2, 276} {
+		name := "appended-2runs.json report " + strconv.Itoa(i+1) + " / seqrand"
+		rec := byName[name]
+		if rec == nil {
+			t.Fatalf("no record %q among %v", name, slices.Collect(maps.Keys(byName)))
+		}
+		start := 0
+		for range line - 1 {
+			start += bytes.IndexByte(raw[start:], '\n') + 1
+		}
+		var report struct {
+			Jobs []fixtureJob `json:"jobs"`
+		}
+		dec := json.NewDecoder(bytes.NewReader(raw[start:]))
+		dec.UseNumber()
+		if err := dec.Decode(&report); err != nil {
+			t.Fatal(err)
+		}
+		want, _ := report.Jobs[0].Read.IOPS.Float64()
+		if got := rec.Result.Read.IOPS; math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%s: %v IOPS, fio printed %v in the report at line %d", name, got, want, line)
+		}
+		if !slices.ContainsFunc(rec.Point, func(p results.Param) bool { return p.Name == "report" && fmt.Sprint(p.Value) == strconv.Itoa(i+1) }) {
+			t.Errorf("%s: point %v lacks its report", name, rec.Point)
+		}
+		note := "appended-2runs.json holds the reports of 2 fio runs appended one after another; this is report " + strconv.Itoa(i+1) + " of 2 (line " + strconv.Itoa(line) + ")"
+		if !strings.Contains(strings.Join(rec.Log, "\n"), note) {
+			t.Errorf("%s: notes %q lack %q", name, rec.Log, note)
+		}
+	}
+	if !strings.Contains(strings.Join(byName["appended-2runs.json report 2 / seqrand"].Log, "\n"), `"fio: this line and the next were typed after the runs", "{ not a report"`) {
+		t.Errorf("the text after the runs is not in the last run's notes")
+	}
+}
+
+// TestImportRefusesWhatItCannotRead: a file whose second report was cut
+// short is refused at the report's place, with what to do, and nothing
+// is written; so are two runs of one exported step.
+func TestImportRefusesWhatItCannotRead(t *testing.T) {
+	exported := func(iops int) string {
+		desc, _ := json.Marshal(identityPrefix + `{"plan":"p","step":"0123456789abcdef","name":"d / p","kind":"profile","source":"p","drive":"d"}`)
+		return `{"fio version": "fio-3.33", "timestamp_ms": ` + strconv.Itoa(1000+iops) + `, "jobs": [{"jobname": "p", "job options": {"description": ` + string(desc) +
+			`}, "read": {"total_ios": ` + strconv.Itoa(iops) + `, "io_bytes": 4096, "runtime": 1000}}]}` + "\n"
+	}
+	twice := filepath.Join(t.TempDir(), "twice.json")
+	if err := os.WriteFile(twice, []byte(exported(1)+exported(2)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := filepath.Join("testdata", "appended-cut.json")
+	tests := []struct {
+		file, want string
+	}{
+		{cut, cut + ":276:1: byte 6775: a fio report starts here but the output ends inside it, 400 bytes later: it was cut short; use fio's complete output, or keep only the reports before it (truncate -s 6775 " + cut + ")"},
+		{twice, twice + " report 1 of 2 (line 1) job p and " + twice + " report 2 of 2 (line 2) job p both ran step 0123456789abcdef; a results folder keeps one record per step, so import them into separate folders"},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "imported")
+			err := Import(dir, []string{tt.file})
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("error\n%v\nwant\n%s", err, tt.want)
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Errorf("a refused import wrote %s", dir)
 			}
 		})
 	}

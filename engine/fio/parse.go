@@ -36,6 +36,11 @@ type Output struct {
 	// when fio was killed while writing; Jobs are then from the last
 	// complete one.
 	Truncated bool
+	// Offset is where the report starts in the output, in bytes.
+	Offset int
+	// Snapshots counts the status reports of the run before this one
+	// (--status-interval), which ParseRuns folded into it.
+	Snapshots int
 	// Warnings note figures that could not be taken at face value.
 	Warnings []string
 }
@@ -51,6 +56,9 @@ type Job struct {
 	// Options are the job's options over the report's global options, as
 	// fio printed them.
 	Options map[string]string
+	// runtime is how long the job ran, elapsed how long since fio
+	// started it, in whole seconds rounded up, as fio printed them.
+	runtime, elapsed time.Duration
 	// Problems are what makes the job's figures untrustworthy: latency
 	// bins that are not numbers of ns, I/O counted in no time.
 	Problems []string
@@ -67,60 +75,95 @@ func (o *Output) Result() *metrics.Result { return Merge(o.Jobs) }
 // the JSON (fio mixes warnings and client notices into it) is kept in
 // Messages; when the output holds several reports (--status-interval) the
 // last complete one is used. It fails when the output holds no complete
-// report, quoting what fio printed instead.
+// report, quoting what fio printed instead. ParseRuns reads every run of
+// an output that holds several.
 func Parse(out []byte) (*Output, error) {
-	s := scan(badNumbers.ReplaceAll(out, []byte("${1}null")))
-	if s.report == nil {
+	s := scan(out)
+	if len(s.reports) == 0 {
 		return nil, noReportError(s)
 	}
-	o, err := decodeReport(s.report)
+	last := s.reports[len(s.reports)-1]
+	o, err := decodeReport(last.raw)
 	if err != nil {
 		return nil, err
 	}
-	o.Messages, o.Truncated = s.messages, s.truncated
+	o.Offset = last.offset
+	o.Messages, o.Truncated = s.messages, s.cut >= 0
 	return o, nil
 }
 
-// scanned is what scan found in fio's output.
+// scanned is what scan found in fio's output. Offsets are those of the
+// output as given.
 type scanned struct {
-	report    []byte
-	messages  []string
-	truncated bool
-	size      int
+	reports  []foundReport
+	messages []string
+	// after are the text lines after the last report.
+	after []string
+	// cut is the offset of a report the output ends inside, -1 when it
+	// ends after one; damaged is the first report that is not JSON.
+	cut     int
+	damaged *ReadError
+	size    int
+	// orig maps an offset of the text scanned, fio's non-JSON numbers
+	// replaced, back to the output.
+	orig func(int) int
 }
 
-// scan finds the last complete fio report in out and the text around the
-// JSON. A '{' that starts neither a report nor a truncated one is text.
+// foundReport is one complete report in fio's output: its JSON, its
+// offset, and the text lines between it and the report before it.
+type foundReport struct {
+	raw    []byte
+	offset int
+	// at is the report's offset in the scanned text.
+	at     int
+	before []string
+}
+
+// scan finds every complete fio report in out and the text around the
+// JSON. A '{' that starts neither a report nor a truncated one is text;
+// one that starts a report (its first key is "fio version") that is not
+// JSON is recorded as damaged and read as text.
 func scan(out []byte) scanned {
-	s := scanned{size: len(out)}
-	text := 0
-	for i := 0; i < len(out); {
-		j := bytes.IndexByte(out[i:], '{')
+	text, orig := replaceBadNumbers(out)
+	s := scanned{size: len(out), cut: -1, orig: orig}
+	from := 0
+	for i := 0; i < len(text); {
+		j := bytes.IndexByte(text[i:], '{')
 		if j < 0 {
 			break
 		}
 		start := i + j
-		raw, n, err := decodeObject(out[start:])
+		raw, n, err := decodeObject(text[start:])
 		switch {
 		case err == nil && isReport(raw):
-			s.addText(out[text:start])
-			s.report, s.truncated = raw, false
-			i, text = start+n, start+n
+			before := appendText(nil, text[from:start])
+			s.reports = append(s.reports, foundReport{raw: raw, offset: orig(start), at: start, before: before})
+			s.messages = append(s.messages, before...)
+			i, from = start+n, start+n
 		case err == nil:
 			i = start + n
 		case errors.Is(err, io.ErrUnexpectedEOF):
 			// The rest of the output is one unfinished JSON value: a
 			// report cut short when it starts a line, as fio's do.
-			s.addText(out[text:start])
-			s.truncated = startsLine(out, start)
+			if startsLine(text, start) {
+				s.cut = orig(start)
+			}
+			s.messages = appendText(s.messages, text[from:start])
 			return s
 		default:
+			if s.damaged == nil && reportStart.Match(text[start:]) {
+				s.damaged = damagedReport(out, orig, start, err)
+			}
 			i = start + 1
 		}
 	}
-	s.addText(out[text:])
+	s.after = appendText(nil, text[from:])
+	s.messages = append(s.messages, s.after...)
 	return s
 }
+
+// reportStart is how fio begins a report.
+var reportStart = regexp.MustCompile(`^\{\s*"fio version"`)
 
 // startsLine reports whether the '{' at i is the first thing on its line,
 // as fio writes the start of a report.
@@ -128,12 +171,43 @@ func startsLine(out []byte, i int) bool {
 	return i == 0 || out[i-1] == '\n'
 }
 
-// addText keeps the non-empty lines of text as messages.
-func (s *scanned) addText(text []byte) {
+// appendText appends the non-empty lines of text.
+func appendText(lines []string, text []byte) []string {
 	for line := range strings.SplitSeq(string(text), "\n") {
 		if line = strings.TrimSpace(line); line != "" {
-			s.messages = append(s.messages, line)
+			lines = append(lines, line)
 		}
+	}
+	return lines
+}
+
+// replaceBadNumbers replaces the non-JSON numbers some fio versions print
+// ("-nan", "inf") by null, and gives the function that maps an offset of
+// the new text back to out.
+func replaceBadNumbers(out []byte) ([]byte, func(int) int) {
+	matches := badNumbers.FindAllSubmatchIndex(out, -1)
+	if len(matches) == 0 {
+		return out, func(i int) int { return i }
+	}
+	var text []byte
+	type shift struct{ at, by int }
+	var shifts []shift
+	prev := 0
+	for _, m := range matches {
+		text = append(append(text, out[prev:m[3]]...), "null"...)
+		shifts = append(shifts, shift{at: len(text), by: len(text) - m[1]})
+		prev = m[1]
+	}
+	text = append(text, out[prev:]...)
+	return text, func(i int) int {
+		by := 0
+		for _, s := range shifts {
+			if i < s.at {
+				break
+			}
+			by = s.by
+		}
+		return i - by
 	}
 }
 
@@ -165,7 +239,7 @@ func isReport(raw json.RawMessage) bool {
 // noReportError explains output without a report, quoting fio's words.
 func noReportError(s scanned) error {
 	what := "no JSON report"
-	if s.truncated {
+	if s.cut >= 0 {
 		what = "a JSON report cut short"
 	}
 	if len(s.messages) == 0 {
@@ -192,6 +266,7 @@ type (
 		Read       dirJSON     `json:"read"`
 		Write      dirJSON     `json:"write"`
 		JobRuntime uint64      `json:"job_runtime"`
+		Elapsed    uint64      `json:"elapsed"`
 		UsrCPU     float64     `json:"usr_cpu"`
 		SysCPU     float64     `json:"sys_cpu"`
 		Hostname   *string     `json:"hostname"`
@@ -295,7 +370,8 @@ func (o *Output) decodeJob(e jobJSON, global optionsJSON) Job {
 		opts = map[string]string{}
 	}
 	maps.Copy(opts, e.Options)
-	j := Job{Name: e.Name, Error: e.Error, Options: opts}
+	j := Job{Name: e.Name, Error: e.Error, Options: opts,
+		runtime: time.Duration(e.JobRuntime) * time.Millisecond, elapsed: time.Duration(e.Elapsed) * time.Second}
 	if e.Hostname != nil {
 		j.Host = *e.Hostname + "," + strconv.Itoa(e.Port)
 	}

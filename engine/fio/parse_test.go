@@ -48,14 +48,14 @@ func readFixture(t testing.TB, name string) ([]byte, []fixtureJob) {
 		t.Fatal(err)
 	}
 	s := scan(raw)
-	if s.report == nil {
+	if len(s.reports) == 0 {
 		return raw, nil
 	}
 	var r struct {
 		Jobs    []fixtureJob `json:"jobs"`
 		Clients []fixtureJob `json:"client_stats"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(s.report))
+	dec := json.NewDecoder(bytes.NewReader(s.reports[len(s.reports)-1].raw))
 	dec.UseNumber()
 	if err := dec.Decode(&r); err != nil {
 		t.Fatalf("%s: %v", name, err)

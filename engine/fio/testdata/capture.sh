@@ -67,3 +67,24 @@ kill -INT $run
 wait $run || true
 size=$(stat -c %s "$HERE/status-interval-sigint.json")
 head -c $((size - size / 5)) "$HERE/status-interval-sigint.json" >"$HERE/truncated.json"
+
+# Several runs appended to one file, as `fio ... >> out.json` leaves them:
+#
+#   appended-2runs.json          two runs of one job name, 4k then 16k, with
+#                                fio's note (stderr) before each report
+#                                and text after the last
+#   appended-status.json         two runs with --status-interval=1, each a
+#                                series of status reports
+#   appended-cut.json            appended-2runs.json cut inside its second report
+A=$HERE/appended-2runs.json
+: >"$A"
+fio --name=seqrand "${COMMON[@]}" --rw=randread --ioengine=psync --iodepth=4 --output-format=json >>"$A" 2>&1
+fio --name=seqrand "${COMMON[@]}" --rw=randread --ioengine=psync --iodepth=4 --bs=16k --output-format=json >>"$A" 2>&1
+printf 'fio: this line and the next were typed after the runs\n{ not a report\n' >>"$A"
+S=$HERE/appended-status.json
+: >"$S"
+for bs in 4k 8k; do
+  fio --name=status "${COMMON[@]}" --runtime=2 --bs=$bs --rw=randread --status-interval=1 --output-format=json >>"$S"
+done
+second=$(grep -b '^{' "$A" | sed -n 2p | cut -d: -f1)
+head -c $((second + 400)) "$A" >"$HERE/appended-cut.json"
