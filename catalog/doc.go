@@ -17,6 +17,15 @@
 // so adding it again keeps one copy (and replaces it when the folder has
 // grown since, as after a resumed run).
 //
+// Queries of the catalog's own SQL ([Catalog.Stream]) only read, and are
+// bounded: one statement of a kind that reads, checked before the
+// database sees it and enforced again by the database (SQLite: a
+// read-only connection with an authorizer, since a read-only connection
+// still runs ATTACH and VACUUM INTO, which create files; PostgreSQL: a
+// READ ONLY transaction with statement_timeout); rows handed on as they
+// come, never collected, up to a limit; a time limit; and a canceled
+// context interrupts the statement in the database.
+//
 // Latency histograms are stored whole (the metrics package's binary form)
 // beside the percentiles, so that percentiles across drives are read from
 // merged histograms, never averaged from per-drive percentiles.

@@ -12,8 +12,11 @@ import (
 	"sync"
 	"time"
 
-	// The two database drivers: pure Go both, registered as "sqlite" and "pgx".
-	_ "github.com/jackc/pgx/v5/stdlib"
+	// The two database drivers, pure Go both.
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
+	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite"
 )
 
@@ -86,10 +89,17 @@ func Open(ctx context.Context, target string) (*Catalog, error) {
 
 func connect(target string) (*Catalog, error) {
 	if IsPostgres(target) {
-		db, err := sql.Open("pgx", target)
+		cfg, err := pgx.ParseConfig(target)
 		if err != nil {
 			return nil, fmt.Errorf("catalog %s: %w", redact(target), err)
 		}
+		// A canceled context (Ctrl-C, a query's time limit) sends the
+		// server a cancel request, so that it stops the statement, instead
+		// of only closing the connection while the server goes on.
+		cfg.BuildContextWatcherHandler = func(conn *pgconn.PgConn) ctxwatch.Handler {
+			return &pgconn.CancelRequestContextWatcherHandler{Conn: conn, DeadlineDelay: 5 * time.Second}
+		}
+		db := stdlib.OpenDB(*cfg)
 		db.SetMaxOpenConns(8)
 		return &Catalog{db: db, Where: redact(target), postgres: true}, nil
 	}

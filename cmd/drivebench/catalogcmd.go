@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/csv"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -155,9 +158,12 @@ func cmdCatalogLs(ctx context.Context, args []string, io stdio) int {
 }
 
 func cmdCatalogQuery(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("catalog query", "SQL", "Run one SQL statement on the catalog, read-only: a statement that writes fails. docs/catalog.md describes the tables.", io)
+	fs := newFlagSet("catalog query", "SQL", "Run one SQL statement that reads the catalog: SELECT, WITH ... SELECT, VALUES, EXPLAIN or a PRAGMA read. "+
+		"Anything else (a write, ATTACH, VACUUM, a second statement) is refused. Rows are written as they come. docs/catalog.md describes the tables.", io)
 	var cf catalogFlags
 	cf.register(fs, "table", "csv", "json")
+	limit := fs.Int("limit", catalog.DefaultQueryRows, "the most rows to write: a query that returns more fails after them, saying so; 0 for no limit")
+	timeout := fs.Duration("timeout", catalog.DefaultQueryTimeout, "the most time the query may take, writing its rows included")
 	pos, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -165,13 +171,39 @@ func cmdCatalogQuery(ctx context.Context, args []string, io stdio) int {
 	if !wantPositionals(fs, pos, "one SQL statement (quote it)") {
 		return exitUsage
 	}
+	if *limit < 0 || *timeout <= 0 {
+		fmt.Fprintf(io.err, "drivebench catalog query: -limit %d -timeout %s: give a limit of 0 (none) or more rows and a positive time, such as -timeout 5m\n", *limit, *timeout)
+		return exitUsage
+	}
 	c, ok := cf.open(ctx, fs)
 	if !ok {
 		return exitUsage
 	}
 	defer c.Close()
-	t, err := c.Query(ctx, pos[0])
-	return show(fs, cf.format, t, err, func(bool) *catalog.Table { return t })
+	maxRows := *limit
+	if maxRows == 0 {
+		maxRows = -1
+	}
+	w := newRowWriter(cf.format, io.out)
+	_, err := c.Stream(ctx, pos[0], catalog.QueryLimits{MaxRows: maxRows, Timeout: *timeout}, w)
+	if closeErr := w.Close(err == nil); err == nil {
+		err = closeErr
+	}
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.Is(err, catalog.ErrTooManyRows):
+		fmt.Fprintf(io.err, "drivebench catalog query: output cut after %s rows (-limit %d): the query returns more; "+
+			"narrow it (WHERE, LIMIT, an aggregate), or give a larger -limit, or -limit 0 for every row\n", format.Count(float64(*limit)), *limit)
+	case errors.Is(err, catalog.ErrQueryTimeout):
+		fmt.Fprintf(io.err, "drivebench catalog query: %v; narrow the query, or give a longer -timeout\n", err)
+	case ctx.Err() != nil:
+		fmt.Fprintf(io.err, "drivebench catalog query: %v\n", err)
+		return exitInterrupted
+	default:
+		fmt.Fprintf(io.err, "drivebench catalog query: %v\n", err)
+	}
+	return exitUsage
 }
 
 // pointFlags name one profile point and a figure of it.
@@ -397,34 +429,164 @@ func show(fs *flagSet, outFormat string, v any, err error, table func(human bool
 }
 
 func writeCSV(w io.Writer, t *catalog.Table) error {
-	cw := csv.NewWriter(w)
-	cw.Write(t.Columns)
-	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, v := range r {
-			cells[i] = cellText(v, false)
-		}
-		cw.Write(cells)
-	}
-	cw.Flush()
-	return cw.Error()
+	return writeRows(&csvRows{w: csv.NewWriter(w)}, t)
 }
 
 // writeTableOf writes a table in aligned columns for the terminal.
 func writeTableOf(w io.Writer, t *catalog.Table) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(t.Columns, "\t"))
+	writeRows(newTableRows(w), t)
+}
+
+// writeRows hands a table held whole to a rowWriter.
+func writeRows(rw rowWriter, t *catalog.Table) error {
+	if err := rw.Start(t.Columns); err != nil {
+		return err
+	}
 	for _, r := range t.Rows {
-		cells := make([]string, len(r))
-		for i, v := range r {
-			cells[i] = cellText(v, true)
+		if err := rw.Row(r); err != nil {
+			return err
 		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
-	tw.Flush()
-	if len(t.Rows) == 0 {
-		fmt.Fprintln(w, "(no rows)")
+	return rw.Close(true)
+}
+
+// rowWriter writes rows as a query hands them on, holding at most
+// rowBlock of them: tables are aligned per block of rows.
+type rowWriter interface {
+	catalog.RowSink
+	// Close writes what is left and ends the output; complete says
+	// whether the rows handed on are all the query's.
+	Close(complete bool) error
+}
+
+// rowBlock is how many rows a rowWriter holds before it writes them.
+const rowBlock = 1000
+
+func newRowWriter(outFormat string, w io.Writer) rowWriter {
+	switch outFormat {
+	case "csv":
+		return &csvRows{w: csv.NewWriter(w)}
+	case "json":
+		return &jsonRows{w: bufio.NewWriter(w)}
 	}
+	return newTableRows(w)
+}
+
+// tableRows writes aligned columns for people, NULL as a dash.
+type tableRows struct {
+	w    io.Writer
+	tw   *tabwriter.Writer
+	rows int
+}
+
+func newTableRows(w io.Writer) *tableRows {
+	return &tableRows{w: w, tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)}
+}
+
+func (t *tableRows) Start(columns []string) error {
+	_, err := fmt.Fprintln(t.tw, strings.Join(columns, "\t"))
+	return err
+}
+
+func (t *tableRows) Row(values []any) error {
+	cells := make([]string, len(values))
+	for i, v := range values {
+		cells[i] = cellText(v, true)
+	}
+	if _, err := fmt.Fprintln(t.tw, strings.Join(cells, "\t")); err != nil {
+		return err
+	}
+	if t.rows++; t.rows%rowBlock == 0 {
+		return t.tw.Flush()
+	}
+	return nil
+}
+
+func (t *tableRows) Close(complete bool) error {
+	if err := t.tw.Flush(); err != nil {
+		return err
+	}
+	if complete && t.rows == 0 {
+		_, err := fmt.Fprintln(t.w, "(no rows)")
+		return err
+	}
+	return nil
+}
+
+// csvRows writes CSV for programs: NULL as an empty field.
+type csvRows struct {
+	w    *csv.Writer
+	rows int
+}
+
+func (c *csvRows) Start(columns []string) error {
+	return c.w.Write(columns)
+}
+
+func (c *csvRows) Row(values []any) error {
+	cells := make([]string, len(values))
+	for i, v := range values {
+		cells[i] = cellText(v, false)
+	}
+	if err := c.w.Write(cells); err != nil {
+		return err
+	}
+	if c.rows++; c.rows%rowBlock == 0 {
+		c.w.Flush()
+	}
+	return c.w.Error()
+}
+
+func (c *csvRows) Close(bool) error {
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// jsonRows writes {"columns": [...], "rows": [[...], ...]}, a row a line.
+type jsonRows struct {
+	w       *bufio.Writer
+	started bool
+	rows    int
+}
+
+func (j *jsonRows) Start(columns []string) error {
+	cols, err := json.Marshal(columns)
+	if err != nil {
+		return err
+	}
+	j.started = true
+	_, err = fmt.Fprintf(j.w, "{\n  \"columns\": %s,\n  \"rows\": [", cols)
+	return err
+}
+
+func (j *jsonRows) Row(values []any) error {
+	row, err := json.Marshal(values)
+	if err != nil {
+		return err
+	}
+	sep := ","
+	if j.rows == 0 {
+		sep = ""
+	}
+	j.rows++
+	_, err = fmt.Fprintf(j.w, "%s\n    %s", sep, row)
+	return err
+}
+
+// Close ends the document, so that it parses also when the query failed
+// after some rows (the exit code and the message say so).
+func (j *jsonRows) Close(bool) error {
+	if !j.started {
+		return j.w.Flush()
+	}
+	end := "\n  ]\n}\n"
+	if j.rows == 0 {
+		end = "]\n}\n"
+	}
+	if _, err := j.w.WriteString(end); err != nil {
+		return err
+	}
+	return j.w.Flush()
 }
 
 // cellText writes a value; for people, numbers are grouped and NULL is a

@@ -3,10 +3,15 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // catalogRuns runs testdata/catalog.hcl once per drive with -catalog, as
@@ -67,7 +72,7 @@ func TestCatalogCommands(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &q); err != nil || len(q.Rows) != 1 || q.Rows[0][0] != float64(3) {
 		t.Errorf("query: %v\n%s", err, out)
 	}
-	if code, _, errOut := runCLI(t, "catalog", "query", "-catalog", cat, "DELETE FROM runs"); code != exitUsage || !strings.Contains(errOut, "readonly") {
+	if code, _, errOut := runCLI(t, "catalog", "query", "-catalog", cat, "DELETE FROM runs"); code != exitUsage || !strings.Contains(errOut, "DELETE is not a query") {
 		t.Errorf("a writing query: exit %d: %s", code, errOut)
 	}
 
@@ -136,3 +141,109 @@ func TestReportComparablesFromCatalog(t *testing.T) {
 		}
 	}
 }
+
+// fixtureCatalog is a catalog holding the run of reports' vendor-acceptance
+// fixture: 24 steps, so that steps joined with itself five times are
+// about eight million rows.
+func fixtureCatalog(t *testing.T) string {
+	t.Helper()
+	cat := filepath.Join(t.TempDir(), "catalog.db")
+	if code, out, errOut := runCLI(t, "catalog", "add", "-catalog", cat, "../../reports/testdata/vendor-acceptance"); code != exitOK {
+		t.Fatalf("catalog add: exit %d\n%s%s", code, out, errOut)
+	}
+	return cat
+}
+
+const (
+	crossJoin = "SELECT a.step_id, b.name FROM steps a, steps b, steps c, steps d, steps e"
+	endless   = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c"
+)
+
+// TestCatalogQueryBounds: a query is cut at its row limit, stopped at its
+// time limit, and refused when it is not one statement that reads; each
+// says so on stderr and exits 2, and nothing is created.
+func TestCatalogQueryBounds(t *testing.T) {
+	cat := fixtureCatalog(t)
+	dir := t.TempDir()
+	cases := []struct {
+		name      string
+		args      []string
+		rows      int // lines of stdout, -1 for none
+		wantOut   string
+		wantError string
+	}{
+		{"limit", []string{"-format", "csv", "-limit", "5", crossJoin}, 6, "step_id,name\n",
+			"drivebench catalog query: output cut after 5 rows (-limit 5): the query returns more; narrow it (WHERE, LIMIT, an aggregate), or give a larger -limit, or -limit 0 for every row\n"},
+		{"default limit", []string{crossJoin}, 10_001, "step_id", "output cut after 10,000 rows (-limit 10000)"},
+		{"json stays whole", []string{"-format", "json", "-limit", "2", crossJoin}, 7, "{\n  \"columns\": [\"step_id\",\"name\"],\n  \"rows\": [\n", "output cut after 2 rows"},
+		{"timeout", []string{"-timeout", "500ms", "SELECT COUNT(*) FROM (" + endless + ") e"}, -1, "",
+			"time limit reached: stopped after 500ms and 0 rows; narrow the query, or give a longer -timeout\n"},
+		{"attach", []string{"ATTACH DATABASE '" + filepath.Join(dir, "x.db") + "' AS x"}, -1, "", "ATTACH is not a query"},
+		{"vacuum into", []string{"VACUUM INTO '" + filepath.Join(dir, "copy.db") + "'"}, -1, "", "VACUUM is not a query"},
+		{"two statements", []string{"SELECT 1; DELETE FROM runs"}, -1, "", `give one statement: a second one starts at line 1, column 11 ("DELETE")`},
+		{"pragma write", []string{"PRAGMA user_version = 3"}, -1, "", "PRAGMA user_version is not a read"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errOut := runCLI(t, append([]string{"catalog", "query", "-catalog", cat}, tc.args...)...)
+			if code != exitUsage || !strings.Contains(errOut, tc.wantError) || !strings.HasPrefix(out, tc.wantOut) {
+				t.Errorf("exit %d, stderr %q, stdout starts %.200q", code, errOut, out)
+			}
+			var doc struct{ Rows [][]string }
+			if strings.HasPrefix(out, "{") && (json.Unmarshal([]byte(out), &doc) != nil || len(doc.Rows) != 2) {
+				t.Errorf("the JSON cut after 2 rows does not parse as 2 rows:\n%s", out)
+			}
+			if lines := strings.Count(out, "\n"); tc.rows >= 0 && lines != tc.rows || tc.rows < 0 && out != "" {
+				t.Errorf("%d lines of output, want %d", lines, tc.rows)
+			}
+		})
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+		t.Errorf("a refused query made %s", ents[0].Name())
+	}
+	if code, out, _ := runCLI(t, "catalog", "query", "-catalog", cat, "-limit", "0", "-format", "csv", "SELECT a.step_id FROM steps a, steps b, steps c"); code != exitOK || strings.Count(out, "\n") != 24*24*24+1 {
+		t.Errorf("-limit 0: exit %d, %d lines", code, strings.Count(out, "\n"))
+	}
+}
+
+// TestCatalogQuerySignal: SIGINT or SIGTERM ends a query that would never
+// end at once: exit 130, saying it was interrupted.
+func TestCatalogQuerySignal(t *testing.T) {
+	cat := fixtureCatalog(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "catalog", "query", "-catalog", cat, "-limit", "0", "-timeout", "1h", "-format", "csv", endless)
+			cmd.Env = append(os.Environ(), "DRIVEBENCH_TEST_AS_COMMAND=1")
+			out := &headBuffer{}
+			var errOut lockedBuffer
+			cmd.Stdout, cmd.Stderr = out, &errOut
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			deadline := time.Now().Add(time.Minute)
+			for out.Len() == 0 {
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					t.Fatalf("no row within a minute: %s", errOut.String())
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted || !strings.Contains(errOut.String(), "interrupted after") {
+				t.Errorf("%v: %v, stderr %q", sig, err, errOut.String())
+			}
+		})
+	}
+}
+
+// headBuffer counts what a child writes and keeps none of it.
+type headBuffer struct{ n atomic.Int64 }
+
+func (h *headBuffer) Write(p []byte) (int, error) {
+	h.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+func (h *headBuffer) Len() int64 { return h.n.Load() }
