@@ -10,31 +10,40 @@ import (
 
 // TestUnderAddressSpaceLimit runs drivebench as a child under ulimit -v
 // 6000000 (5.7 GiB), which once ended every command with a Go trace
-// because every process reserved Starlark's 4 GiB: commands run, hooks
-// run in their worker, and a hook over its memory limit is reported,
-// naming both limits, without a trace.
+// because every process reserved Starlark's 4 GiB, and under 3000000:
+// commands run, hooks run in their worker, and a hook over its memory
+// limit is reported, naming both limits, without a trace.
 func TestUnderAddressSpaceLimit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs drivebench as a child process; skipped in -short mode")
 	}
 	dir := t.TempDir()
+	memoryError := func(limit, ulimit string) string {
+		return "memory-bomb.star:1:5: hook stopped: bomb used more than the memory limit of " + limit + "; " +
+			"look for a list or string that grows without bound, or raise hook_memory in the plan if the hook needs more " +
+			"(the hook worker also runs under drivebench's address-space limit, ulimit -v " + ulimit + ", which may have stopped it first: " +
+			"raise that limit too if the hook needs more than it leaves)"
+	}
 	cases := []struct {
-		args []string
-		code int
-		want []string
+		name   string
+		ulimit string
+		args   []string
+		code   int
+		want   []string
 	}{
-		{[]string{"validate", "testdata/memory-bomb.hcl"}, exitOK, []string{"Read Of Never-Written Space"}},
-		{[]string{"run", "-out", filepath.Join(dir, "out"), "testdata/memory-bomb.hcl"}, exitStepFailed, []string{
-			"pass fine on scratch",
-			"memory-bomb.star:1:5: hook stopped: bomb used more than the memory limit of 128 MiB; " +
-				"look for a list or string that grows without bound, or raise hook_memory in the plan if the hook needs more " +
-				"(the hook worker also runs under drivebench's address-space limit, ulimit -v 6000000, which may have stopped it first: " +
-				"raise that limit too if the hook needs more than it leaves)"}},
-		{[]string{"catalog", "ls", "-catalog", filepath.Join(dir, "catalog.db")}, exitOK, []string{"(no rows)"}},
+		{"validate", "6000000", []string{"validate", "testdata/memory-bomb.hcl"}, exitOK, []string{"Read Of Never-Written Space"}},
+		{"run", "6000000", []string{"run", "-out", filepath.Join(dir, "out"), "testdata/memory-bomb.hcl"}, exitStepFailed,
+			[]string{"pass fine on scratch", memoryError("128 MiB", "6000000")}},
+		// The worker's own cap (what it maps, 2 GiB and headroom) is above
+		// the user's limit: it keeps the user's instead of failing to
+		// raise it.
+		{"run, hook memory above the limit", "3000000", []string{"run", "-hook-memory", "2GiB", "-out", filepath.Join(dir, "out2"), "testdata/memory-bomb.hcl"}, exitStepFailed,
+			[]string{"pass fine on scratch", memoryError("2 GiB", "3000000")}},
+		{"catalog ls", "6000000", []string{"catalog", "ls", "-catalog", filepath.Join(dir, "catalog.db")}, exitOK, []string{"(no rows)"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.args[0], func(t *testing.T) {
-			cmd := exec.Command("sh", append([]string{"-c", `ulimit -v 6000000 && exec "$0" "$@"`, os.Args[0]}, tc.args...)...)
+		t.Run(tc.name, func(t *testing.T) {
+			cmd := exec.Command("sh", append([]string{"-c", `ulimit -v ` + tc.ulimit + ` && exec "$0" "$@"`, os.Args[0]}, tc.args...)...)
 			cmd.Env = append(os.Environ(), "DRIVEBENCH_TEST_AS_COMMAND=1")
 			out, _ := cmd.CombinedOutput()
 			text := string(out)
