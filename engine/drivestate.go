@@ -270,6 +270,31 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 		format.UpperFirst(formatShare(pct)))})
 }
 
+// checkFileSystem records the type of the file system that holds a file
+// drive's file, and warns when it lives in memory: tmpfs takes O_DIRECT,
+// and its figures then look like a drive's but are memory's.
+func (r *runner) checkFileSystem(n *plan.Node, rec *results.Record) {
+	t := r.targets[n.Drive]
+	if t == nil || n.Workload == nil || rec.DriveState == nil || t.facts["type"] == "block" {
+		return
+	}
+	fs, err := blockdev.Host.FileSystemOf(t.io.Path)
+	if fs.Type == "" {
+		return
+	}
+	rec.DriveState.FileSystem = fs.Type
+	if err != nil || !fs.Memory {
+		return
+	}
+	io := "its I/O copies memory"
+	if n.Workload.Direct {
+		io = "its O_DIRECT I/O copies memory"
+	}
+	rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnMemoryFS, Message: fmt.Sprintf(
+		"The file this step runs on is on %s, which keeps its files in memory: %s and reaches no drive, so these figures are memory speed, not a drive's. Put the file on a file system of the drive under test.",
+		fs.Type, io)})
+}
+
 // formatShare writes a percentage with the precision a reader needs: a
 // small share is not rounded to zero, a whole one is "all".
 func formatShare(pct float64) string {

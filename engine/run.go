@@ -398,6 +398,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", plan.FormatDuration(n.Pause)))
 		}
 		r.checkHoles(n, rec)
+		r.checkFileSystem(n, rec)
 		r.runWorkload(ctx, i, n, rec)
 	}
 	if err := r.endStep(n, rec); err != nil {

@@ -48,6 +48,65 @@ func TestReadOfATruncatedFileIsFlagged(t *testing.T) {
 	}
 }
 
+// TestAFileInMemoryIsFlagged: O_DIRECT reads of a file on tmpfs measure
+// memory; the step records the file system and says so. A file on the
+// test's temporary folder records its file system too.
+func TestAFileInMemoryIsFlagged(t *testing.T) {
+	run := func(dir string) *results.Record {
+		path := filepath.Join(dir, "data.img")
+		if err := os.WriteFile(path, make([]byte, 8<<20), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		p, g := load(t, "testdata/truncated.hcl", map[string]string{"target": path})
+		out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Records[0]
+	}
+	rec := run(memoryDir(t))
+	if rec.DriveState == nil || rec.DriveState.FileSystem != "tmpfs" {
+		t.Fatalf("drive state %+v, want the file system tmpfs", rec.DriveState)
+	}
+	want := "The file this step runs on is on tmpfs, which keeps its files in memory: its O_DIRECT I/O copies memory and reaches no drive, so these figures are memory speed, not a drive's."
+	// A busy host may add its own warning.
+	if i := slices.IndexFunc(rec.Warnings, func(w results.Warning) bool { return w.Kind == results.WarnMemoryFS }); i < 0 || !strings.HasPrefix(rec.Warnings[i].Message, want) {
+		t.Errorf("warnings %+v, want a %s: %s", rec.Warnings, results.WarnMemoryFS, want)
+	}
+	var fs unix.Statfs_t
+	dir := t.TempDir()
+	if unix.Statfs(dir, &fs) != nil || fs.Type == unix.TMPFS_MAGIC {
+		return
+	}
+	if rec := run(dir); rec.DriveState == nil || rec.DriveState.FileSystem == "" || slices.ContainsFunc(rec.Warnings, func(w results.Warning) bool { return w.Kind == results.WarnMemoryFS }) {
+		t.Errorf("on %s: drive state %+v, warnings %+v", dir, rec.DriveState, rec.Warnings)
+	}
+}
+
+// memoryDir is a folder on a tmpfs: one mounted for the test as root,
+// else /dev/shm when it is one; the test skips without either.
+func memoryDir(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() == 0 {
+		dir := t.TempDir()
+		if err := unix.Mount("tmpfs", dir, "tmpfs", 0, "size=32m"); err != nil {
+			t.Fatalf("mount a tmpfs on %s: %v", dir, err)
+		}
+		t.Cleanup(func() { unix.Unmount(dir, 0) })
+		return dir
+	}
+	var fs unix.Statfs_t
+	if unix.Statfs("/dev/shm", &fs) != nil || fs.Type != unix.TMPFS_MAGIC {
+		t.Skip("no tmpfs to test on: run as root to mount one, or mount one on /dev/shm")
+	}
+	dir, err := os.MkdirTemp("/dev/shm", "drivebench-test-")
+	if err != nil {
+		t.Skipf("no folder on /dev/shm: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
+
 func TestHostWarnings(t *testing.T) {
 	tests := []struct {
 		load  results.HostLoad

@@ -59,7 +59,7 @@ func gridRow(t ProfileResult) (GridRow, bool) {
 	for _, pair := range rwPairs {
 		if modes[0] == pair[0] && modes[1] == pair[1] {
 			read, write := t.Rows[0], t.Rows[1]
-			return GridRow{Profile: t.Profile, Read: completedTotal(read), Write: completedTotal(write), At: gridNote(read)}, true
+			return GridRow{Profile: t.Profile, Read: completedTotal(read), Write: completedTotal(write), At: gridNote(read, write)}, true
 		}
 	}
 	return GridRow{}, false
@@ -73,12 +73,14 @@ func completedTotal(r Row) *Figures {
 	return r.Total
 }
 
-// gridNote says what a grid's figures stand for: "best of 5 rounds".
-func gridNote(r Row) string {
-	if notes := rowNotes(r); len(notes) > 0 {
-		return notes[0]
+// gridNote says what a grid's figures stand for, "best of 5 rounds", and
+// the flags of its read and its write: "single run; ⚠ host stalls".
+func gridNote(read, write Row) string {
+	note := "single run"
+	if notes := rowNotes(read); len(notes) > 0 {
+		note = notes[0]
 	}
-	return "single run"
+	return joinNonEmpty("; ", note, flagText(addFlags(slices.Clone(read.Flags), write.Flags...)))
 }
 
 // nameTests names each row by its profile without the part the grid's

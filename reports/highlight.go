@@ -30,7 +30,8 @@ func highlight(t *ProfileResult) string {
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
 	curve := shapeOf(t) == shapeRateCurve
-	sentence := peakClause(t.Rows[peakIndex(t.Rows, t.Headline)], len(done) > 1, t.Headline, t.unit(), curve)
+	peak := t.Rows[peakIndex(t.Rows, t.Headline)]
+	sentence := peakClause(peak, len(done) > 1, t.Headline, t.unit(), curve) + flagNote(peak.Flags)
 	if tail := tailClause(t, done, curve); tail != "" {
 		sentence += "; " + tail
 	}

@@ -122,6 +122,7 @@ func TestHighlight(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			table := ProfileResult{Profile: "p", Drive: "d", Rows: tt.rows}
 			finishTable(&table, nil, headlineIOPS)
+			writeHighlight(&table)
 			if table.Highlight != tt.want {
 				t.Errorf("highlight:\ngot:  %s\nwant: %s", table.Highlight, tt.want)
 			}
@@ -269,6 +270,7 @@ func TestSweepSentencesFollowTheLoad(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			table := ProfileResult{Profile: "p", Drive: "d", Rows: tt.rows, Mixed: tt.rows[0].Read != nil}
 			finishTable(&table, nil, headlineIOPS)
+			writeHighlight(&table)
 			if table.Highlight != tt.want {
 				t.Errorf("highlight:\ngot:  %s\nwant: %s", table.Highlight, tt.want)
 			}

@@ -67,6 +67,7 @@ type tail struct {
 	ns      uint64
 	load    float64
 	hasLoad bool
+	flags   []string
 }
 
 func rowTail(r Row, mixed, curve bool) (tail, bool) {
@@ -75,7 +76,7 @@ func rowTail(r Row, mixed, curve bool) (tail, bool) {
 		if r.Total.P99Ns == nil {
 			return tail{}, false
 		}
-		return tail{point: pointName(r, curve), ns: *r.Total.P99Ns, load: load, hasLoad: hasLoad}, true
+		return tail{point: pointName(r, curve), ns: *r.Total.P99Ns, load: load, hasLoad: hasLoad, flags: r.Flags}, true
 	}
 	worst, found := tail{}, false
 	for _, d := range []struct {
@@ -83,7 +84,7 @@ func rowTail(r Row, mixed, curve bool) (tail, bool) {
 		f    *Figures
 	}{{"read", r.Read}, {"write", r.Write}} {
 		if d.f != nil && d.f.P99Ns != nil && (!found || *d.f.P99Ns > worst.ns) {
-			worst, found = tail{point: pointName(r, curve), dir: d.name, ns: *d.f.P99Ns, load: load, hasLoad: hasLoad}, true
+			worst, found = tail{point: pointName(r, curve), dir: d.name, ns: *d.f.P99Ns, load: load, hasLoad: hasLoad, flags: r.Flags}, true
 		}
 	}
 	return worst, found
@@ -109,10 +110,14 @@ func (t tail) subject() string {
 	return strings.TrimSpace(t.dir + " p99")
 }
 
-// latency is the tail's value, with its direction in a mixed table:
-// "1.42 ms", "write 1.30 ms".
+// latency is the tail's value, with its direction in a mixed table and
+// its row's flags: "1.42 ms", "write 1.30 ms; ⚠ host stalls".
 func (t tail) latency() string {
-	return strings.TrimSpace(t.dir + " " + format.Latency(float64(t.ns)))
+	text := strings.TrimSpace(t.dir + " " + format.Latency(float64(t.ns)))
+	if flags := flagText(t.flags); flags != "" {
+		text += "; " + flags
+	}
+	return text
 }
 
 func (t tail) over() bool { return t.ns > tailLimitNs }
@@ -221,6 +226,7 @@ func lightestSentence(t *ProfileResult) string {
 		if t.Headline != headlineLat {
 			parts[i] += latencyTail(r)
 		}
+		parts[i] += flagNote(r.Flags)
 	}
 	lead := "At the lightest load, "
 	if len(names) >= 2 {

@@ -156,7 +156,7 @@ func ranking(entries []entry) []Rank {
 		}
 		ranks = append(ranks, Rank{
 			Drive: e.drive, Run: e.run, StepID: peak.StepID, Point: peak.Point,
-			Total: *peak.Total, OtherTestbed: e.otherTestbed,
+			Total: *peak.Total, Flags: peak.Flags, OtherTestbed: e.otherTestbed,
 		})
 	}
 	slices.SortStableFunc(ranks, func(a, b Rank) int {
@@ -216,12 +216,13 @@ func rankingSentence(ranks []Rank, headline string) string {
 			other = ranks[1]
 		}
 		diff := lead(&r.Total, &other.Total)
+		name, otherName := r.Drive+flagNote(r.Flags), rankLabel(other)+flagNote(other.Flags)
 		if r.Rank == 1 {
 			sentences = append(sentences, fmt.Sprintf("%s leads the %d drives by %s, %s %s %s.",
-				r.Drive, len(ranks), metric, percentText(diff), ahead, rankLabel(other)))
+				name, len(ranks), metric, percentText(diff), ahead, otherName))
 		} else {
 			sentences = append(sentences, fmt.Sprintf("%s ranks %s of %d by %s, %s %s %s.",
-				r.Drive, ordinal(r.Rank), len(ranks), metric, percentText(-diff), behind, rankLabel(other)))
+				name, ordinal(r.Rank), len(ranks), metric, percentText(-diff), behind, otherName))
 		}
 	}
 	return strings.Join(sentences, " ")

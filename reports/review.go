@@ -746,7 +746,7 @@ func rankingTable(d *document, s *Summary, sec Section) {
 	for _, r := range sec.Ranking {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
-			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r), format.Count(r.Total.IOPS),
+			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r) + flagNote(r.Flags), format.Count(r.Total.IOPS),
 			s.unit().number(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 		})
 	}
@@ -848,7 +848,7 @@ func docConclusion(d *document, s *Summary) {
 				continue
 			}
 			row := []string{
-				sec.Profile, r.Drive, headlineText(&r.Total, headline, s.unit()), s.peakText(r),
+				sec.Profile, r.Drive, headlineText(&r.Total, headline, s.unit()) + flagNote(r.Flags), s.peakText(r),
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
 			if len(accepted) > 0 {

@@ -318,6 +318,10 @@ type Row struct {
 	// Rounds are the rounds behind the row of a repeated point or of a
 	// steady-state profile's point, in order; [] for other rows.
 	Rounds []RoundResult `json:"rounds"`
+	// Flags are the kinds of the warnings the table lists for the row
+	// (see TableWarning), which every sentence and headline quoting its
+	// figures carries; absent when there are none.
+	Flags []string `json:"flags,omitempty"`
 	// Host is how busy the machine was while the row's step ran.
 	Host *results.HostLoad `json:"host,omitempty"`
 	// Intervals is the spread of the step's per-interval IOPS (its
@@ -495,6 +499,8 @@ type Rank struct {
 	StepID string  `json:"step_id"`
 	Point  string  `json:"point"`
 	Total  Figures `json:"total"`
+	// Flags are the peak row's flags.
+	Flags []string `json:"flags,omitempty"`
 	// OtherTestbed is set when the result was measured on another testbed
 	// than this run's.
 	OtherTestbed bool `json:"other_testbed"`

@@ -90,7 +90,7 @@ func buildRow(s step, rev *revisions) Row {
 
 // finishTable decides whether the table is mixed, keeps the per-direction
 // figures only if it is, marks the peak, takes the peak's latency curves
-// and time series and writes the highlight. steps holds the step each row
+// and time series. steps holds the step each row
 // shows; it may be shorter than the rows, or nil, when no records stand
 // behind them. headline is the table's headline figure.
 func finishTable(t *ProfileResult, steps []step, headline string) {
@@ -110,6 +110,11 @@ func finishTable(t *ProfileResult, steps []step, headline string) {
 			t.Thermal = thermalReadings(res.Thermal)
 		}
 	}
+}
+
+// writeHighlight writes the sentences under a table, once its rows carry
+// their flags.
+func writeHighlight(t *ProfileResult) {
 	t.Highlight = joinSentences(highlight(t), searchSentence(t.Search), lightestSentence(t), seriesSentence(t), skippedSentence(t))
 }
 

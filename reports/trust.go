@@ -45,8 +45,8 @@ type TableWarning struct {
 	Message string `json:"message"`
 }
 
-// annotateResults adds the tail columns, latency definitions and warnings
-// to every table.
+// annotateResults adds the tail columns, latency definitions, warnings
+// and flags to every table, then writes its highlight.
 func annotateResults(tables []ProfileResult, steps []step, asked []float64) {
 	recs := map[string]*results.Record{}
 	for _, s := range steps {
@@ -56,6 +56,8 @@ func annotateResults(tables []ProfileResult, steps []step, asked []float64) {
 	}
 	for i := range tables {
 		annotateTable(&tables[i], recs, asked)
+		flagRows(&tables[i])
+		writeHighlight(&tables[i])
 	}
 }
 

@@ -83,6 +83,10 @@ type StepDriveState struct {
 	// never written (holes of a regular file); nil when not measured (a
 	// block device, a write step).
 	UnwrittenPct *float64 `json:"unwritten_pct,omitempty"`
+	// FileSystem is the type of the file system that holds a file
+	// drive's file, read as the step began ("ext4", "tmpfs"); empty for a
+	// block device.
+	FileSystem string `json:"file_system,omitempty"`
 	// Rerun says why a precondition complete in an earlier run of the
 	// folder ran again: the drive's state had been lost.
 	Rerun string `json:"rerun,omitempty"`
@@ -142,6 +146,9 @@ const (
 	// WarnRateAboveMax: a rate step beat its curve's uncontrolled
 	// maximum by more than the maximum's noise.
 	WarnRateAboveMax = "rate_above_max"
+	// WarnMemoryFS: the step's file is on a file system that lives in
+	// memory (tmpfs, ramfs), so its figures are memory speed.
+	WarnMemoryFS = "memory_fs"
 	// WarnNoPercentiles: imported fio output of several jobs without
 	// latency bins, whose percentiles cannot be merged.
 	WarnNoPercentiles = "no_percentiles"
