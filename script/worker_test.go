@@ -53,7 +53,9 @@ func TestStarlarkReservationOnlyInWorker(t *testing.T) {
 	r.worker.mu.Lock()
 	pid := strconv.Itoa(r.worker.proc.cmd.Process.Pid)
 	r.worker.mu.Unlock()
-	if !starlarkReserved(t, pid) {
+	if limit, ok := addrspace.Limit(); ok {
+		t.Logf("not checking that the worker holds the reservation: this process runs under an address-space limit of %d bytes", limit)
+	} else if !starlarkReserved(t, pid) {
 		t.Error("the hook worker runs without Starlark's reservation although nothing limits its address space")
 	}
 }
