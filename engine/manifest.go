@@ -17,7 +17,8 @@ import (
 func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt Options) *results.Manifest {
 	m := &results.Manifest{
 		Plan: p.Name, PlanFile: filepath.Base(p.File), PlanHash: p.Hash, Created: time.Now().UTC(),
-		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles,
+		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles, VarEnv: opt.VarEnv,
+		HookLimits:  recordedLimits(opt.HookLimits),
 		Testbed:     results.Testbed{Name: "local", Detected: DetectTestbed()},
 		Percentiles: p.Report.Percentiles, Units: p.Report.Units,
 	}

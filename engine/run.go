@@ -29,9 +29,13 @@ type Options struct {
 	// run can be resumed with the same plan.
 	VarArgs  map[string]string
 	VarFiles []string
+	// VarEnv holds the plan variables the environment set, by name
+	// (DRIVEBENCH_VAR_<name>), stored likewise.
+	VarEnv map[string]string
 	// Observe receives progress events; it may be nil.
 	Observe func(Event)
-	// HookLimits bound every Starlark hook.
+	// HookLimits bound every Starlark hook; the manifest keeps them, so
+	// that hooks called again on the folder get the same.
 	HookLimits script.Limits
 	// Report runs the plan's summary hook (see Summarize) on the report's
 	// model of the results folder and renders the reports; the graph's

@@ -3,9 +3,6 @@ package engine
 import (
 	"context"
 	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
@@ -21,12 +18,13 @@ import (
 // values and, under "model", model: the report's own model of the run
 // (what report.json holds), which the caller builds; nil leaves it out.
 // A plan without a summary hook removes summary.json. The returned
-// summary holds the hook's error when it failed; the error return is for
-// a folder that cannot be read or written.
+// summary holds the hook's error when it failed, with the sections of an
+// earlier call kept (Kept); the error return is for a folder that cannot
+// be read or written.
 func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits, model map[string]any) (*results.Summary, error) {
 	h := p.Report.Summary
 	if h == nil {
-		return nil, removeSummary(dir)
+		return nil, results.RemoveSummary(dir)
 	}
 	folder, err := results.Open(dir)
 	if err != nil {
@@ -40,17 +38,10 @@ func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limi
 	return summarizeFolder(ctx, rt, p, folder, model)
 }
 
-func removeSummary(dir string) error {
-	err := os.Remove(filepath.Join(dir, results.SummaryFile))
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return err
-	}
-	return nil
-}
-
 // summarizeFolder calls the summary hook with runModel, and the report's
 // model under "model", and writes what it returned, or its error, to
-// summary.json.
+// summary.json: an error beside the sections an earlier call returned,
+// which it never replaces (results.WriteSummary).
 func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *results.Folder, report map[string]any) (*results.Summary, error) {
 	h := p.Report.Summary
 	model, err := runModel(p, f)
@@ -71,7 +62,7 @@ func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *r
 			s.Error, s.Where = se.Msg, se.Place()
 		}
 	}
-	return s, results.WriteJSONAtomic(filepath.Join(f.Dir, results.SummaryFile), s)
+	return results.WriteSummary(f.Dir, s)
 }
 
 // summaryFailed records a summary hook's error in the outcome, as a

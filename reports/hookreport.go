@@ -2,39 +2,11 @@ package reports
 
 import (
 	"cmp"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/results"
 )
-
-// readSummaryHook reads the sections the plan's summary hook left in the
-// results folder dir; nil when it left none (the plan has no summary
-// hook, or the run has not reached its end).
-func readSummaryHook(dir string) (*results.Summary, error) {
-	path := filepath.Join(dir, results.SummaryFile)
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var h results.Summary
-	if err := json.Unmarshal(data, &h); err != nil {
-		return nil, fmt.Errorf("%s: %w", results.SummaryFile, err)
-	}
-	if h.Schema != results.SummarySchema {
-		return nil, fmt.Errorf("%s: schema %q is not %q: it was written by another version of drivebench", results.SummaryFile, h.Schema, results.SummarySchema)
-	}
-	return &h, nil
-}
 
 // SetSummaryHook adds what the plan's summary hook returned (the content
 // of summary.json) to the report: its sections, shown after the report's
@@ -55,7 +27,7 @@ func (s *Summary) SetSummaryHook(h *results.Summary) {
 const kindSummaryHook = "summary"
 
 func hookReport(h *results.Summary) *HookReport {
-	r := &HookReport{Hook: h.Hook, Sections: []HookSection{}, Error: h.Error, Where: h.Where, Log: append([]string{}, h.Log...)}
+	r := &HookReport{Hook: h.Hook, Sections: []HookSection{}, Error: h.Error, Where: h.Where, Kept: h.Kept, Log: append([]string{}, h.Log...)}
 	for _, sec := range h.Sections {
 		out := HookSection{Title: sec.Title, Text: sec.Text}
 		if t := sec.Table; t != nil {
@@ -102,9 +74,13 @@ func hookProblem(h *HookReport) Problem {
 	if h.Where != "" {
 		msg = h.Where + ": " + msg
 	}
+	lacks := " (the report lacks the hook's sections)"
+	if h.Kept {
+		lacks = " (the report shows the sections the hook returned before)"
+	}
 	return Problem{
 		Name: "summary hook " + cmp.Or(h.Hook, "of the plan"), Kind: kindSummaryHook, Status: results.StatusFailed,
-		Error: msg + " (the report lacks the hook's sections)", Output: []OutputTail{},
+		Error: msg + lacks, Output: []OutputTail{},
 	}
 }
 

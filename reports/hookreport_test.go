@@ -90,7 +90,7 @@ func TestSummaryFileUnreadable(t *testing.T) {
 	}{
 		{"not JSON", "{", "the summary hook's sections are left out: summary.json: unexpected end of JSON input"},
 		{"another version", `{"schema": "drivebench/summary/v9"}`,
-			`the summary hook's sections are left out: summary.json: schema "drivebench/summary/v9" is not "drivebench/summary/v1": it was written by another version of drivebench`},
+			`the summary hook's sections are left out: summary.json: schema "drivebench/summary/v9" is not "drivebench/summary/v1": this folder was written by another version of drivebench`},
 		{"wrong shape", `{"schema": "drivebench/summary/v1", "sections": {}}`, "the summary hook's sections are left out: summary.json: json: cannot unmarshal"},
 	}
 	for _, tt := range tests {

@@ -135,7 +135,7 @@ func Load(dir string) (*Summary, error) {
 	} else {
 		s.SetHealth(health)
 	}
-	if hook, err := readSummaryHook(dir); err != nil {
+	if hook, err := results.ReadSummary(dir); err != nil {
 		s.Notes = append(s.Notes, "the summary hook's sections are left out: "+err.Error())
 	} else if hook != nil {
 		s.SetSummaryHook(hook)

@@ -2,18 +2,24 @@ package reports
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 )
 
 // docSummaryHook shows the sections of the plan's summary hook after the
 // report's own: each a heading, its text, its table and its chart. A hook
-// that failed is listed with the problems; its sections are missing.
+// that failed is listed with the problems; its sections are missing, or,
+// when an earlier call's were kept, shown under a note that says so.
 func docSummaryHook(d *document, s *Summary) {
-	if s.SummaryHook == nil {
+	h := s.SummaryHook
+	if h == nil {
 		return
 	}
-	for _, sec := range s.SummaryHook.Sections {
+	for i, sec := range h.Sections {
 		d.heading(2, plain(cmp.Or(sec.Title, "Summary")))
+		if i == 0 && h.Kept {
+			d.para(strong("Kept from an earlier call of the summary hook:"), plain(" "+keptText(h)))
+		}
 		hookText(d, sec.Text)
 		if t := sec.Table; t != nil {
 			cols := make([]column, len(t.Columns))
@@ -123,4 +129,13 @@ func delimited(text, marker string) (inner, rest string, ok bool) {
 		return "", "", false
 	}
 	return after[:end], after[end+len(marker):], true
+}
+
+// keptText says that a summary hook failed and its earlier sections stand.
+func keptText(h *HookReport) string {
+	where := ""
+	if h.Where != "" {
+		where = " at " + h.Where
+	}
+	return fmt.Sprintf("%s failed%s when the report was made again (%s); the sections below are those it returned before, kept rather than lost.", h.Hook, where, h.Error)
 }

@@ -637,6 +637,10 @@ type HookReport struct {
 	// Error is set when the hook failed; Where points into its file.
 	Error string `json:"error,omitempty"`
 	Where string `json:"where,omitempty"`
+	// Kept is set when the hook failed on a later call (drivebench
+	// report, a resumed run) and Sections and Log are what an earlier
+	// call returned, kept rather than lost.
+	Kept bool `json:"kept"`
 	// Log holds what the hook print()ed.
 	Log []string `json:"log"`
 }

@@ -223,57 +223,6 @@ type Command struct {
 	StderrTail []string `json:"stderr_tail,omitempty"`
 }
 
-// SummaryFile holds the sections a plan's summary hook adds to the
-// report; SummarySchema is its schema.
-const (
-	SummaryFile   = "summary.json"
-	SummarySchema = "drivebench/summary/v1"
-)
-
-// Summary is what the plan's summary hook returned, written at the end of
-// a run for the reports to show after their own sections.
-type Summary struct {
-	Schema string `json:"schema"`
-	// Hook names the function: "report/summary.star:summary".
-	Hook     string           `json:"hook"`
-	Sections []SummarySection `json:"sections,omitempty"`
-	// Error is set when the hook failed; Where points into its file.
-	Error string `json:"error,omitempty"`
-	Where string `json:"where,omitempty"`
-	// Log holds what the hook print()ed.
-	Log []string `json:"log,omitempty"`
-}
-
-// SummarySection is one section a summary hook adds: a title, Markdown
-// text, and optionally a table and a chart.
-type SummarySection struct {
-	Title string        `json:"title"`
-	Text  string        `json:"text,omitempty"`
-	Table *SummaryTable `json:"table,omitempty"`
-	Chart *SummaryChart `json:"chart,omitempty"`
-}
-
-// SummaryTable is a table of text cells; every row has one cell per
-// column.
-type SummaryTable struct {
-	Columns []string   `json:"columns"`
-	Rows    [][]string `json:"rows"`
-}
-
-// SummaryChart is a line chart of one or more series of (x, y) points.
-type SummaryChart struct {
-	Title  string          `json:"title,omitempty"`
-	XLabel string          `json:"x_label,omitempty"`
-	YLabel string          `json:"y_label,omitempty"`
-	Series []SummarySeries `json:"series"`
-}
-
-// SummarySeries is one line of a chart.
-type SummarySeries struct {
-	Name   string       `json:"name"`
-	Points [][2]float64 `json:"points"`
-}
-
 // Param is one coordinate of a sweep point.
 type Param struct {
 	Name  string `json:"name"`
@@ -384,11 +333,19 @@ type Manifest struct {
 	PlanPath string            `json:"plan_path,omitempty"`
 	VarArgs  map[string]string `json:"var_args,omitempty"`
 	VarFiles []string          `json:"var_files,omitempty"`
-	PlanHash string            `json:"plan_hash"`
-	Created  time.Time         `json:"created"`
-	Version  string            `json:"drivebench_version"`
-	Testbed  Testbed           `json:"testbed"`
-	Drives   []Drive           `json:"drives"`
+	// VarEnv holds the plan variables the environment set
+	// (DRIVEBENCH_VAR_<name>), by name: -resume and report load the plan
+	// with them again, whatever their environment holds.
+	VarEnv map[string]string `json:"var_env,omitempty"`
+	// HookLimits are the limits the run's hooks were given on the command
+	// line (-hook-steps, -hook-timeout, -hook-memory); report DIR and
+	// -resume give the hooks the same. nil or a zero field: the default.
+	HookLimits *HookLimits `json:"hook_limits,omitempty"`
+	PlanHash   string      `json:"plan_hash"`
+	Created    time.Time   `json:"created"`
+	Version    string      `json:"drivebench_version"`
+	Testbed    Testbed     `json:"testbed"`
+	Drives     []Drive     `json:"drives"`
 	// Methodology lists preconditions and profiles as the plan wrote them.
 	Preconditions []Method       `json:"preconditions"`
 	Profiles      []Method       `json:"profiles"`
@@ -401,6 +358,14 @@ type Manifest struct {
 	// Units is the plan's bandwidth unit for the reports, "MB/s" or
 	// "MiB/s"; empty means MB/s.
 	Units string `json:"units,omitempty"`
+}
+
+// HookLimits bound each call of a Starlark hook: its execution steps,
+// its wall-clock time and the memory of the hooks' worker.
+type HookLimits struct {
+	MaxSteps    uint64 `json:"max_steps,omitempty"`
+	TimeoutNs   int64  `json:"timeout_ns,omitempty"`
+	MemoryBytes int64  `json:"memory_bytes,omitempty"`
 }
 
 // Testbed is the declared and the detected description of the machine.

@@ -17,6 +17,40 @@ import (
 type planFlags struct {
 	vars     varFlags
 	varFiles listFlag
+	// env holds the plan variables the environment set as the plan
+	// loaded, by name, for the manifest; recordedEnv, when set, replaces
+	// the environment: a results folder's plan loaded again sees the
+	// values its run saw.
+	env         map[string]string
+	recordedEnv map[string]string
+}
+
+// lookupEnv is the environment a plan loads with: getenv, noting in
+// pf.env each DRIVEBENCH_VAR_<name> it gives, or the recorded values.
+func (pf *planFlags) lookupEnv(getenv func(string) string) func(string) string {
+	if pf.recordedEnv != nil {
+		pf.env = pf.recordedEnv
+		return recordedEnv(pf.recordedEnv)
+	}
+	pf.env = map[string]string{}
+	return func(name string) string {
+		v := getenv(name)
+		if varName, ok := strings.CutPrefix(name, plan.EnvPrefix); ok && v != "" {
+			pf.env[varName] = v
+		}
+		return v
+	}
+}
+
+// recordedEnv is an environment that holds only the plan variables a
+// results folder's manifest recorded, by name.
+func recordedEnv(vars map[string]string) func(string) string {
+	return func(name string) string {
+		if varName, ok := strings.CutPrefix(name, plan.EnvPrefix); ok {
+			return vars[varName]
+		}
+		return ""
+	}
 }
 
 func (pf *planFlags) register(fs *flagSet) {
@@ -39,7 +73,7 @@ type checked struct {
 // (validate, plan): what needs their values is not checked, and the plan
 // cannot be run.
 func checkPlan(path string, pf *planFlags, io stdio, unset bool) checked {
-	v := engine.Validate(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: io.getenv, Unset: unset})
+	v := engine.Validate(path, plan.LoadOptions{Vars: pf.vars, VarFiles: pf.varFiles, Env: pf.lookupEnv(io.getenv), Unset: unset})
 	return checked{path: path, plan: v.Plan, graph: v.Graph, src: v.Sources, diags: v.Diags}
 }
 

@@ -115,13 +115,18 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	code := exitOK
-	hook, err := writeReports(ctx, recordedPlan(dir, io), dir, list, dirs, script.Limits{})
+	p, limits := recordedPlan(dir, io)
+	hook, err := writeReports(ctx, p, dir, list, dirs, limits)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
 	}
 	if hook != nil && hook.Error != "" {
-		fmt.Fprintf(io.err, "drivebench report: summary hook %s failed: %s\n", hook.Hook, strings.TrimPrefix(hook.Where+": "+hook.Error, ": "))
+		kept := ""
+		if hook.Kept {
+			kept = fmt.Sprintf("; the sections it returned before are kept in %s and the report", results.SummaryFile)
+		}
+		fmt.Fprintf(io.err, "drivebench report: summary hook %s failed: %s%s\n", hook.Hook, strings.TrimPrefix(hook.Where+": "+hook.Error, ": "), kept)
 		code = exitStepFailed
 	}
 	for _, f := range reportFiles(list) {
@@ -136,23 +141,24 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 
 // recordedPlan loads the plan the results folder records, with the
 // variables it ran with, so that its summary hook runs again on the
-// folder and its sections are rewritten like every other part of the
-// report. nil when the folder names no plan or the plan no longer loads:
-// then the sections summary.json holds stay, and a message says why.
-func recordedPlan(dir string, io stdio) *plan.Plan {
+// folder, under the hook limits the run was given, and its sections are
+// rewritten like every other part of the report. The plan is nil when
+// the folder names no plan or the plan no longer loads: then the
+// sections summary.json holds stay, and a message says why.
+func recordedPlan(dir string, io stdio) (*plan.Plan, script.Limits) {
 	folder, err := results.Open(dir)
 	if err != nil {
-		return nil // writeReports says what is wrong with the folder
+		return nil, script.Limits{} // writeReports says what is wrong with the folder
 	}
 	m := folder.Manifest
 	if m.PlanPath == "" {
-		return nil
+		return nil, script.Limits{}
 	}
-	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: io.getenv})
+	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: recordedEnv(m.VarEnv)})
 	if diags.HasErrors() {
 		fmt.Fprintf(io.err, "drivebench report: the summary hook's sections are kept from %s: the plan %s does not load (%s)\n",
 			results.SummaryFile, m.PlanPath, diags.Errs()[0])
-		return nil
+		return nil, script.Limits{}
 	}
-	return p
+	return p, engine.HookLimits(m)
 }

@@ -82,3 +82,44 @@ func TestReportRegeneratesSummaryHook(t *testing.T) {
 		t.Errorf("without the plan: exit %d, stderr %q; want the stored sections kept, and a note", code, stderr)
 	}
 }
+
+// TestReportKeepsHookLimits: a run whose summary hook needs more than the
+// default 10,000,000 steps, run with -hook-steps 50000000, is reported
+// again under the limits its manifest keeps; a folder whose manifest
+// lacks them (as one written before) fails the hook, and the sections the
+// hook returned before are kept in summary.json and the report, which,
+// like stderr, says so.
+func TestReportKeepsHookLimits(t *testing.T) {
+	planDir := copyPlan(t, "testdata/summary")
+	os.WriteFile(filepath.Join(planDir, "summary.star"), []byte(
+		"def summary(report):\n    n = 0\n    for i in range(2500000):\n        n += i\n    return {\"title\": \"Heavy\", \"text\": \"sum %d\" % n}\n"), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stdout, stderr := runCLI(t, "run", "-hook-steps", "50000000", "-hook-timeout", "5m", "-out", out, filepath.Join(planDir, "summary.hcl")); code != exitOK {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	manifest := filepath.Join(out, results.ManifestFile)
+	if m := readFile(t, manifest); !strings.Contains(m, `"max_steps": 50000000`) || !strings.Contains(m, `"timeout_ns": 300000000000`) {
+		t.Fatalf("the manifest lacks the hook limits:\n%s", m)
+	}
+	if code, _, stderr := runCLI(t, "report", out); code != exitOK {
+		t.Fatalf("report under the recorded limits: exit %d: %s", code, stderr)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "## Heavy\n\nsum 3124998750000") {
+		t.Fatalf("the report lacks the hook's section:\n%s", md)
+	}
+
+	editJSON(t, manifest, func(m map[string]any) { delete(m, "hook_limits") })
+	code, _, stderr := runCLI(t, "report", out)
+	if code != exitStepFailed || !strings.Contains(stderr, "the sections it returned before are kept in summary.json and the report") {
+		t.Errorf("report under the default limits: exit %d, stderr %q; want %d and the sections kept", code, stderr, exitStepFailed)
+	}
+	md := readFile(t, filepath.Join(out, "report.md"))
+	for _, want := range []string{"## Heavy\n\n**Kept from an earlier call of the summary hook:** summary.star:summary failed at summary.star:", "sum 3124998750000"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	if s := readFile(t, filepath.Join(out, results.SummaryFile)); !strings.Contains(s, `"title": "Heavy"`) || !strings.Contains(s, `"kept": true`) {
+		t.Errorf("summary.json lost the hook's sections:\n%s", s)
+	}
+}

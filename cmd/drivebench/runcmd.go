@@ -66,7 +66,7 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		}
 		return code
 	}
-	path, dir, ok := runTarget(fs, pf, rf)
+	path, dir, ok := runTarget(fs, pf, &rf)
 	if !ok {
 		return finish(exitUsage, "")
 	}
@@ -104,6 +104,7 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		Version:    buildVersion(),
 		VarArgs:    pf.vars,
 		VarFiles:   absPaths(pf.varFiles),
+		VarEnv:     pf.env,
 		Observe:    observe,
 		HookLimits: rf.limits,
 		Report: func(ctx context.Context, dir string) (*results.Summary, error) {
@@ -129,9 +130,9 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 }
 
 // runTarget decides which plan to load and where the results go: the
-// plan argument and -out, or, with -resume, the plan and -var values the
-// results folder recorded.
-func runTarget(fs *flagSet, pf *planFlags, rf runFlags) (planPath, dir string, ok bool) {
+// plan argument and -out, or, with -resume, the plan, the variables and
+// the hook limits (those not given again) the results folder recorded.
+func runTarget(fs *flagSet, pf *planFlags, rf *runFlags) (planPath, dir string, ok bool) {
 	if rf.resume == "" {
 		planPath, ok = onePositional(fs, "plan file")
 		return planPath, rf.out, ok
@@ -149,11 +150,20 @@ func runTarget(fs *flagSet, pf *planFlags, rf runFlags) (planPath, dir string, o
 		fmt.Fprintf(fs.Output(), "drivebench run: %s does not record its plan's path; run the plan again with -out %s\n", rf.resume, rf.resume)
 		return "", "", false
 	}
-	for k, v := range folder.Manifest.VarArgs {
+	m := folder.Manifest
+	for k, v := range m.VarArgs {
 		pf.vars[k] = v
 	}
-	pf.varFiles = folder.Manifest.VarFiles
-	return folder.Manifest.PlanPath, rf.resume, true
+	pf.varFiles = m.VarFiles
+	pf.recordedEnv = m.VarEnv
+	if pf.recordedEnv == nil {
+		pf.recordedEnv = map[string]string{}
+	}
+	recorded := engine.HookLimits(m)
+	rf.limits.MaxSteps = cmp.Or(rf.limits.MaxSteps, recorded.MaxSteps)
+	rf.limits.Timeout = cmp.Or(rf.limits.Timeout, recorded.Timeout)
+	rf.limits.Memory = cmp.Or(rf.limits.Memory, recorded.Memory)
+	return m.PlanPath, rf.resume, true
 }
 
 // runError explains a run that stopped early. When the results folder

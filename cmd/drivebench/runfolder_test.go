@@ -127,3 +127,32 @@ func TestResumeChangedPlanKeepsEarlierSteps(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeKeepsEnvVarsAndHookLimits: the manifest keeps the plan
+// variables the environment set and the hook limits given; -resume, in an
+// environment without them, loads the same plan (its step is kept, not
+// run again as a changed one) and gives its hooks the same limits.
+func TestResumeKeepsEnvVarsAndHookLimits(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.WriteFile("a.hcl", []byte(folderPlanA), 0o644)
+	env := map[string]string{"DRIVEBENCH_VAR_runtime": "150ms"}
+	if code, out, errOut := runCLIWith(t, nil, env, "run", "-hook-steps", "7777777", "-hook-memory", "300MiB", "-out", "D", "a.hcl"); code != exitOK {
+		t.Fatalf("first run: exit %d\n%s%s", code, out, errOut)
+	}
+	dropRunEnd(t, "D")
+	code, out, errOut := runCLI(t, "run", "-resume", "D")
+	if code != exitOK || !strings.Contains(out, "d / read: already done in this folder, kept") {
+		t.Fatalf("resume: exit %d, want the step kept\n%s%s", code, out, errOut)
+	}
+	m := readFile(t, filepath.Join("D", "manifest.json"))
+	for _, want := range []string{`"var_env": {
+    "runtime": "150ms"
+  }`, `"hook_limits": {
+    "max_steps": 7777777,
+    "memory_bytes": 314572800
+  }`} {
+		if !strings.Contains(m, want) {
+			t.Errorf("the resumed run's manifest lacks\n%s\nin\n%s", want, m)
+		}
+	}
+}
