@@ -17,6 +17,7 @@
 //	summary.json      sections a report's summary hook added
 //	work-<drive>/     the working folder of external commands on a scratch drive
 //	report.*          reports rendered from the above
+//	drivebench.lock   the lock of the process writing the folder (Lock)
 //
 // docs/architecture.md documents every file's fields and schema.
 package results

@@ -32,6 +32,11 @@ func cmdImport(ctx context.Context, args []string, io stdio) int {
 	if dir == "" {
 		dir = filepath.Join("results", "fio-import-"+time.Now().Format("20060102-150405"))
 	}
+	lock, err := lockFolder(io, "import", dir, true, "wait for it to end, or give the import another folder with -out")
+	if err != nil {
+		return exitUsage
+	}
+	defer lock.Release()
 	if err := fio.Import(dir, files); err != nil {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage

@@ -18,7 +18,18 @@ import (
 // plan, and waits until the long step has begun.
 func startRun(t *testing.T, dir string) (*exec.Cmd, *lockedBuffer) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "run", "-out", dir, "testdata/interrupt.hcl")
+	cmd, out := startLong(t, "run", "-out", dir, "testdata/interrupt.hcl")
+	// The step has started; give it time to measure something, so that
+	// there is a partial result to keep (it runs for a minute).
+	time.Sleep(500 * time.Millisecond)
+	return cmd, out
+}
+
+// startLong starts this test binary as drivebench with args, running a
+// plan with a step "long", and waits until that step has begun.
+func startLong(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "DRIVEBENCH_TEST_AS_COMMAND=1")
 	var out lockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -33,9 +44,6 @@ func startRun(t *testing.T, dir string) (*exec.Cmd, *lockedBuffer) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	// The step has started; give it time to measure something, so that
-	// there is a partial result to keep (it runs for a minute).
-	time.Sleep(500 * time.Millisecond)
 	return cmd, &out
 }
 

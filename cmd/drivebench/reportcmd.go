@@ -114,6 +114,11 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
 	}
+	lock, err := lockFolder(io, "report", dir, false, "wait for it to end: a run writes its reports itself when it ends")
+	if err != nil {
+		return exitUsage
+	}
+	defer lock.Release()
 	code := exitOK
 	p, limits := recordedPlan(dir, io)
 	hook, err := writeReports(ctx, p, dir, list, dirs, limits)

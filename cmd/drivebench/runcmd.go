@@ -82,7 +82,15 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
-	if !claimFolder(io, dir, c, rf) {
+	lock, err := lockFolder(io, "run", dir, true, runLockRemedy(rf.resume))
+	if err != nil {
+		if rf.junit != "" {
+			writeJUnitFile(io, rf.junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
+		}
+		return finish(exitUsage, "")
+	}
+	defer lock.Release()
+	if !claimFolder(io, dir, c, rf, lock) {
 		return finish(exitUsage, "")
 	}
 	compare, err := expandComparables(ctx, p.Report.Compare, rf.catalog, dir, io.getenv)
@@ -127,6 +135,15 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		return finish(runError(io, dir, err, outcome, p.Report.Formats), dir)
 	}
 	return finish(summarize(io, dir, p, outcome), dir)
+}
+
+// runLockRemedy says what to do when another process holds the results
+// folder of a run.
+func runLockRemedy(resume string) string {
+	if resume != "" {
+		return "wait for it to end, then resume the run if it did not finish"
+	}
+	return "wait for it to end, or give this run another folder with -out"
 }
 
 // runTarget decides which plan to load and where the results go: the

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
@@ -14,9 +15,9 @@ import (
 // dir (engine.CheckFolder): with -force whatever dir holds is moved aside
 // first; -resume may go on with a finished run of its own plan. It
 // returns false after saying why the folder is refused and what to do.
-func claimFolder(io stdio, dir string, c checked, rf runFlags) bool {
+func claimFolder(io stdio, dir string, c checked, rf runFlags, lock *results.FolderLock) bool {
 	if rf.force {
-		return moveAside(io, dir)
+		return moveAside(io, dir, lock)
 	}
 	err := engine.CheckFolder(dir, c.plan, c.graph)
 	var fe *engine.FolderError
@@ -55,15 +56,20 @@ func refusal(fe *engine.FolderError, resume bool) string {
 
 // moveAside moves whatever dir holds to a sibling folder, for -force,
 // and says where; nothing is deleted. A folder that does not exist or is
-// empty is left alone.
-func moveAside(io stdio, dir string) bool {
+// empty (but for this run's lock file) is left alone. The lock moves with
+// the folder, and dir is locked again before anything is written in it.
+func moveAside(io stdio, dir string, lock *results.FolderLock) bool {
 	entries, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) || err == nil && len(entries) == 0 {
+	if errors.Is(err, os.ErrNotExist) || err == nil && !slices.ContainsFunc(entries, func(e os.DirEntry) bool { return e.Name() != results.LockFile }) {
 		return true
 	}
-	to, err := results.MoveAside(dir, time.Now())
-	if err != nil {
+	to, err := lock.MoveAside(time.Now())
+	switch {
+	case to == "":
 		fmt.Fprintf(io.err, "drivebench run: -force: %v; nothing was changed\n", err)
+		return false
+	case err != nil:
+		fmt.Fprintf(io.err, "drivebench run: -force: the earlier contents of %s are now in %s (nothing was deleted), but %v\n", dir, to, err)
 		return false
 	}
 	fmt.Fprintf(io.err, "drivebench run: -force: the earlier contents of %s are now in %s (nothing was deleted); this run starts afresh in %s\n", dir, to, dir)
