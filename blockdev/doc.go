@@ -14,7 +14,9 @@
 //     or that carries a partition table or filesystem signature
 //     (DetectSignature); an UnsafeError says which, and whether the device
 //     is in use or merely holds data. CheckNotInUse is the in-use half,
-//     for an erase that destroys the data anyway.
+//     for an erase that destroys the data anyway. Claim opens a device
+//     exclusively, so that nothing mounts or claims it while a run
+//     writes it.
 //   - System, Node and their methods read the sysfs topology (disks,
 //     partitions, holders), so package nvme can add controllers and
 //     namespaces on top, and tests can point them at a crafted tree

@@ -217,10 +217,18 @@ func checkNotBusy(t writeTarget) error {
 // openExclusive opens the device exclusively, which fails while the
 // kernel or another program holds it (a mount in another namespace, a
 // RAID member, a running benchmark).
-func openExclusive(t writeTarget) (*os.File, error) {
-	f, err := os.OpenFile(t.path, os.O_RDONLY|unix.O_EXCL, 0)
+func openExclusive(t writeTarget) (*os.File, error) { return Claim(t.path) }
+
+// Claim opens the block device at path exclusively (O_EXCL), as mount and
+// mkfs do. It fails with an *UnsafeError while the kernel or another
+// program holds the device (mounted, a RAID or LVM member, claimed by
+// another benchmark); while the file it returns stays open, the kernel
+// refuses them the device in turn. Reads and writes through other
+// descriptors, the engines' own, are not affected.
+func Claim(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_EXCL, 0)
 	if errors.Is(err, unix.EBUSY) {
-		return nil, &UnsafeError{Path: t.path, InUse: true,
+		return nil, &UnsafeError{Path: path, InUse: true,
 			Reason: "is busy: the kernel or another program has it open exclusively"}
 	}
 	return f, err

@@ -80,6 +80,10 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outc
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
+	if r.locks, err = newTargetLocks(opt.Dir); err != nil {
+		return nil, err
+	}
+	defer r.unlockTargets()
 	if err := r.resolveDrives(); err != nil {
 		r.removeScratch()
 		return nil, err
@@ -143,6 +147,8 @@ type runner struct {
 	opt     Options
 	folder  *results.Folder
 	targets map[string]*target
+	// locks holds the run's locks on its drives' targets.
+	locks *targetLocks
 	// hooks holds one Starlark runtime per folder that check scripts live
 	// in: the plan's, and each module's.
 	hooks map[string]*script.Runtime
@@ -182,7 +188,7 @@ type runner struct {
 func (r *runner) resolveDrives() error {
 	var errs []error
 	for _, d := range r.plan.Drives {
-		t, err := resolveTarget(d, r.opt.Dir, writes(r.graph, d.Name), doesIO(r.graph, d.Name))
+		t, err := resolveTarget(d, r.opt.Dir, writes(r.graph, d.Name), doesIO(r.graph, d.Name), r.locks)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -376,9 +382,15 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 			Message: fmt.Sprintf("drive %s: %s; running %s again", n.Drive, rerun, n.Name)})
 	}
 	skip := r.skipReason(n)
+	var unheld error
+	if skip == "" {
+		unheld = r.holdDevice(n)
+	}
 	switch {
 	case skip != "":
 		rec.Status, rec.Error = results.StatusSkipped, "not run: "+skip
+	case unheld != nil:
+		rec.Status, rec.Error = results.StatusFailed, unheld.Error()
 	case n.Kind == plan.KindCheck:
 		r.runCheck(ctx, n, rec)
 	case n.Kind == plan.KindAggregate:

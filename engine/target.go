@@ -34,6 +34,13 @@ type target struct {
 	// id is the device and inode of the file or device node steps run on,
 	// zero when not known (see gone).
 	id fileID
+	// lock is the run's lock on the file, device or folder (targetlock.go),
+	// nil for a drive the run makes nothing for; claimPath is set for a
+	// writable block device, which the run claims while its own I/O
+	// steps run (claim).
+	lock      *targetLock
+	claimPath string
+	claim     *os.File
 }
 
 // fileID names a file independently of its path.
@@ -89,15 +96,15 @@ func doesIO(g *plan.Graph, drive string) bool {
 	return false
 }
 
-// resolveTarget finds or creates the drive's file or device and checks
-// that the run may use it as the plan says. A drive that only exec steps
-// use gets no file.
-func resolveTarget(d *plan.Drive, dir string, willWrite, io bool) (*target, error) {
+// resolveTarget finds or creates the drive's file or device, locks it
+// (locks) and checks that the run may use it as the plan says. A drive
+// that only exec steps use gets no file.
+func resolveTarget(d *plan.Drive, dir string, willWrite, io bool, locks *targetLocks) (*target, error) {
 	if willWrite && !d.Writable {
 		return nil, fmt.Errorf("drive %q: the plan writes to it but it is not marked writable; add writable = true to the drive block if its data may be destroyed", d.Name)
 	}
 	if d.Directory != "" {
-		return directoryTarget(d, io)
+		return directoryTarget(d, io, locks)
 	}
 	if d.Path == "" && !io {
 		workDir := filepath.Join(dir, "work-"+d.Name)
@@ -105,18 +112,18 @@ func resolveTarget(d *plan.Drive, dir string, willWrite, io bool) (*target, erro
 			facts: map[string]string{"type": "directory"}, workDir: workDir, removeWorkDir: true}, nil
 	}
 	if d.Path == "" {
-		return scratchTarget(d, dir)
+		return scratchTarget(d, dir, locks)
 	}
 	info, err := os.Stat(d.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && willWrite && d.Size > 0:
-		return fileTarget(d, d.Path, true)
+		return fileTarget(d, d.Path, true, locks)
 	case err != nil:
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	case info.Mode()&fs.ModeDevice != 0:
-		return deviceTarget(d, willWrite)
+		return deviceTarget(d, willWrite, locks)
 	case info.Mode().IsRegular():
-		return fileTarget(d, d.Path, false)
+		return fileTarget(d, d.Path, false, locks)
 	}
 	return nil, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
 }
@@ -179,11 +186,11 @@ func PlannedTarget(d *plan.Drive, dir string) (driver.Target, error) {
 
 // scratchTarget creates the drive as a file in the results folder; its
 // exec steps run in work-<drive> there, removed with the file.
-func scratchTarget(d *plan.Drive, dir string) (*target, error) {
+func scratchTarget(d *plan.Drive, dir string, locks *targetLocks) (*target, error) {
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a scratch drive (empty path) needs a size", d.Name)
 	}
-	t, err := fileTarget(d, scratchPath(dir, d.Name), true)
+	t, err := fileTarget(d, scratchPath(dir, d.Name), true, locks)
 	if err != nil {
 		return nil, err
 	}
@@ -195,20 +202,24 @@ func scratchTarget(d *plan.Drive, dir string) (*target, error) {
 // directoryTarget uses a folder on the file system under test, creating
 // it if needed: exec steps run in it, and I/O steps on a file of the
 // drive's size in it, removed after the run.
-func directoryTarget(d *plan.Drive, io bool) (*target, error) {
+func directoryTarget(d *plan.Drive, io bool, locks *targetLocks) (*target, error) {
 	_, err := os.Stat(d.Directory)
 	made := errors.Is(err, fs.ErrNotExist)
 	if err := os.MkdirAll(d.Directory, 0o755); err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
 	if !io {
+		lock, err := locks.lock(d, d.Directory, false)
+		if err != nil {
+			return nil, err
+		}
 		return &target{drive: d, io: driver.Target{Path: d.Directory, Capacity: d.Size},
-			facts: directoryFacts(d.Directory), workDir: d.Directory, madeDir: made}, nil
+			facts: directoryFacts(d.Directory), workDir: d.Directory, madeDir: made, lock: lock}, nil
 	}
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a directory drive needs a size for the file its profiles run on", d.Name)
 	}
-	t, err := fileTarget(d, directoryFile(d), true)
+	t, err := fileTarget(d, directoryFile(d), true, locks)
 	if err != nil {
 		return nil, err
 	}
@@ -232,10 +243,20 @@ func directoryFacts(dir string) map[string]string {
 
 // fileTarget uses a regular file, creating it at the drive's size when
 // create is set. The space is allocated up front so a fill cannot run out
-// of room half way and O_DIRECT writes need no block allocation.
-func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
+// of room half way and O_DIRECT writes need no block allocation. The file
+// is locked before anything is done to it.
+func fileTarget(d *plan.Drive, path string, create bool, locks *targetLocks) (_ *target, err error) {
 	old, statErr := os.Stat(path)
 	created := create && errors.Is(statErr, fs.ErrNotExist)
+	lock, err := locks.lock(d, path, create)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			locks.release(lock)
+		}
+	}()
 	// A file an earlier run of the folder made is kept as it is: its
 	// space is allocated, and allocating again would mark it as written.
 	if create && (statErr != nil || old.Size() < d.Size) {
@@ -272,7 +293,7 @@ func fileTarget(d *plan.Drive, path string, create bool) (*target, error) {
 	if block > 0 {
 		facts["logical_block_size"] = strconv.Itoa(block)
 	}
-	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: block}, facts: facts, created: created}, nil
+	return &target{drive: d, io: driver.Target{Path: path, Capacity: capacity, BlockSize: block}, facts: facts, created: created, lock: lock}, nil
 }
 
 // fileBlockSize is the alignment O_DIRECT needs on a file, as validate
@@ -298,8 +319,19 @@ func checkFits(d *plan.Drive, path string, have int64, why string) error {
 }
 
 // deviceTarget uses a block device, refusing one that holds data unless
-// the plan allows it.
-func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
+// the plan allows it. It is locked before it is checked, so that a run
+// holding it is named rather than found busy; a device the run writes is
+// then claimed.
+func deviceTarget(d *plan.Drive, willWrite bool, locks *targetLocks) (_ *target, err error) {
+	lock, err := locks.lock(d, d.Path, false)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			locks.release(lock)
+		}
+	}()
 	info, err := blockdev.BlockInfo(d.Path)
 	if err != nil {
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
@@ -312,8 +344,15 @@ func deviceTarget(d *plan.Drive, willWrite bool) (*target, error) {
 	if err := checkFits(d, d.Path, info.Size, "cannot make a device larger"); err != nil {
 		return nil, err
 	}
-	capacity := usable(d, info.Size)
-	return &target{drive: d, io: driver.Target{Path: d.Path, Capacity: capacity, BlockSize: info.LogicalBlockSize}, facts: info.Facts()}, nil
+	t := &target{drive: d, io: driver.Target{Path: d.Path, Capacity: usable(d, info.Size), BlockSize: info.LogicalBlockSize},
+		facts: info.Facts(), lock: lock}
+	if willWrite {
+		t.claimPath = d.Path
+		if err := t.claimDevice(); err != nil {
+			return nil, err
+		}
+	}
+	return t, nil
 }
 
 // checkDeviceWritable refuses a device that is in use (mounted, swap,

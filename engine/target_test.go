@@ -23,6 +23,7 @@ func TestTargetSmallerThanSize(t *testing.T) {
 	if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	locks := testLocks(t)
 	for _, tc := range []struct {
 		size int64
 		want string // "" is accepted
@@ -33,7 +34,7 @@ func TestTargetSmallerThanSize(t *testing.T) {
 		{0, ""},
 	} {
 		d := &plan.Drive{Name: "d", Path: path, Size: tc.size, Writable: true}
-		tg, err := resolveTarget(d, dir, true, true)
+		tg, err := resolveTarget(d, dir, true, true, locks)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("size %d: %v", tc.size, err)
@@ -155,7 +156,7 @@ func TestFileTargetDirectAlignment(t *testing.T) {
 			if err := os.WriteFile(path, make([]byte, 1<<20), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			tg, err := resolveTarget(&plan.Drive{Name: "d", Path: path}, t.TempDir(), false, true)
+			tg, err := resolveTarget(&plan.Drive{Name: "d", Path: path}, t.TempDir(), false, true, testLocks(t))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -18,6 +18,7 @@ var driveBlockSchema = &hcl.BodySchema{
 		{Name: "size"},
 		{Name: "writable"},
 		{Name: "allow_existing_data"},
+		{Name: "shared"},
 		{Name: "engine"},
 		{Name: "spec_sheet"},
 		{Name: "model"},
@@ -73,6 +74,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	sizeValid := l.sizeAttr(attrs["size"], &d.Size)
 	l.boolAttr(attrs["writable"], &d.Writable)
 	l.boolAttr(attrs["allow_existing_data"], &d.AllowExistingData)
+	l.sharedAttr(d, attrs["shared"])
 	if l.stringAttr(attrs["engine"], &d.Engine) {
 		l.oneOf(d.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
 	}
@@ -122,6 +124,26 @@ func (l *loader) directoryAttr(d *Drive, attrs hcl.Attributes) {
 	case d.Path != "":
 		l.errorAt(attrSite(attr), "Both Path And Directory", fmt.Sprintf(
 			"Drive %q has a path and a directory: a drive is a device or file (path), or a folder on a file system (directory). Remove one of the two.", d.Name))
+	}
+}
+
+// sharedAttr decodes shared, which lets other runs measure a drive that
+// this plan only reads at the same time as this run: a run otherwise has
+// its drives to itself.
+func (l *loader) sharedAttr(d *Drive, attr *hcl.Attribute) {
+	if !l.boolAttr(attr, &d.Shared) || !d.Shared {
+		return
+	}
+	switch {
+	case d.Writable:
+		l.errorAt(attrSite(attr), "Shared Writable Drive", fmt.Sprintf(
+			"Drive %q is writable and shared: a run that writes a drive must have it to itself, or what other runs measure on it is worthless. "+
+				"Remove shared, or writable if the plan only reads the drive.", d.Name))
+		d.Shared = false
+	case d.Path == "" && d.Directory == "" && !l.unknownPath[d.Name]:
+		l.errorAt(attrSite(attr), "Shared Scratch File", fmt.Sprintf(
+			"Drive %q is a scratch file in the results folder, which no other run uses: remove shared.", d.Name))
+		d.Shared = false
 	}
 }
 

@@ -83,6 +83,10 @@ type Drive struct {
 	// a filesystem or partition table. A device in use (mounted, swap, held
 	// by md, dm or LVM) is refused even so.
 	AllowExistingData bool
+	// Shared lets other runs measure the drive at the same time as this
+	// one, for a drive the plan only reads; a run otherwise locks each
+	// drive for itself.
+	Shared bool
 	// Engine names the default driver for this drive's steps ("native").
 	Engine string
 	// Declared is the identity the plan gives the drive: model, serial,

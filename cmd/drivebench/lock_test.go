@@ -142,3 +142,37 @@ func folderContent(t *testing.T, dir string) string {
 	})
 	return b.String()
 }
+
+// TestSecondRunOnOneTargetRefused: while a run measures a file, a run of
+// another folder on that file, through its path, a symbolic link or a
+// hard link, is refused naming the run, and leaves no folder; the first
+// run goes on undisturbed.
+func TestSecondRunOnOneTargetRefused(t *testing.T) {
+	work := t.TempDir()
+	target := filepath.Join(work, "target.img")
+	if err := os.WriteFile(target, make([]byte, 16<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	symlink, hardlink := filepath.Join(work, "symlink.img"), filepath.Join(work, "hardlink.img")
+	if err := os.Symlink(target, symlink); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(target, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(work, "first")
+	cmd, out := startLong(t, "run", "-out", first, "-var", "target="+target, "testdata/lock-target.hcl")
+	for _, path := range []string{target, symlink, hardlink} {
+		second := filepath.Join(work, "second")
+		code, _, errOut := runCLI(t, "run", "-out", second, "-var", "target="+path, "testdata/lock-target.hcl")
+		want := fmt.Sprintf(`drivebench: drive "d": %s is in use by pid %d (`, path, cmd.Process.Pid)
+		if code != exitUsage || !strings.HasPrefix(errOut, want) ||
+			!strings.Contains(errOut, fmt.Sprintf(`for drive "d" of results folder %s: `, first)) {
+			t.Errorf("%s: exit %d, stderr:\n%s\nwant %s...", path, code, errOut, want)
+		}
+		if _, err := os.Stat(second); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the refused run left its folder: %v", path, err)
+		}
+	}
+	stopRun(t, cmd, out, first)
+}
