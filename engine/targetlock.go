@@ -167,7 +167,11 @@ func (ls *targetLocks) acquire(d *plan.Drive, path, key string, f *os.File, shar
 	if err := flockTarget(f, shared, device); err != nil {
 		file.Release()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, targetBusy(d, path, "another process (it holds a flock on "+path+
+			who := "another process"
+			if holders := lockfile.FlockHolders(f); len(holders) > 0 {
+				who = lockfile.Names(holders)
+			}
+			return nil, targetBusy(d, path, who+" (it holds a flock on "+path+
 				" but has no lock file in "+ls.dir+": a run of another user, or a tool such as flock(1) or udevadm lock)", false)
 		}
 		return nil, fmt.Errorf("drive %q: lock %s: %w", d.Name, path, err)

@@ -159,7 +159,8 @@ func TestTargetFlockWithoutLockFile(t *testing.T) {
 	}
 	p, g := lockPlan(t, path, false, "")
 	_, err = Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
-	if err == nil || !strings.Contains(err.Error(), "is in use by another process (it holds a flock on "+path+" but has no lock file in ") {
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s is in use by pid %d (", path, os.Getpid())) ||
+		!strings.Contains(err.Error(), ") (it holds a flock on "+path+" but has no lock file in ") {
 		t.Fatalf("got %v", err)
 	}
 	// The lock file taken before the refusal is given back.

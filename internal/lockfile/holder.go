@@ -118,13 +118,18 @@ func (e *BusyError) Error() string {
 }
 
 // Who names the holders: "pid 4711 (drivebench run ...) since ...", or
-// "another process" when the lock file names none.
+// "another process" when neither the lock file nor the kernel names one.
 func (e *BusyError) Who() string {
 	if len(e.Holders) == 0 {
 		return "another process, which has not written its name in the lock file"
 	}
-	names := make([]string, len(e.Holders))
-	for i, h := range e.Holders {
+	return Names(e.Holders)
+}
+
+// Names names holders for a message, joined by "and".
+func Names(holders []Holder) string {
+	names := make([]string, len(holders))
+	for i, h := range holders {
 		names[i] = h.String()
 	}
 	return strings.Join(names, " and ")

@@ -4,7 +4,8 @@
 // it exits: a lock file left by a killed process never blocks anyone. The
 // file's content only says who holds the lock (its pid, command line and
 // since when, see Holder), so that a process refused can name the one it
-// waits for.
+// waits for; when it names no one, the kernel's list of locks does
+// (FlockHolders).
 //
 // flock, not fcntl: a POSIX record lock is dropped when its process
 // closes any descriptor of the file, which the engines do between steps;
@@ -78,7 +79,11 @@ func try(path string, shared bool) (*Lock, error) {
 		defer f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
 			data, _ := io.ReadAll(io.LimitReader(f, maxContent))
-			return nil, &BusyError{Path: path, Holders: Live(Parse(data))}
+			holders := Live(Parse(data))
+			if len(holders) == 0 {
+				holders = FlockHolders(f)
+			}
+			return nil, &BusyError{Path: path, Holders: holders}
 		}
 		return nil, fmt.Errorf("lock %s: %w", path, err)
 	}
