@@ -225,25 +225,20 @@ type identity struct {
 }
 
 // driveIdentity takes what the drive reported (NVMe identify, sysfs)
-// first, and what the plan declared for what it did not report. A drive
-// with no serial either way is a drive of its own in each run.
+// first, and what the plan declared for what it did not
+// (results.Identity). A drive with no serial either way is a drive of
+// its own in each run.
 func driveIdentity(runID string, d results.Drive) identity {
-	pick := func(key string) (string, bool) {
-		if v := strings.TrimSpace(d.Facts[key]); v != "" {
-			return v, true
-		}
-		return strings.TrimSpace(d.Declared[key]), false
-	}
-	id := identity{capacity: d.Size, source: "none"}
+	ident := d.Identity()
+	k := ident.Known()
+	id := identity{model: k.Model, serial: k.Serial, firmware: k.Firmware, vendor: k.Vendor, capacity: d.Size, source: "none"}
 	var detected, declared bool
-	for key, dst := range map[string]*string{"model": &id.model, "serial": &id.serial, "firmware": &id.firmware, "vendor": &id.vendor} {
-		v, fromFacts := pick(key)
-		*dst = v
-		if v != "" && fromFacts {
-			detected = true
-		} else if v != "" {
-			declared = true
-		}
+	for _, f := range [][2]string{
+		{ident.Detected.Model, ident.Declared.Model}, {ident.Detected.Serial, ident.Declared.Serial},
+		{ident.Detected.Firmware, ident.Declared.Firmware}, {ident.Detected.Vendor, ident.Declared.Vendor},
+	} {
+		detected = detected || f[0] != ""
+		declared = declared || f[0] == "" && f[1] != ""
 	}
 	switch {
 	case detected && declared:

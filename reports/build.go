@@ -279,11 +279,16 @@ func buildDrives(drives []results.Drive) []Drive {
 			SizeBytes: d.Size,
 			Writable:  d.Writable,
 			Facts:     sortedFacts(d.Facts),
+			Identity:  buildIdentity(d.Identity()),
 			Spec:      buildSpec(d.Spec),
 			SpecSheet: d.SpecSheet,
 		})
 	}
 	return out
+}
+
+func buildIdentity(id results.Identity) DriveIdentity {
+	return DriveIdentity{Known: id.Known(), Detected: id.Detected, Declared: id.Declared, Mismatches: id.Mismatches()}
 }
 
 func buildSpec(entries []results.SpecEntry) []SpecEntry {

@@ -133,7 +133,7 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 		for _, e := range entries {
 			if e.table.peakRow() != nil {
 				title := sec.Profile + " on " + e.label + ": " + metricName(headline) + " by " + dims[0] + " and " + dims[1]
-				add(chartHeatmap, e.label, title, func() *plot.Chart { return heatMapChart(title, e, dims, headline) })
+				add(chartHeatmap, labelled(e.drive, "", e.run), title, func() *plot.Chart { return heatMapChart(title, e, dims, headline) })
 			}
 		}
 	}

@@ -52,9 +52,10 @@ func profileOrder(tables []ProfileResult) []string {
 // entry is one drive's table of a section, this run's or a comparable's.
 type entry struct {
 	// label names the drive in charts and tables: the drive's name, and
-	// the comparable's after it.
+	// with comparables its identity and the comparable's name after it.
 	label        string
 	drive, run   string
+	identity     string
 	otherTestbed bool
 	table        *ProfileResult
 }
@@ -63,17 +64,24 @@ type entry struct {
 // each comparable's, in order.
 func (s *Summary) entries(name string) []entry {
 	var out []entry
+	compared := len(s.Comparables) > 0
 	for i := range s.Results {
 		if t := &s.Results[i]; t.Profile == name {
-			out = append(out, entry{label: t.Drive, drive: t.Drive, table: t})
+			e := entry{label: t.Drive, drive: t.Drive, table: t}
+			if compared {
+				e.identity = identityOf(s.Drives, t.Drive)
+				e.label = labelled(t.Drive, e.identity)
+			}
+			out = append(out, e)
 		}
 	}
 	for ci := range s.Comparables {
 		c := &s.Comparables[ci]
 		for i := range c.Results {
 			if t := &c.Results[i]; t.Profile == name {
+				id := identityOf(c.Drives, t.Drive)
 				out = append(out, entry{
-					label: t.Drive + " (" + c.Name + ")", drive: t.Drive, run: c.Name,
+					label: labelled(t.Drive, id, c.Name), drive: t.Drive, run: c.Name, identity: id,
 					otherTestbed: !c.SameTestbed, table: t,
 				})
 			}
@@ -156,7 +164,7 @@ func ranking(entries []entry) []Rank {
 		}
 		ranks = append(ranks, Rank{
 			Drive: e.drive, Run: e.run, StepID: peak.StepID, Point: peak.Point,
-			Total: *peak.Total, Flags: peak.Flags, OtherTestbed: e.otherTestbed,
+			Identity: e.identity, Total: *peak.Total, Flags: peak.Flags, OtherTestbed: e.otherTestbed,
 		})
 	}
 	slices.SortStableFunc(ranks, func(a, b Rank) int {
@@ -174,10 +182,7 @@ func ranking(entries []entry) []Rank {
 // rankLabel names a ranked drive as charts do, with a dagger when it was
 // measured on another testbed.
 func rankLabel(r Rank) string {
-	label := r.Drive
-	if r.Run != "" {
-		label += " (" + r.Run + ")"
-	}
+	label := labelled(r.Drive, r.Identity, r.Run)
 	if r.OtherTestbed {
 		label += " †"
 	}
@@ -216,7 +221,7 @@ func rankingSentence(ranks []Rank, headline string) string {
 			other = ranks[1]
 		}
 		diff := lead(&r.Total, &other.Total)
-		name, otherName := r.Drive+flagNote(r.Flags), rankLabel(other)+flagNote(other.Flags)
+		name, otherName := labelled(r.Drive, r.Identity)+flagNote(r.Flags), rankLabel(other)+flagNote(other.Flags)
 		if r.Rank == 1 {
 			sentences = append(sentences, fmt.Sprintf("%s leads the %d drives by %s, %s %s %s.",
 				name, len(ranks), metric, percentText(diff), ahead, otherName))

@@ -39,6 +39,9 @@ func docHeader(d *document, s *Summary) {
 		spans(stepCountsText(s.Counts.Steps)),
 		spans(verdictCountsText(s.Counts.Checks)),
 	}
+	if drives := drivesText(s); drives != "" {
+		items = slices.Insert(items, 1, spans("Drives: "+drives))
+	}
 	for _, r := range s.EarlierRevisions {
 		items = append(items, []span{
 			plain(r.Marker + " Results of an earlier revision of the plan, "), mono(shortHash(r.Hash)),
@@ -135,6 +138,7 @@ func docDrives(d *document, s *Summary) {
 	}
 	for _, drv := range s.Drives {
 		d.heading(3, plain(orDash(drv.Name)))
+		d.para(plain(identitySentence(drv)))
 		var id *results.NVMeIdentity
 		if h := s.healthOf(drv.Name); h != nil {
 			id = h.Identity
@@ -359,7 +363,7 @@ func docComparables(d *document, s *Summary) {
 	for _, c := range s.Comparables {
 		var drives []string
 		for _, drv := range c.Drives {
-			drives = append(drives, driveName(drv))
+			drives = append(drives, labelled(drv.Name, drv.Identity.Known.Label()))
 		}
 		note := "same testbed"
 		if !c.SameTestbed {
@@ -368,16 +372,6 @@ func docComparables(d *document, s *Summary) {
 		rows = append(rows, []string{c.Name, orDash(c.Plan.Name), orDash(c.Testbed.Name), orDash(strings.Join(drives, ", ")), note})
 	}
 	d.table([]column{{title: "Run"}, {title: "Plan"}, {title: "Testbed"}, {title: "Drives"}, {title: "Note"}}, rows)
-}
-
-// driveName is a drive's name with its model when the run detected one.
-func driveName(drv Drive) string {
-	for _, f := range drv.Facts {
-		if f.Name == "model" && f.Value != "" {
-			return drv.Name + " (" + f.Value + ")"
-		}
-	}
-	return drv.Name
 }
 
 func docResults(d *document, s *Summary) {
@@ -848,7 +842,7 @@ func docConclusion(d *document, s *Summary) {
 				continue
 			}
 			row := []string{
-				sec.Profile, r.Drive, headlineText(&r.Total, headline, s.unit()) + flagNote(r.Flags), s.peakText(r),
+				sec.Profile, s.driveLabel(r.Drive), headlineText(&r.Total, headline, s.unit()) + flagNote(r.Flags), s.peakText(r),
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
 			if len(accepted) > 0 {

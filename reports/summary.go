@@ -135,16 +135,29 @@ type Fact struct {
 
 // Drive is a drive under test with its detected facts and spec sheet.
 type Drive struct {
-	Name      string      `json:"name"`
-	Path      string      `json:"path"`
-	Scratch   bool        `json:"scratch"`
-	SizeBytes int64       `json:"size_bytes"`
-	Writable  bool        `json:"writable"`
-	Facts     []Fact      `json:"facts"`
-	Spec      []SpecEntry `json:"spec"`
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	Scratch   bool   `json:"scratch"`
+	SizeBytes int64  `json:"size_bytes"`
+	Writable  bool   `json:"writable"`
+	Facts     []Fact `json:"facts"`
+	// Identity is who the drive is: its model, serial, firmware and
+	// capacity as it reported them and as the plan declared them.
+	Identity DriveIdentity `json:"identity"`
+	Spec     []SpecEntry   `json:"spec"`
 	// SpecSheet is the identity of the sheet the drive is held to; absent
 	// when it names none.
 	SpecSheet *results.SpecSheet `json:"spec_sheet,omitempty"`
+}
+
+// DriveIdentity is a drive's identity: Known, what the drive reported
+// with what the plan declared for the rest, by which reports name it;
+// each side as it was; and where the two disagree.
+type DriveIdentity struct {
+	Known      results.IdentityFields `json:"known"`
+	Detected   results.IdentityFields `json:"detected"`
+	Declared   results.IdentityFields `json:"declared"`
+	Mismatches []string               `json:"mismatches"`
 }
 
 // SpecEntry is a spec-sheet claim with the conditions it holds under. A
@@ -495,10 +508,13 @@ type Rank struct {
 	Drive string `json:"drive"`
 	// Run is the comparable the drive's result comes from; empty for this
 	// run.
-	Run    string  `json:"run"`
-	StepID string  `json:"step_id"`
-	Point  string  `json:"point"`
-	Total  Figures `json:"total"`
+	Run    string `json:"run"`
+	StepID string `json:"step_id"`
+	Point  string `json:"point"`
+	// Identity names the drive by model, serial and firmware when the
+	// ranking compares other runs' drives; empty otherwise.
+	Identity string  `json:"identity,omitempty"`
+	Total    Figures `json:"total"`
 	// Flags are the peak row's flags.
 	Flags []string `json:"flags,omitempty"`
 	// OtherTestbed is set when the result was measured on another testbed
