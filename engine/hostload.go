@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
 )
@@ -17,8 +19,9 @@ import (
 // drive. The runner watches the machine over every I/O step, whatever the
 // engine: the whole machine's utilisation from /proc/stat, the CPU time of
 // drivebench and the processes it started (fio) from /proc/self/stat,
-// their busiest thread from /proc/<pid>/task/<tid>/stat, and the times
-// the whole machine was held (hoststall.go).
+// their busiest thread from /proc/<pid>/task/<tid>/stat, the times the
+// whole machine was held (hoststall.go), and how long drivebench's own
+// process was held during the measured phase (held.go).
 //
 // Reading the threads competes for the processors the I/O runs on: on a
 // 2-CPU host, a reading every 250 ms that scanned every process of the
@@ -320,6 +323,12 @@ func (h *hostWatch) finish() *results.HostLoad {
 		load.EnginePct = min(100*float64(ours)/clockTicks/elapsed.Seconds()/float64(load.CPUs), load.BusyPct)
 	}
 	return load
+}
+
+// heldDuring is how long the process was held during the measured phase
+// of res (held.go).
+func (h *hostWatch) heldDuring(res *metrics.Result, w *plan.Workload) heldTime {
+	return measureHeld(res, w, h.stalls.wakeUps())
 }
 
 // busiest finds the thread that kept a processor busiest over the time it

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -49,16 +50,17 @@ const (
 
 // stallWatch is the probe of one step.
 type stallWatch struct {
-	stop chan struct{}
-	mu   sync.Mutex
-	// wakes is how late each wake-up was.
-	wakes []time.Duration
+	stop  chan struct{}
+	start time.Time
+	mu    sync.Mutex
+	// wakes are the wake-ups, each with how late it was.
+	wakes []wake
 }
 
 // watchStalls starts the probe, or returns nil when this process may not
 // raise a thread to real-time priority.
 func watchStalls() *stallWatch {
-	s := &stallWatch{stop: make(chan struct{})}
+	s := &stallWatch{stop: make(chan struct{}), start: time.Now()}
 	ready := make(chan bool)
 	go s.probe(ready)
 	if !<-ready {
@@ -88,14 +90,15 @@ func (s *stallWatch) probe(ready chan<- bool) {
 		ts := unix.NsecToTimespec(nap.Nanoseconds())
 		t := time.Now()
 		_ = unix.Nanosleep(&ts, nil) // EINTR only ends a sleep early
-		late := max(time.Since(t)-nap, 0)
+		now := time.Now()
+		late := max(now.Sub(t)-nap, 0)
 		select {
 		case <-s.stop:
 			return
 		default:
 		}
 		s.mu.Lock()
-		s.wakes = append(s.wakes, late)
+		s.wakes = append(s.wakes, wake{at: now, late: late})
 		s.mu.Unlock()
 	}
 }
@@ -107,22 +110,37 @@ func (s *stallWatch) finish() *results.HostStalls {
 		return nil
 	}
 	close(s.stop)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return summarizeStalls(s.wakes)
+	return summarizeStalls(s.wakeUps(), time.Since(s.start))
 }
 
-// summarizeStalls sums up how late each wake-up was.
-func summarizeStalls(wakes []time.Duration) *results.HostStalls {
+// wakeUps are the probe's wake-ups so far; none without a probe.
+func (s *stallWatch) wakeUps() []wake {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.wakes)
+}
+
+// summarizeStalls sums up how late each wake-up was, over a probe that
+// watched for span.
+func summarizeStalls(wakes []wake, span time.Duration) *results.HostStalls {
 	st := &results.HostStalls{Samples: len(wakes)}
-	for _, late := range wakes {
-		if late > stallThreshold {
+	var held time.Duration
+	for _, wk := range wakes {
+		if wk.late > stallThreshold {
 			st.Held++
-			st.MaxLateMs = max(st.MaxLateMs, float64(late)/1e6)
+			held += wk.late
+			st.MaxLateMs = max(st.MaxLateMs, float64(wk.late)/1e6)
 		}
 	}
+	st.HeldMs = float64(held) / 1e6
 	if st.Samples > 0 {
 		st.HeldPct = 100 * float64(st.Held) / float64(st.Samples)
+	}
+	if span > 0 {
+		st.HeldPct = max(st.HeldPct, min(100*held.Seconds()/span.Seconds(), 100))
 	}
 	return st
 }

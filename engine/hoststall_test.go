@@ -11,19 +11,31 @@ import (
 
 func TestSummarizeStalls(t *testing.T) {
 	ms := time.Millisecond
+	wakes := func(lates ...time.Duration) []wake {
+		out := make([]wake, len(lates))
+		for i, l := range lates {
+			out[i] = wake{at: time.Unix(100, 0).Add(time.Duration(i) * 50 * ms), late: l}
+		}
+		return out
+	}
 	tests := []struct {
 		name  string
-		wakes []time.Duration
+		wakes []wake
+		span  time.Duration
 		want  results.HostStalls
 	}{
-		{"no wake-ups", nil, results.HostStalls{}},
-		{"none late", []time.Duration{0, 100 * time.Microsecond, 2 * ms}, results.HostStalls{Samples: 3}},
-		{"one in four late", []time.Duration{0, 12 * ms, 100 * time.Microsecond, 0}, results.HostStalls{Samples: 4, Held: 1, HeldPct: 25, MaxLateMs: 12}},
-		{"the latest counts", []time.Duration{3 * ms, 14 * ms, 5 * ms, 0, 0}, results.HostStalls{Samples: 5, Held: 3, HeldPct: 60, MaxLateMs: 14}},
+		{"no wake-ups", nil, 0, results.HostStalls{}},
+		{"none late", wakes(0, 100*time.Microsecond, 2*ms), 150 * ms, results.HostStalls{Samples: 3}},
+		{"one in four late", wakes(0, 12*ms, 100*time.Microsecond, 0), 200 * ms, results.HostStalls{Samples: 4, Held: 1, HeldMs: 12, HeldPct: 25, MaxLateMs: 12}},
+		{"the latest counts", wakes(3*ms, 14*ms, 5*ms, 0, 0), 250 * ms, results.HostStalls{Samples: 5, Held: 3, HeldMs: 22, HeldPct: 60, MaxLateMs: 14}},
+		// A process stopped for 20 s of 23: one wake-up in 62 came late,
+		// by the whole stop; the share is the time's, not the wake-ups'.
+		{"one long hold", append(wakes(make([]time.Duration, 61)...), wake{at: time.Unix(120, 0), late: 20 * time.Second}), 23 * time.Second,
+			results.HostStalls{Samples: 62, Held: 1, HeldMs: 20000, HeldPct: 100 * 20.0 / 23, MaxLateMs: 20000}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := summarizeStalls(tt.wakes); *got != tt.want {
+			if got := summarizeStalls(tt.wakes, tt.span); *got != tt.want {
 				t.Errorf("summarizeStalls = %+v, want %+v", *got, tt.want)
 			}
 		})

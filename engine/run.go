@@ -534,8 +534,12 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	cache := watchPageCache(target.Path, target.Capacity, &w)
 	watch := watchHost()
 	res, err := driver.Run(ctx, target, w, live)
-	rec.Host = watch.finish()
+	held := watch.heldDuring(res, &w)
+	rec.Host = held.record(watch.finish())
 	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
+	if warn := held.warning(); warn != nil {
+		rec.Warnings = append(rec.Warnings, *warn)
+	}
 	rec.Warnings = append(rec.Warnings, cache.finish(rec.Host)...)
 	endThermal(res, &rec.Log)
 	if res != nil && res.Latency == "" && rec.Engine == "native" {
@@ -554,6 +558,8 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	default:
 		if gone := r.targets[n.Drive].gone(); gone != "" {
 			rec.Status, rec.Error = results.StatusFailed, gone
+		} else if held.fails() && n.Kind != plan.KindPrecondition {
+			rec.Status, rec.Error = results.StatusFailed, held.failure()
 		}
 	}
 }

@@ -113,6 +113,14 @@ type HostLoad struct {
 	// when not measured (drivebench could not raise a thread to real-time
 	// priority).
 	Stalls *HostStalls `json:"stalls,omitempty"`
+	// HeldS is how long, in seconds, drivebench's process was held during
+	// the measured phase (stopped, or its machine paused: none of its
+	// threads ran while its clocks went on), as its stall probe and its
+	// interval series saw it, and HeldPct that time's share of the
+	// measured phase's wall time, 0 to 100; both absent when it was not.
+	// A profile's step held for a second and 10 % or more fails.
+	HeldS   float64 `json:"held_s,omitempty"`
+	HeldPct float64 `json:"held_pct,omitempty"`
 }
 
 // HostStalls are the times over a step when no program on the machine
@@ -120,11 +128,16 @@ type HostLoad struct {
 // thread of real-time priority woke at random moments over the step, and
 // a wake-up more than 2 ms late found the machine held.
 type HostStalls struct {
-	// Samples is how many times the thread woke, Held how many of them
-	// were late, and HeldPct their share, 0 to 100: an estimate of the
-	// share of the step's time the machine was held.
+	// Samples is how many times the thread woke and Held how many of them
+	// were late; HeldMs is the time the late ones were held, in
+	// milliseconds, from when each was due to when it came. HeldPct, 0 to
+	// 100, estimates the share of the step's time the machine was held:
+	// the share of late wake-ups (holds of a few ms, which the thread
+	// mostly sleeps through), or HeldMs's share of the time the thread
+	// watched when larger (holds of seconds, which one wake-up spans).
 	Samples int     `json:"samples"`
 	Held    int     `json:"held"`
+	HeldMs  float64 `json:"held_ms"`
 	HeldPct float64 `json:"held_pct"`
 	// MaxLateMs is the latest wake-up, in milliseconds: the longest
 	// stall lasted at least that long.
@@ -139,6 +152,10 @@ const (
 	// WarnHostStall: the whole machine was held for part of the step,
 	// and I/Os in flight then completed late whatever the drive did.
 	WarnHostStall = "host_stall"
+	// WarnHeld: drivebench's process was held (stopped, or its machine
+	// paused) during the measured phase for a second or 10 % of it, or
+	// the phase ran more than 10 % and a second beyond its runtime.
+	WarnHeld      = "held"
 	WarnPageCache = "page_cache"
 	// WarnRateShort: a rate step missed its target rate by more than
 	// 1 %, the drive did not keep up.
