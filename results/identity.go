@@ -54,7 +54,9 @@ func (d Drive) Identity() Identity {
 }
 
 // Known is what the drive reported, with what the plan declared for what
-// it did not.
+// it did not; but its capacity only as the drive reported it, since a
+// spec sheet's capacity is a claim about drives of a model, not a fact
+// of this one (a scratch file held to a 15.36 TB sheet holds 256 MiB).
 func (id Identity) Known() IdentityFields {
 	or := func(a, b string) string {
 		if a != "" {
@@ -66,9 +68,6 @@ func (id Identity) Known() IdentityFields {
 		Model: or(id.Detected.Model, id.Declared.Model), Serial: or(id.Detected.Serial, id.Declared.Serial),
 		Firmware: or(id.Detected.Firmware, id.Declared.Firmware), Vendor: or(id.Detected.Vendor, id.Declared.Vendor),
 		CapacityBytes: id.Detected.CapacityBytes,
-	}
-	if k.CapacityBytes == 0 {
-		k.CapacityBytes = id.Declared.CapacityBytes
 	}
 	return k
 }

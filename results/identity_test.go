@@ -33,9 +33,9 @@ func TestIdentity(t *testing.T) {
 			mismatches: []string{"serial: the plan declares SN1, the drive reports SN2", "capacity: the spec sheet is for 1.92 TB, the drive holds 960.20 GB"},
 		},
 		{
-			name:  "a file's size is no capacity; a sheet's is declared",
+			name:  "neither a file's size nor a sheet's capacity is the drive's",
 			drive: Drive{Facts: map[string]string{"type": "file", "size": "1048576"}, SpecSheet: sheet},
-			label: "", capacity: 1_920_000_000_000,
+			label: "", capacity: 0,
 		},
 	}
 	for _, tt := range tests {
