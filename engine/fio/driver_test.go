@@ -33,7 +33,9 @@ func TestRunLocal(t *testing.T) {
 		samples = append(samples, s)
 		mu.Unlock()
 	}
+	start := time.Now()
 	res, err := Driver{KeepDir: keep, Name: "step-1"}.Run(context.Background(), target, w, live)
+	wall := time.Since(start)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,8 +44,10 @@ func TestRunLocal(t *testing.T) {
 		t.Fatalf("read %+v write %+v", r, res.Write)
 	}
 	secs := float64(res.RuntimeNs) / 1e9
-	if secs < 1.9 || secs > 2.5 || math.Abs(r.IOPS-float64(r.IOs)/secs) > 1e-6*r.IOPS {
-		t.Errorf("runtime %.3fs, IOPS %.0f for %d I/Os", secs, r.IOPS, r.IOs)
+	// fio runs at least the runtime asked for, and no longer than the call
+	// took; how much longer a loaded machine makes it is not the driver's.
+	if secs < 1.9 || secs > wall.Seconds() || math.Abs(r.IOPS-float64(r.IOs)/secs) > 1e-6*r.IOPS {
+		t.Errorf("runtime %.3fs (call %.3fs), IOPS %.0f for %d I/Os", secs, wall.Seconds(), r.IOPS, r.IOs)
 	}
 	if r.Hist == nil || r.Hist.Count() != r.IOs || r.Bytes != r.IOs*4096 {
 		t.Errorf("histogram or bytes do not match the I/Os: %+v", r)
