@@ -85,3 +85,15 @@ func flagNote(flags []string) string {
 	}
 	return ""
 }
+
+// stepFlags are the flags of this run's row that shows step id.
+func (s *Summary) stepFlags(id string) []string {
+	for _, t := range s.Results {
+		for _, r := range t.Rows {
+			if id != "" && r.StepID == id {
+				return r.Flags
+			}
+		}
+	}
+	return nil
+}

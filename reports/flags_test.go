@@ -67,3 +67,32 @@ func TestRankingAndGridCarryFlags(t *testing.T) {
 		t.Errorf("grid note of unflagged rows: %q", got)
 	}
 }
+
+// TestAcceptanceBriefCarriesFlags: the Conclusion's spec-sheet brief of a
+// figure measured on a flagged row carries the row's flags.
+func TestAcceptanceBriefCarriesFlags(t *testing.T) {
+	f, err := results.Open("testdata/vendor-acceptance")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := f.Records()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Build(f.Manifest, recs)
+	var step string
+	for _, a := range s.Acceptance {
+		if a.Spec == "rand_write_4k" {
+			step = a.StepID
+		}
+	}
+	for _, r := range recs {
+		if r.StepID == step {
+			r.Warnings = append(r.Warnings, results.Warning{Kind: results.WarnHostStall, Message: "The whole machine was held."})
+		}
+	}
+	_, md := render(t, f.Manifest, recs)
+	if want := "| PASS rand_write_4k iops: 138.8% (⚠ host stalls) |"; step == "" || !strings.Contains(md, want) {
+		t.Errorf("step %q; report.md lacks\n%s\nin\n%s", step, want, md)
+	}
+}

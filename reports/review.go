@@ -846,7 +846,7 @@ func docConclusion(d *document, s *Summary) {
 				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
 			}
 			if len(accepted) > 0 {
-				row = append(row, acceptanceBriefs(accepted[[2]string{sec.Profile, r.Drive}]))
+				row = append(row, s.acceptanceBriefs(accepted[[2]string{sec.Profile, r.Drive}]))
 			}
 			if ranked {
 				row = append(row, fmt.Sprintf("%d of %d", r.Rank, len(sec.Ranking)))
@@ -866,11 +866,11 @@ func docConclusion(d *document, s *Summary) {
 }
 
 // acceptanceBriefs quotes the spec-sheet figures compared with one table,
-// one a line.
-func acceptanceBriefs(rows []AcceptanceRow) string {
+// one a line, each with the flags of the row it was measured on.
+func (s *Summary) acceptanceBriefs(rows []AcceptanceRow) string {
 	briefs := make([]string, len(rows))
 	for i, a := range rows {
-		briefs[i] = acceptanceBrief(a)
+		briefs[i] = acceptanceBrief(a) + flagNote(s.stepFlags(a.StepID))
 	}
 	return strings.Join(briefs, "\n")
 }
