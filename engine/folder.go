@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -136,10 +137,14 @@ func (r *runner) startRun() error {
 	if err != nil {
 		return err
 	}
-	return r.folder.AppendRunEvent(results.RunEvent{
+	e := results.RunEvent{
 		Run: results.RunStarted, Time: time.Now().UTC(), PlanHash: r.plan.Hash, Version: r.opt.Version,
 		Resumed: len(r.journal) > 0 || len(runs) > 0,
-	})
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.setAside)) {
+		e.SetAside = append(e.SetAside, r.setAside[id])
+	}
+	return r.folder.AppendRunEvent(e)
 }
 
 // endRun adds the run's end to the journal, once: complete when every
@@ -160,4 +165,38 @@ func (r *runner) endRun(ctx context.Context, err error) error {
 		return r.saveError(werr)
 	}
 	return nil
+}
+
+// checkRecords looks at the records the folder already holds before the
+// run touches it. A record written by a newer drivebench stops the run:
+// this version could overwrite it. A damaged one is moved to damaged/ and
+// its step runs again, with a warning that says where the file went.
+func (r *runner) checkRecords() error {
+	folder := &results.Folder{Dir: r.opt.Dir, Manifest: &results.Manifest{}}
+	if _, err := os.Stat(filepath.Join(folder.Dir, results.StepsDir)); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	_, unreadable, err := folder.ReadableRecords()
+	if err != nil {
+		return err
+	}
+	for _, e := range unreadable {
+		if e.Newer {
+			return fmt.Errorf("%w; this version could overwrite it, so it runs nothing in %s: resume with that version, or run into another folder (-out NEWDIR)", e, r.opt.Dir)
+		}
+	}
+	r.setAside = map[string]results.SetAsideRecord{}
+	for _, e := range unreadable {
+		aside, err := folder.SetAside(e)
+		if err != nil {
+			return err
+		}
+		r.setAside[e.StepID] = aside
+	}
+	return nil
+}
+
+// setAsideText says what became of a step's damaged record.
+func setAsideText(a results.SetAsideRecord) string {
+	return fmt.Sprintf("the earlier record of this step, %s, was damaged (%s); it is kept as %s", a.Record, a.Reason, a.KeptAs)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
@@ -79,6 +80,9 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outc
 	defer r.closeHooks()
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
+	}
+	if err := r.checkRecords(); err != nil {
+		return nil, err
 	}
 	if r.locks, err = newTargetLocks(opt.Dir); err != nil {
 		return nil, err
@@ -183,6 +187,9 @@ type runner struct {
 	start    time.Time
 	// ended is set once the run's end is in the journal.
 	ended bool
+	// setAside holds, by step ID, what became of a damaged record the
+	// run found and moved aside.
+	setAside map[string]results.SetAsideRecord
 }
 
 func (r *runner) resolveDrives() error {
@@ -373,6 +380,10 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	rec := r.newRecord(n)
 	if err := r.beginStep(n, rec); err != nil {
 		return nil, err
+	}
+	if aside, ok := r.setAside[n.ID]; ok {
+		rec.Log = append(rec.Log, format.UpperFirst(setAsideText(aside))+"; the step ran again.")
+		r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(), Message: setAsideText(aside) + "; the step runs again"})
 	}
 	if rerun != "" {
 		rec.DriveState.Rerun = rerun

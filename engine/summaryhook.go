@@ -83,7 +83,7 @@ func (r *runner) summaryFailed(s *results.Summary) {
 // verdicts, every verdict, and every acceptance row. Figures use the
 // names of expectations: read.iops, read.bw (bytes/s), read.lat.p99_us.
 func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
-	recs, err := f.Records()
+	recs, _, err := f.ReadableRecords() // the report lists the others
 	if err != nil {
 		return nil, err
 	}

@@ -117,19 +117,23 @@ func WriteFiles(dir string, files []File) error {
 
 // Load reads the results folder dir and builds its Summary, with the
 // drives' health documents and the sections of the plan's summary hook
-// (summary.json). A health document or summary.json that cannot be read
-// is left out of the report, with a note that says why; it does not stop
-// the report.
+// (summary.json). A record, health document or summary.json that cannot
+// be read is left out of the report, with a note that says why; it does
+// not stop the report.
 func Load(dir string) (*Summary, error) {
 	folder, err := results.Open(dir)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := folder.Records()
+	recs, unreadable, err := folder.ReadableRecords()
 	if err != nil {
 		return nil, err
 	}
-	s := Build(folder.Manifest, recs)
+	s := Build(folder.Manifest, append(recs, unreadableSteps(folder, unreadable)...))
+	s.UnreadableRecords = unreadableRecords(folder, unreadable)
+	if aside, err := folder.SetAsideRecords(); err != nil || len(aside) > 0 {
+		s.Notes = append(s.Notes, setAsideNote(aside, err))
+	}
 	if health, err := folder.Health(); err != nil {
 		s.Notes = append(s.Notes, "drive health is left out: "+err.Error())
 	} else {

@@ -51,6 +51,9 @@ func docHeader(d *document, s *Summary) {
 	if n := s.Counts.Steps.Unlisted; n > 0 {
 		items = append(items, spans("Kept from earlier revisions of the plan: "+plural(n, "record")+" of steps this plan no longer has, under Measurements of earlier plan revisions"))
 	}
+	if n := len(s.UnreadableRecords); n > 0 {
+		items = append(items, spans(fmt.Sprintf("Left out: %s that cannot be read, listed under Problems", plural(n, "record"))))
+	}
 	for _, n := range s.Notes {
 		items = append(items, spans("Note: "+n))
 	}

@@ -16,6 +16,11 @@ const SchemaVersion = "drivebench/report/v1"
 // covers: the run stopped, or has not reached it yet.
 const StatusNotRun = "not_run"
 
+// StatusUnreadable is the status of a step whose record is in the
+// results folder but cannot be read: damaged, or written by a newer
+// drivebench (see Summary.UnreadableRecords).
+const StatusUnreadable = "unreadable"
+
 // Summary is the report model: everything a report shows, built from the
 // results of a run alone and rendered many ways.
 type Summary struct {
@@ -73,6 +78,10 @@ type Summary struct {
 	// reason: the rest of a rate curve after its stop condition, the
 	// rounds after steady state.
 	Skipped []SkipGroup `json:"skipped"`
+	// UnreadableRecords are the records of the folder the report could
+	// not read, left out and left as they are; their steps have the
+	// status StatusUnreadable.
+	UnreadableRecords []UnreadableRecord `json:"unreadable_records"`
 	// Notes lists what the report could not read from the results folder,
 	// such as a damaged health document; the rest of the report stands.
 	Notes  []string `json:"notes"`
@@ -91,6 +100,17 @@ type PlanRevision struct {
 	Marker string `json:"marker"`
 	// Steps counts the steps whose records this revision produced.
 	Steps int `json:"steps"`
+}
+
+// UnreadableRecord is a record file the report could not read.
+type UnreadableRecord struct {
+	// File is its path in the results folder: steps/<id>.json.
+	File   string `json:"file"`
+	StepID string `json:"step_id"`
+	// Newer is true when a newer drivebench wrote it; otherwise it is
+	// damaged. Reason says what is wrong, and what to do.
+	Newer  bool   `json:"newer"`
+	Reason string `json:"reason"`
 }
 
 // EarlierStep is the record of a step the current plan no longer has (a

@@ -14,6 +14,7 @@
 //	steps/<id>.fio    the job file of a step run by fio
 //	steps/<id>.stdout the output of an external command's step (and .stderr)
 //	health/<drive>.json  NVMe identity and SMART before and after the run
+//	damaged/<id>.json damaged records a resumed run moved aside
 //	summary.json      sections a report's summary hook added
 //	work-<drive>/     the working folder of external commands on a scratch drive
 //	report.*          reports rendered from the above

@@ -95,28 +95,56 @@ func (f *Folder) MarkDone(r *Record) error {
 	return f.appendJournal(journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished})
 }
 
-// ReadRecord reads the record of step id; fs.ErrNotExist when there is none.
+// ReadRecord reads the record of step id; fs.ErrNotExist when there is
+// none, a *RecordError when it cannot be read (damaged, or written by a
+// newer drivebench).
 func (f *Folder) ReadRecord(id string) (*Record, error) {
-	data, err := os.ReadFile(f.RecordPath(id))
+	path := f.RecordPath(id)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, &RecordError{Path: path, StepID: id, Err: err}
+	}
+	if newerSchema(head.Schema, RecordSchema) {
+		return nil, &RecordError{Path: path, StepID: id, Newer: true, Schema: head.Schema}
+	}
 	var r Record
 	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, fmt.Errorf("%s: %w", f.RecordPath(id), err)
+		return nil, &RecordError{Path: path, StepID: id, Err: err}
 	}
 	if err := checkSchema(r.Schema, RecordSchema); err != nil {
-		return nil, fmt.Errorf("%s: %w", f.RecordPath(id), err)
+		return nil, &RecordError{Path: path, StepID: id, Err: err}
 	}
 	return &r, nil
 }
 
 // Records reads every record of the run, in the manifest's step order
 // first and then any others (from earlier revisions of the plan) by name.
+// A record that cannot be read is an error; ReadableRecords reads the
+// others.
 func (f *Folder) Records() ([]*Record, error) {
+	recs, unreadable, err := f.ReadableRecords()
+	if err != nil {
+		return recs, err
+	}
+	if len(unreadable) > 0 {
+		return recs, unreadable[0]
+	}
+	return recs, nil
+}
+
+// ReadableRecords reads the records of the run as Records does, and
+// returns those that cannot be read apart, each a *RecordError naming
+// its file and why; they are left as they are.
+func (f *Folder) ReadableRecords() (recs []*Record, unreadable []*RecordError, err error) {
 	entries, err := os.ReadDir(filepath.Join(f.Dir, StepsDir))
 	if err != nil {
-		return nil, fmt.Errorf("read records: %w", err)
+		return nil, nil, fmt.Errorf("read records: %w", err)
 	}
 	present := map[string]bool{}
 	for _, e := range entries {
@@ -124,30 +152,34 @@ func (f *Folder) Records() ([]*Record, error) {
 			present[id] = true
 		}
 	}
-	var recs []*Record
 	read := func(id string) error {
 		if !present[id] {
 			return nil
 		}
 		delete(present, id)
 		r, err := f.ReadRecord(id)
-		if err != nil {
+		var re *RecordError
+		switch {
+		case errors.As(err, &re):
+			unreadable = append(unreadable, re)
+		case err != nil:
 			return err
+		default:
+			recs = append(recs, r)
 		}
-		recs = append(recs, r)
 		return nil
 	}
 	for _, s := range f.Manifest.Steps {
 		if err := read(s.ID); err != nil {
-			return recs, err
+			return recs, unreadable, err
 		}
 	}
 	for _, e := range entries {
 		if err := read(strings.TrimSuffix(e.Name(), ".json")); err != nil {
-			return recs, err
+			return recs, unreadable, err
 		}
 	}
-	return recs, nil
+	return recs, unreadable, nil
 }
 
 // Finished reports whether the folder holds a run that reached its end,

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -248,5 +249,37 @@ func TestMoveAside(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("%s is still there: %v", dir, err)
+	}
+}
+
+// TestReadableRecords: records that cannot be read are returned apart,
+// each saying whether a newer drivebench wrote it, and the others are
+// read; Records refuses the folder.
+func TestReadableRecords(t *testing.T) {
+	f := newFolder(t, "good", "torn", "newer", "foreign", "older")
+	if err := f.WriteRecord(&Record{StepID: "good", Status: StatusOK}); err != nil {
+		t.Fatal(err)
+	}
+	for id, content := range map[string]string{
+		"torn":    `{"schema": "drivebench/record/v1", "step`,
+		"newer":   `{"schema": "drivebench/record/v12"}`,
+		"foreign": `{"schema": "drivebench/summary/v1"}`,
+		"older":   `{"schema": "drivebench/record/v0"}`,
+	} {
+		os.WriteFile(f.RecordPath(id), []byte(content), 0o644)
+	}
+	recs, unreadable, err := f.ReadableRecords()
+	if err != nil || len(recs) != 1 || recs[0].StepID != "good" {
+		t.Fatalf("records %v, %v", recs, err)
+	}
+	var got []string
+	for _, e := range unreadable {
+		got = append(got, fmt.Sprintf("%s newer=%v", e.StepID, e.Newer))
+	}
+	if want := "torn newer=false,newer newer=true,foreign newer=false,older newer=false"; strings.Join(got, ",") != want {
+		t.Errorf("unreadable %s, want %s", strings.Join(got, ","), want)
+	}
+	if _, err := f.Records(); err == nil || !strings.Contains(err.Error(), "torn.json is damaged") {
+		t.Errorf("Records: %v, want the damaged record named", err)
 	}
 }

@@ -32,10 +32,21 @@ type RunEvent struct {
 	PlanHash string `json:"plan_hash,omitempty"`
 	Version  string `json:"drivebench_version,omitempty"`
 	Resumed  bool   `json:"resumed,omitempty"`
+	// SetAside lists the damaged records the run moved to damaged/
+	// before it began, their steps to run again.
+	SetAside []SetAsideRecord `json:"set_aside,omitempty"`
 	// On an end: RunComplete, RunInterrupted or RunStopped, and why when
 	// not complete.
 	Outcome string `json:"outcome,omitempty"`
 	Reason  string `json:"reason,omitempty"`
+}
+
+// SetAsideRecord is a damaged record a run moved aside: its file and
+// where it is kept, relative to the results folder, and what was wrong.
+type SetAsideRecord struct {
+	Record string `json:"record"`
+	KeptAs string `json:"kept_as"`
+	Reason string `json:"reason"`
 }
 
 // Run events and how a run ended.

@@ -41,7 +41,7 @@ func cmdImport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage
 	}
-	if _, err := writeReports(ctx, nil, dir, nil, nil, script.Limits{}); err != nil {
+	if _, _, err := writeReports(ctx, nil, dir, nil, nil, script.Limits{}); err != nil {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage
 	}

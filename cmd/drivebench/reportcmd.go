@@ -32,27 +32,27 @@ func reportFiles(formats []string) []string {
 }
 
 // writeReports renders the reports of a results folder from its records,
-// with the results folders in compare shown as comparables. With a plan
-// that has a summary hook it first runs the hook on the report's model
-// and sets its sections in the report; it returns what the hook returned
-// (nil without a plan or a hook). Without a plan the sections the folder
-// holds stay as they are.
-func writeReports(ctx context.Context, p *plan.Plan, dir string, formats, compare []string, limits script.Limits) (*results.Summary, error) {
+// with the results folders in compare shown as comparables, and returns
+// the report's model. With a plan that has a summary hook it first runs
+// the hook on the report's model and sets its sections in the report; it
+// returns what the hook returned (nil without a plan or a hook). Without
+// a plan the sections the folder holds stay as they are.
+func writeReports(ctx context.Context, p *plan.Plan, dir string, formats, compare []string, limits script.Limits) (*reports.Summary, *results.Summary, error) {
 	s, err := reports.Load(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for _, c := range compare {
 		other, err := reports.Load(c)
 		if err != nil {
-			return nil, fmt.Errorf("comparable %s: %w", c, err)
+			return s, nil, fmt.Errorf("comparable %s: %w", c, err)
 		}
 		s.AddComparable(filepath.Base(filepath.Clean(c)), other)
 	}
 	var hook *results.Summary
 	if p != nil {
 		if hook, err = runSummaryHook(ctx, p, s, dir, limits); err != nil {
-			return nil, err
+			return s, nil, err
 		}
 	}
 	if len(formats) == 0 {
@@ -60,9 +60,9 @@ func writeReports(ctx context.Context, p *plan.Plan, dir string, formats, compar
 	}
 	files, err := reports.Render(s, formats)
 	if err != nil {
-		return hook, err
+		return s, hook, err
 	}
-	return hook, reports.WriteFiles(dir, files)
+	return s, hook, reports.WriteFiles(dir, files)
 }
 
 // runSummaryHook runs p's summary hook on the report's model s of the results
@@ -121,10 +121,13 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 	defer lock.Release()
 	code := exitOK
 	p, limits := recordedPlan(dir, io)
-	hook, err := writeReports(ctx, p, dir, list, dirs, limits)
+	rep, hook, err := writeReports(ctx, p, dir, list, dirs, limits)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
+	}
+	for _, u := range rep.UnreadableRecords {
+		fmt.Fprintf(io.err, "drivebench report: left out %s: %s\n", u.File, u.Reason)
 	}
 	if hook != nil && hook.Error != "" {
 		kept := ""

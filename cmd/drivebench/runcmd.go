@@ -116,7 +116,8 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		Observe:    observe,
 		HookLimits: rf.limits,
 		Report: func(ctx context.Context, dir string) (*results.Summary, error) {
-			return writeReports(ctx, p, dir, p.Report.Formats, compare, rf.limits)
+			_, hook, err := writeReports(ctx, p, dir, p.Report.Formats, compare, rf.limits)
+			return hook, err
 		},
 	})
 	prog.finish()
@@ -187,7 +188,7 @@ func runTarget(fs *flagSet, pf *planFlags, rf *runFlags) (planPath, dir string, 
 // was started, the reports of what was done are written before exiting.
 func runError(io stdio, dir string, err error, outcome *engine.Outcome, formats []string) int {
 	if outcome != nil {
-		if _, rerr := writeReports(context.Background(), nil, dir, formats, nil, script.Limits{}); rerr != nil {
+		if _, _, rerr := writeReports(context.Background(), nil, dir, formats, nil, script.Limits{}); rerr != nil {
 			fmt.Fprintln(io.err, "drivebench: reports:", rerr)
 		}
 	}
