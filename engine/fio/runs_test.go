@@ -115,9 +115,9 @@ func readTestdata(t testing.TB, name string) []byte {
 	return raw
 }
 
-// FuzzParseRuns: whatever the bytes, the reader returns runs with jobs or
-// an error; a ReadError points inside the input, and every run it
-// returns is one Parse would find reading from that run's report on.
+// FuzzParseRuns: whatever the bytes, the reader returns runs or an error;
+// a ReadError points inside the input, and each run it returns is the
+// report Parse finds between that run's report and the next run's.
 func FuzzParseRuns(f *testing.F) {
 	for _, name := range []string{"appended-2runs.json", "appended-cut.json", "verify-error.json"} {
 		raw, err := os.ReadFile(filepath.Join("testdata", name))
@@ -139,15 +139,17 @@ func FuzzParseRuns(f *testing.F) {
 		if len(runs) == 0 {
 			t.Fatal("no run and no error")
 		}
-		prev := -1
-		for _, o := range runs {
-			if o.Offset <= prev || o.Offset >= len(in) || in[o.Offset] != '{' {
-				t.Fatalf("run at byte %d after one at %d, in %d bytes", o.Offset, prev, len(in))
+		for i, o := range runs {
+			end := len(in)
+			if i+1 < len(runs) {
+				end = runs[i+1].Offset
 			}
-			prev = o.Offset
-			one, err := Parse(in[o.Offset:])
-			if err != nil || len(one.Jobs) != len(o.Jobs) {
-				t.Fatalf("the run at byte %d: Parse from there gives %v", o.Offset, err)
+			if o.Offset >= end || in[o.Offset] != '{' {
+				t.Fatalf("run %d at byte %d, the next at %d, in %d bytes", i+1, o.Offset, end, len(in))
+			}
+			one, err := Parse(in[o.Offset:end])
+			if err != nil || one.Offset != 0 || len(one.Jobs) != len(o.Jobs) {
+				t.Fatalf("run %d at byte %d: Parse of bytes %d to %d gives %v", i+1, o.Offset, o.Offset, end, err)
 			}
 		}
 	})
