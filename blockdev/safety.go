@@ -195,7 +195,7 @@ func checkContents(t writeTarget) error {
 		return err
 	}
 	defer f.Close()
-	name, err := DetectSignature(f)
+	name, err := detectOpen(f)
 	if err != nil {
 		return err
 	}

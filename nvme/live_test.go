@@ -4,6 +4,8 @@ package nvme
 
 import (
 	"context"
+	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,7 +203,7 @@ func TestLivePurge(t *testing.T) {
 	}
 }
 
-// writeCachedSignature writes an XFS superblock magic through the page
+// writeCachedSignature writes the start of an XFS superblock through the page
 // cache and reads it back, so the kernel holds it in memory.
 func writeCachedSignature(t *testing.T, path string) {
 	t.Helper()
@@ -210,13 +212,21 @@ func writeCachedSignature(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	if _, err := f.WriteAt([]byte("XFSB"), 0); err != nil {
+	sb := make([]byte, 512) // magic, 4 KiB blocks, 512-byte sectors
+	copy(sb, "XFSB")
+	binary.BigEndian.PutUint32(sb[4:], 4096)
+	binary.BigEndian.PutUint16(sb[102:], 512)
+	if _, err := f.WriteAt(sb, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Sync(); err != nil {
 		t.Fatal(err)
 	}
-	if name, err := blockdev.DetectSignature(f); name != "xfs" || err != nil {
+	size, err := f.Seek(0, io.SeekEnd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name, err := blockdev.DetectSignature(f, size); name != "xfs" || err != nil {
 		t.Fatalf("signature before the purge: %q, %v; want xfs", name, err)
 	}
 }
