@@ -30,6 +30,7 @@ install_pkg() { # install_pkg WHAT PACKAGE: install PACKAGE, which provides WHAT
 need_pkg losetup mount            # loop-device safety tests
 need_pkg mkfs.ext4 e2fsprogs      # filesystem signatures on loop devices
 need_pkg sfdisk fdisk             # partition tables on loop devices
+need_pkg pvcreate lvm2            # LVM physical volumes the guard refuses
 need_pkg fio fio                  # the fio engine, importer and equivalence tests
 need_pkg chromium chromium        # the HTML report is loaded in a real browser
 need_pkg qemu-system-x86_64 qemu-system-x86   # the emulated NVMe drive

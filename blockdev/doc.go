@@ -2,7 +2,8 @@
 // (NVMe, SATA, SAS, loop, device-mapper): their facts and whether
 // drivebench may write to them. It is apart from package nvme because the
 // guard that keeps a benchmark off someone's data must cover every device
-// a plan can name, not only NVMe ones.
+// a plan can name, not only NVMe ones, and every image file, which is a
+// disk once a loop device is attached to it.
 //
 //   - BlockInfo reads size, logical and physical block sizes, rotational
 //     flag, scheduler and model from ioctls and sysfs.
@@ -17,6 +18,9 @@
 //     for an erase that destroys the data anyway. Claim opens a device
 //     exclusively, so that nothing mounts or claims it while a run
 //     writes it.
+//   - CheckFileWritable does the same for an image file: it refuses one
+//     attached to a loop device (matched by device and inode), in use
+//     when the loop device is, and one that carries a signature.
 //   - System, Node and their methods read the sysfs topology (disks,
 //     partitions, holders), so package nvme can add controllers and
 //     namespaces on top, and tests can point them at a crafted tree

@@ -205,6 +205,57 @@ func checkContents(t writeTarget) error {
 	return nil
 }
 
+// CheckFileWritable returns nil when the regular file at path looks safe
+// to overwrite, and an *UnsafeError when it is the backing file of a loop
+// device or carries a partition table, filesystem, LVM, RAID or other
+// signature (DetectSignature). Through a loop device that is mounted,
+// used as swap, held by another block device or opened exclusively, the
+// file is in use (UnsafeError.InUse), and the reason names the loop
+// device and what uses it. Other errors mean the checks could not be
+// made; treat them as a refusal too.
+func CheckFileWritable(path string) error {
+	return Host.checkFileWritable(path)
+}
+
+func (s System) checkFileWritable(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("check %s before writing: %w", path, err)
+	}
+	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return fmt.Errorf("check %s before writing: %w", path, err)
+	}
+	var reasons []string
+	loops, err := s.loopsBacking(uint64(st.Dev), st.Ino)
+	if err != nil {
+		return fmt.Errorf("check %s before writing: look for loop devices on it: %w", path, err)
+	}
+	for _, n := range loops {
+		if err := s.CheckNotInUse(n.DevPath(), n.Dev); err != nil {
+			var refusal *UnsafeError
+			if errors.As(err, &refusal) {
+				return &UnsafeError{Path: path, InUse: true,
+					Reason: "is the backing file of loop device " + n.DevPath() + ", which " + refusal.Reason}
+			}
+			return fmt.Errorf("check %s before writing: %w", path, err)
+		}
+		reasons = append(reasons, "is the backing file of loop device "+n.DevPath()+" (losetup --detach "+n.DevPath()+" frees it)")
+	}
+	name, err := detectOpen(f)
+	if err != nil {
+		return fmt.Errorf("check %s before writing: %w", path, err)
+	}
+	if name != "" {
+		reasons = append(reasons, signatureReason(name))
+	}
+	if len(reasons) > 0 {
+		return &UnsafeError{Path: path, Reason: strings.Join(reasons, " and ")}
+	}
+	return nil
+}
+
 // checkNotBusy fails while the device is opened exclusively.
 func checkNotBusy(t writeTarget) error {
 	f, err := openExclusive(t)

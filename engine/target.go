@@ -12,6 +12,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sys/unix"
 )
 
@@ -117,13 +118,13 @@ func resolveTarget(d *plan.Drive, dir string, willWrite, io bool, locks *targetL
 	info, err := os.Stat(d.Path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && willWrite && d.Size > 0:
-		return fileTarget(d, d.Path, true, locks)
+		return fileTarget(d, d.Path, true, true, locks)
 	case err != nil:
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	case info.Mode()&fs.ModeDevice != 0:
 		return deviceTarget(d, willWrite, locks)
 	case info.Mode().IsRegular():
-		return fileTarget(d, d.Path, false, locks)
+		return fileTarget(d, d.Path, false, willWrite, locks)
 	}
 	return nil, fmt.Errorf("drive %q: %s is neither a regular file nor a block device", d.Name, d.Path)
 }
@@ -190,7 +191,7 @@ func scratchTarget(d *plan.Drive, dir string, locks *targetLocks) (*target, erro
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a scratch drive (empty path) needs a size", d.Name)
 	}
-	t, err := fileTarget(d, scratchPath(dir, d.Name), true, locks)
+	t, err := fileTarget(d, scratchPath(dir, d.Name), true, true, locks)
 	if err != nil {
 		return nil, err
 	}
@@ -219,7 +220,7 @@ func directoryTarget(d *plan.Drive, io bool, locks *targetLocks) (*target, error
 	if d.Size <= 0 {
 		return nil, fmt.Errorf("drive %q: a directory drive needs a size for the file its profiles run on", d.Name)
 	}
-	t, err := fileTarget(d, directoryFile(d), true, locks)
+	t, err := fileTarget(d, directoryFile(d), true, true, locks)
 	if err != nil {
 		return nil, err
 	}
@@ -244,8 +245,10 @@ func directoryFacts(dir string) map[string]string {
 // fileTarget uses a regular file, creating it at the drive's size when
 // create is set. The space is allocated up front so a fill cannot run out
 // of room half way and O_DIRECT writes need no block allocation. The file
-// is locked before anything is done to it.
-func fileTarget(d *plan.Drive, path string, create bool, locks *targetLocks) (_ *target, err error) {
+// is locked before anything is done to it. A file that is there already
+// is then checked when the run will write to it (willWrite), even one an
+// earlier run of the folder made: what it holds is known only by looking.
+func fileTarget(d *plan.Drive, path string, create, willWrite bool, locks *targetLocks) (_ *target, err error) {
 	old, statErr := os.Stat(path)
 	created := create && errors.Is(statErr, fs.ErrNotExist)
 	lock, err := locks.lock(d, path, create)
@@ -257,6 +260,11 @@ func fileTarget(d *plan.Drive, path string, create bool, locks *targetLocks) (_ 
 			locks.release(lock)
 		}
 	}()
+	if statErr == nil && willWrite {
+		if err := guard(d, path); err != nil {
+			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
+		}
+	}
 	// A file an earlier run of the folder made is kept as it is: its
 	// space is allocated, and allocating again would mark it as written.
 	if create && (statErr != nil || old.Size() < d.Size) {
@@ -337,7 +345,7 @@ func deviceTarget(d *plan.Drive, willWrite bool, locks *targetLocks) (_ *target,
 		return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 	}
 	if willWrite {
-		if err := checkDeviceWritable(d); err != nil {
+		if err := guard(d, d.Path); err != nil {
 			return nil, fmt.Errorf("drive %q: %w", d.Name, err)
 		}
 	}
@@ -355,16 +363,64 @@ func deviceTarget(d *plan.Drive, willWrite bool, locks *targetLocks) (_ *target,
 	return t, nil
 }
 
-// checkDeviceWritable refuses a device that is in use (mounted, swap,
-// held by md, dm or LVM) in every case, and one that merely holds data (a
-// partition table or filesystem signature) unless the plan allows it.
-func checkDeviceWritable(d *plan.Drive) error {
-	err := blockdev.CheckWritable(d.Path)
+// guard checks the block device or file at path before drive d writes to
+// it: one in use (mounted, swap, held by md, dm or LVM, or the backing
+// file of a loop device that is) is refused in every case, one that
+// merely holds data (a partition table, filesystem, LVM or RAID
+// signature, an idle loop device on it) unless the plan allows it.
+func guard(d *plan.Drive, path string) error {
+	check := blockdev.CheckFileWritable
+	if blockdev.IsBlockDevice(path) {
+		check = blockdev.CheckWritable
+	}
+	err := check(path)
 	var unsafe *blockdev.UnsafeError
 	if d.AllowExistingData && errors.As(err, &unsafe) && !unsafe.InUse {
 		return nil
 	}
 	return err
+}
+
+// ValidateTargets reports, before anything runs, each drive the plan
+// writes to whose device or file is there and that the run would refuse
+// (guard), at the drive's block. Each target is locked for its check as a
+// run locks it: one another run holds is busy for that reason, and the
+// run, refused by the lock, names the holder. What cannot be checked yet
+// (a device drivebench may not open without root) is left to the run,
+// which checks again.
+func ValidateTargets(p *plan.Plan, g *plan.Graph) hcl.Diagnostics {
+	locks, err := newTargetLocks("")
+	if err == nil {
+		defer locks.releaseAll()
+	}
+	var diags hcl.Diagnostics
+	for _, d := range p.Drives {
+		if d.Path == "" || !d.Writable || !writes(g, d.Name) {
+			continue
+		}
+		if _, err := os.Stat(d.Path); err != nil {
+			continue
+		}
+		if locks != nil {
+			if _, err := locks.lock(d, d.Path, false); err != nil {
+				continue
+			}
+		}
+		var unsafe *blockdev.UnsafeError
+		if err := guard(d, d.Path); errors.As(err, &unsafe) {
+			summary := "Drive Holds Data"
+			if unsafe.InUse {
+				summary = "Drive In Use"
+			}
+			diags = append(diags, &hcl.Diagnostic{
+				Severity: hcl.DiagError,
+				Summary:  summary,
+				Detail:   fmt.Sprintf("Drive %q: %v.", d.Name, err),
+				Subject:  d.Range.Ptr(),
+			})
+		}
+	}
+	return diags
 }
 
 // manifestDrive describes the resolved drive for the results folder.

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -170,6 +172,93 @@ func TestFileTargetDirectAlignment(t *testing.T) {
 			}
 			if want := plan.DirectMisfit("bs", 512, 4096, path); sector == 4096 && (err == nil || !strings.Contains(err.Error(), want)) {
 				t.Errorf("bs = 512 on 4 KiB sectors: %v, want %q", err, want)
+			}
+		})
+	}
+}
+
+// TestRunGuardsImageFiles: a writable file that holds a file system is
+// refused before any I/O unless the drive allows existing data. A file
+// that a run filled holds random data, and a run after it goes ahead
+// without the allowance.
+func TestRunGuardsImageFiles(t *testing.T) {
+	img := ext4Image(t)
+	before, _ := os.ReadFile(img)
+	_, err := runOn(t, img, false)
+	want := `drive "d": ` + img + ` holds an ext4 filesystem; set allow_existing_data = true on the drive in the plan to overwrite it`
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("run on an ext4 image: %v, want %q", err, want)
+	}
+	if after, _ := os.ReadFile(img); !bytes.Equal(after, before) {
+		t.Fatal("a refused run changed the image")
+	}
+	for _, allow := range []bool{true, false} {
+		if out, err := runOn(t, img, allow); err != nil || out.Failed != 0 {
+			t.Fatalf("run with allow_existing_data = %v: %v", allow, err)
+		}
+	}
+}
+
+// TestRunRefusesMountedImage is the case of issue 25: an ext4 image file
+// attached to a loop device and mounted is refused, even with
+// allow_existing_data, naming the loop device and its mount point.
+// Loop devices need root.
+func TestRunRefusesMountedImage(t *testing.T) {
+	img := ext4Image(t)
+	loop, _ := blockdevtest.Attach(t, img)
+	mnt := blockdevtest.Mount(t, loop, "ext4")
+	out, err := runOn(t, img, true)
+	want := img + " is the backing file of loop device " + loop + ", which is mounted at " + mnt + "; it is in use"
+	if err == nil || !strings.Contains(err.Error(), want) || out != nil && len(out.Records) > 0 {
+		t.Errorf("run on a mounted image with allow_existing_data: %v, want %q", err, want)
+	}
+}
+
+// ext4Image makes a 16 MiB ext4 image file.
+func ext4Image(t *testing.T) string {
+	t.Helper()
+	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
+		t.Skip("mkfs.ext4 is not installed")
+	}
+	img := filepath.Join(t.TempDir(), "ext4.img")
+	if err := os.WriteFile(img, make([]byte, 16<<20), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mkfs.ext4", "-q", "-F", img).CombinedOutput(); err != nil {
+		t.Fatalf("mkfs.ext4: %v: %s", err, out)
+	}
+	return img
+}
+
+// runOn runs testdata/small.hcl (a fill and reads) on the file.
+func runOn(t *testing.T, file string, allowExistingData bool) (*Outcome, error) {
+	t.Helper()
+	p, g := load(t, "testdata/small.hcl", map[string]string{"target": file})
+	p.Drives[0].AllowExistingData = allowExistingData
+	return Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})
+}
+
+// TestValidateTargets: validate refuses what the run would (a loop device
+// holding ext4, a file attached to it), and leaves a target another run
+// holds to the run, whose lock names the holder, rather than report the
+// holder's exclusive open as an anonymous "busy". Loop devices need root.
+func TestValidateTargets(t *testing.T) {
+	img := ext4Image(t)
+	loop, _ := blockdevtest.Attach(t, img)
+	for _, tc := range []struct {
+		name, path, want string
+	}{
+		{"device", loop, "Drive Holds Data: Drive \"d\": " + loop + " holds an ext4 filesystem"},
+		{"its backing file", img, "Drive Holds Data: Drive \"d\": " + img + " is the backing file of loop device " + loop + " (losetup --detach " + loop + " frees it) and holds an ext4 filesystem"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, g := lockPlan(t, tc.path, true, "")
+			if diags := ValidateTargets(p, g); len(diags) != 1 || !strings.HasPrefix(diags[0].Summary+": "+diags[0].Detail, tc.want) {
+				t.Errorf("diagnostics %v, want one starting %q", diags, tc.want)
+			}
+			holdTarget(t, tc.path, &plan.Drive{Name: "w", Writable: true})
+			if diags := ValidateTargets(p, g); len(diags) != 0 {
+				t.Errorf("held by another run: %v, want none (the run names the holder)", diags)
 			}
 		})
 	}

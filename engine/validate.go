@@ -17,8 +17,9 @@ type Validation struct {
 // Validate is what "validate" means, the same for validate, plan and run:
 // the plan loads (every mistake in the language, at its place), expands
 // to its graph, reads nothing it never wrote unless it says so, every
-// hook defines the function the plan names, and every step's engine can
-// run its workload. With opts.Unset, variables without a value are
+// hook defines the function the plan names, every step's engine can
+// run its workload, and no drive it writes to is a device or file the run
+// would refuse (ValidateTargets). With opts.Unset, variables without a value are
 // unknown: what depends on them is not checked, and the engines are not
 // asked, since they look at the drives those variables usually give.
 // Plan and Graph are nil when the plan has errors that stop the checks.
@@ -33,6 +34,7 @@ func Validate(path string, opts plan.LoadOptions) Validation {
 	v.Diags = append(v.Diags, ValidateHooks(p, script.Limits{})...)
 	if len(p.Unset) == 0 {
 		v.Diags = append(v.Diags, ValidateEngines(p, v.Graph)...)
+		v.Diags = append(v.Diags, ValidateTargets(p, v.Graph)...)
 	}
 	return v
 }

@@ -79,9 +79,11 @@ type Drive struct {
 	Size int64
 	// Writable must be true for any step that writes to the drive.
 	Writable bool
-	// AllowExistingData lets the engine write to a block device that holds
-	// a filesystem or partition table. A device in use (mounted, swap, held
-	// by md, dm or LVM) is refused even so.
+	// AllowExistingData lets the engine write to a block device or file
+	// that holds a filesystem, partition table, LVM or RAID signature, or
+	// a file attached to an idle loop device. A device in use (mounted,
+	// swap, held by md, dm or LVM), or a file behind one, is refused even
+	// so.
 	AllowExistingData bool
 	// Shared lets other runs measure the drive at the same time as this
 	// one, for a drive the plan only reads; a run otherwise locks each

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,6 +94,16 @@ func (f *Tree) Disk(withPartition bool) {
 	}
 }
 
+// Loop adds loop device name (e.g. "loop97", number devNum) attached to
+// backing, as sysfs shows it: under virtual/block, linked from sys/block,
+// with loop/backing_file.
+func (f *Tree) Loop(name, devNum, backing string) {
+	dir := filepath.Join("virtual/block", name)
+	f.Block(dir, devNum)
+	f.File(filepath.Join("sys/devices", dir, "loop/backing_file"), backing+"\n")
+	f.Link(filepath.Join("sys/block", name), filepath.Join("sys/devices", dir))
+}
+
 // Holder makes the block device holder (under virtual/block) hold dir.
 func (f *Tree) Holder(dir, holder string) {
 	f.Link(filepath.Join("sys/devices", dir, "holders", holder), filepath.Join("sys/devices/virtual/block", holder))
@@ -125,17 +136,31 @@ func LoopDevice(t testing.TB, size int64, args ...string) string {
 	if err := os.Truncate(img, size); err != nil {
 		t.Fatal(err)
 	}
-	out, err := exec.Command("losetup", append(append([]string{"--find", "--show"}, args...), img)...).CombinedOutput()
+	dev, _ := Attach(t, img, args...)
+	return dev
+}
+
+// Attach attaches file to a free loop device and returns it with a
+// function that detaches it, which runs when the test ends unless the
+// test called it first. Extra args go to losetup.
+func Attach(t testing.TB, file string, args ...string) (dev string, detach func()) {
+	t.Helper()
+	requireLoopDevices(t)
+	out, err := exec.Command("losetup", append(append([]string{"--find", "--show"}, args...), file)...).CombinedOutput()
 	if err != nil {
 		t.Skipf("losetup could not attach a loop device: %v: %s", err, out)
 	}
-	dev := strings.TrimSpace(string(out))
-	t.Cleanup(func() {
-		if out, err := exec.Command("losetup", "--detach", dev).CombinedOutput(); err != nil {
-			t.Errorf("losetup --detach %s: %v: %s", dev, err, out)
-		}
-	})
-	return dev
+	dev = strings.TrimSpace(string(out))
+	var once sync.Once
+	detach = func() {
+		once.Do(func() {
+			if out, err := exec.Command("losetup", "--detach", dev).CombinedOutput(); err != nil {
+				t.Errorf("losetup --detach %s: %v: %s", dev, err, out)
+			}
+		})
+	}
+	t.Cleanup(detach)
+	return dev, detach
 }
 
 // Ext4 makes an ext4 file system on a fresh loop device of size bytes

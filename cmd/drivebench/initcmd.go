@@ -140,8 +140,9 @@ drive "dut" {
 		drive = fmt.Sprintf(`# Detected: %s
 #
 # writable = true lets the plan write to it: the fill below overwrites every
-# block. drivebench refuses a mounted device, or one holding a file system or
-# a partition table, unless allow_existing_data = true says so.
+# block. drivebench refuses a mounted device or a file behind one, and one
+# holding a file system, a partition table, LVM or RAID, unless
+# allow_existing_data = true says so.
 drive "dut" {
   path     = %q
   size     = %q # all of it; a smaller size tests the start only

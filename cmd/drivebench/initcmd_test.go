@@ -28,7 +28,16 @@ func TestInitPlansValidate(t *testing.T) {
 		{"scratch", "", []string{`size     = "1GiB"`}},
 		{"file", file, []string{`path     = "` + file + `"`, `size     = "48MiB"`, "(50331648 bytes)"}},
 	}
-	if loop := loopDevice(t, file); loop != "" {
+	// The loop device backs onto a file of its own: the file case's would
+	// be refused as the backing file of an attached loop device.
+	backing := filepath.Join(dir, "loop.img")
+	if err := os.WriteFile(backing, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(backing, 48<<20); err != nil {
+		t.Fatal(err)
+	}
+	if loop := loopDevice(t, backing); loop != "" {
 		targets = append(targets, struct {
 			name, target string
 			want         []string
