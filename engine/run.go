@@ -92,6 +92,10 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outc
 		r.removeScratch()
 		return nil, err
 	}
+	if err := r.checkDirectFit(); err != nil {
+		r.removeScratch()
+		return nil, err
+	}
 	if err := r.makeWorkDirs(); err != nil {
 		return nil, err
 	}

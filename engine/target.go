@@ -381,6 +381,47 @@ func guard(d *plan.Drive, path string) error {
 	return err
 }
 
+// checkDirectFit refuses, before the first I/O, a run with an O_DIRECT
+// step whose transfer sizes or offset are not multiples of the logical
+// block size of the target it runs on, in validate's words: validate
+// checks the same where it sees the target, but a scratch file, or a
+// drive a variable names, is known only now. Left to the steps, each
+// such step would fail on its own.
+func (r *runner) checkDirectFit() error {
+	var errs []error
+	said := map[string]bool{}
+	for _, n := range r.graph.Nodes {
+		w, t := n.Workload, r.targets[n.Drive]
+		if w == nil || !w.Direct || t == nil {
+			continue
+		}
+		block := int64(t.io.LogicalBlockSize())
+		field, sizes := "bs", []int64{w.BS}
+		if len(w.BSSplit) > 0 {
+			field, sizes = "bs_split", nil
+			for _, sw := range w.BSSplit {
+				sizes = append(sizes, sw.Size)
+			}
+		}
+		var misfits []string
+		for _, size := range sizes {
+			if size%block != 0 {
+				misfits = append(misfits, plan.DirectMisfit(field, size, block, t.io.Path))
+			}
+		}
+		if w.Offset%block != 0 {
+			misfits = append(misfits, plan.DirectMisfit("offset", w.Offset, block, t.io.Path))
+		}
+		for _, m := range misfits {
+			if !said[m] {
+				said[m] = true
+				errs = append(errs, fmt.Errorf("drive %q, step %q: %s", n.Drive, n.Name, m))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // ValidateTargets reports, before anything runs, each drive the plan
 // writes to whose device or file is there and that the run would refuse
 // (guard), at the drive's block. Each target is locked for its check as a

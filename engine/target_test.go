@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -261,5 +262,46 @@ func TestValidateTargets(t *testing.T) {
 				t.Errorf("held by another run: %v, want none (the run names the holder)", diags)
 			}
 		})
+	}
+}
+
+// TestRunRefusesMisalignedScratch: 512-byte O_DIRECT reads of a scratch
+// file on a disk of 4 KiB sectors, which validate cannot see (the file is
+// made in the results folder), are refused before the first step in
+// validate's words, not failed step by step. Loop devices need root.
+func TestRunRefusesMisalignedScratch(t *testing.T) {
+	mnt := blockdevtest.Ext4(t, 64<<20, "--sector-size", "4096")
+	planFile := filepath.Join(t.TempDir(), "plan.hcl")
+	src := `drive "s" {
+  size     = "4MiB"
+  writable = true
+}
+
+profile "small" {
+  rw      = "randread"
+  direct  = true
+  runtime = "100ms"
+  sweep {
+    bs = ["512", "1KiB", "4KiB"]
+  }
+}
+`
+	if err := os.WriteFile(planFile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, g := load(t, planFile, nil)
+	dir := filepath.Join(mnt, "out")
+	out, err := Run(context.Background(), p, g, Options{Dir: dir})
+	scratch := filepath.Join(dir, "scratch-s.img")
+	for _, want := range []string{plan.DirectMisfit("bs", 512, 4096, scratch), plan.DirectMisfit("bs", 1024, 4096, scratch)} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("run: %v, want %q", err, want)
+		}
+	}
+	if out != nil && len(out.Records) > 0 {
+		t.Errorf("%d steps ran", len(out.Records))
+	}
+	if strings.Count(fmt.Sprint(err), "O_DIRECT") != 2 {
+		t.Errorf("want one refusal per misfit, got %v", err)
 	}
 }
