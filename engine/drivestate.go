@@ -52,7 +52,8 @@ func blockIdentity(t *target) (results.DriveIdentity, error) {
 	}
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	return results.DriveIdentity{
-		Kind: "block", Path: t.io.Path, Size: b.Size, Serial: serial, WWID: b.WWID,
+		Kind: "block", Path: t.io.Path, Size: b.Size, Serial: serial, WWID: b.WWID, Model: b.Model,
+		Device: unix.Mkdev(b.Major, b.Minor),
 		BootID: strings.TrimSpace(string(boot)), SectorsWritten: b.SectorsWritten,
 	}, nil
 }
@@ -184,13 +185,16 @@ func (r *runner) rerunReason(n *plan.Node) string {
 }
 
 // beginStep records the state the drive is in as the step starts, and
-// marks a writing step as under way.
+// the target it runs on, and marks a writing step as under way.
 func (r *runner) beginStep(n *plan.Node, rec *results.Record) error {
 	st := r.states[n.Drive]
 	if st == nil || !doesDriveIO(n) {
 		return nil
 	}
 	rec.DriveState = &results.StepDriveState{}
+	if id, err := identify(r.targets[n.Drive]); err == nil {
+		rec.Target = id.Target()
+	}
 	for _, id := range st.Preconditions {
 		if p := r.graph.Node(id); p != nil {
 			rec.DriveState.Preconditions = append(rec.DriveState.Preconditions, p.Name)

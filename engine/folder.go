@@ -130,8 +130,9 @@ func blockList(blocks map[[2]string]bool) string {
 	return strings.Join(names, ", ")
 }
 
-// startRun adds the run's start to the folder's journal; resumed when the
-// folder already held steps or runs.
+// startRun adds the run's start to the folder's journal, resumed when the
+// folder already held steps or runs, and numbers the run: the records it
+// writes carry the number.
 func (r *runner) startRun() error {
 	runs, err := r.folder.Runs()
 	if err != nil {
@@ -140,6 +141,12 @@ func (r *runner) startRun() error {
 	e := results.RunEvent{
 		Run: results.RunStarted, Time: time.Now().UTC(), PlanHash: r.plan.Hash, Version: r.opt.Version,
 		Resumed: len(r.journal) > 0 || len(runs) > 0,
+	}
+	r.runNumber = 1
+	for _, prev := range runs {
+		if prev.Run == results.RunStarted {
+			r.runNumber++
+		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(r.setAside)) {
 		e.SetAside = append(e.SetAside, r.setAside[id])

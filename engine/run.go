@@ -189,8 +189,10 @@ type runner struct {
 	profiles map[string]*plan.Profile
 	out      *Outcome
 	start    time.Time
-	// ended is set once the run's end is in the journal.
-	ended bool
+	// ended is set once the run's end is in the journal; runNumber is
+	// the run's place among the folder's runs, from 1.
+	ended     bool
+	runNumber int
 	// setAside holds, by step ID, what became of a damaged record the
 	// run found and moved aside.
 	setAside map[string]results.SetAsideRecord
@@ -507,7 +509,7 @@ func (r *runner) saveError(err error) error {
 func (r *runner) newRecord(n *plan.Node) *results.Record {
 	rec := &results.Record{
 		StepID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source,
-		Pass: n.Pass, PlanHash: r.plan.Hash, Started: time.Now(), Status: results.StatusOK,
+		Pass: n.Pass, PlanHash: r.plan.Hash, Started: time.Now(), Status: results.StatusOK, Run: r.runNumber,
 	}
 	for _, p := range n.Point {
 		rec.Point = append(rec.Point, results.Param{Name: p.Name, Value: p.Value})

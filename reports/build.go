@@ -96,12 +96,14 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Checks:            buildChecks(steps, unitOf(m.Units)),
 		Problems:          buildProblems(steps),
 		Skipped:           buildSkipped(steps),
+		Runs:              []RunSession{},
 		UnreadableRecords: []UnreadableRecord{},
 		Notes:             []string{},
 	}
 	s.Acceptance = append(s.Acceptance, unjudgedRows(s.Drives, s.Acceptance, steps)...)
 	annotateResults(s.Results, steps, m.Percentiles)
 	s.Grids = buildGrids(s.Results)
+	setDriveTargets(s.Drives, steps)
 	setRegions(s.Methodology.Preconditions, steps, kindPrecondition)
 	setRegions(s.Methodology.Profiles, steps, kindProfile)
 	s.Counts = Counts{Steps: countSteps(steps, len(unlisted)), Checks: countVerdicts(s.Checks)}

@@ -28,7 +28,10 @@
 // partial figures, shown but never ranked. When a resumed run reused
 // records of an earlier revision of the plan, the results they hold are
 // marked with that revision, and the records of steps the plan no longer
-// has (a changed step is a new one) are listed apart, still measurements. Load also reads what each NVMe drive said
+// has (a changed step is a new one) are listed apart, still measurements.
+// The runs of the folder (interrupted, killed, resumed) are told from its
+// journal, and each row names the file or device it ran on by identity,
+// so a table measured on two targets is flagged row by row. Load also reads what each NVMe drive said
 // about itself before and after the run (identity, temperature, SMART
 // counters) and sets it beside the spec sheet and the data drivebench
 // wrote.

@@ -20,6 +20,7 @@ var flagWords = []struct{ kind, words string }{
 	{results.WarnMemoryFS, "memory speed"},
 	{results.WarnPageCache, "page cache"},
 	{results.WarnDriveState, "drive state unknown"},
+	{warnOtherTarget, "another target"},
 	{results.WarnHostCPU, "host-bound"},
 	{results.WarnHostStall, "host stalls"},
 	{results.WarnRateShort, "missed its rate"},

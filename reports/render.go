@@ -131,6 +131,11 @@ func Load(dir string) (*Summary, error) {
 	}
 	s := Build(folder.Manifest, append(recs, unreadableSteps(folder, unreadable)...))
 	s.UnreadableRecords = unreadableRecords(folder, unreadable)
+	if history, err := folder.History(); err != nil {
+		s.Notes = append(s.Notes, "the run history is left out: "+err.Error())
+	} else {
+		s.setRuns(history, folder.Manifest, recs)
+	}
 	if aside, err := folder.SetAsideRecords(); err != nil || len(aside) > 0 {
 		s.Notes = append(s.Notes, setAsideNote(aside, err))
 	}

@@ -16,14 +16,15 @@ import (
 // testbed, drive specifications, methodology, comparables, one section per
 // profile, the application workloads, the measurements of steps an
 // earlier revision of the plan had, steady state, spec acceptance,
-// checks, a conclusion and the problems met; then the sections of the
-// plan's summary hook.
+// checks, a conclusion, the run's history when it was interrupted or
+// resumed, and the problems met; then the sections of the plan's summary
+// hook.
 func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
 		docResults, docGrids, docApplications, docEarlierSteps, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
-		docProblems, docSummaryHook,
+		docRunHistory, docProblems, docSummaryHook,
 	} {
 		section(d, s)
 	}
@@ -50,6 +51,9 @@ func docHeader(d *document, s *Summary) {
 	}
 	if n := s.Counts.Steps.Unlisted; n > 0 {
 		items = append(items, spans("Kept from earlier revisions of the plan: "+plural(n, "record")+" of steps this plan no longer has, under Measurements of earlier plan revisions"))
+	}
+	if notableRuns(s.Runs) {
+		items = append(items, spans(runsText(s.Runs)))
 	}
 	if n := len(s.UnreadableRecords); n > 0 {
 		items = append(items, spans(fmt.Sprintf("Left out: %s that cannot be read, listed under Problems", plural(n, "record"))))
@@ -141,7 +145,7 @@ func docDrives(d *document, s *Summary) {
 	}
 	for _, drv := range s.Drives {
 		d.heading(3, plain(orDash(drv.Name)))
-		d.para(plain(identitySentence(drv)))
+		d.para(plain(joinSentences(identitySentence(drv), targetsSentence(drv))))
 		var id *results.NVMeIdentity
 		if h := s.healthOf(drv.Name); h != nil {
 			id = h.Identity

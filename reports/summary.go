@@ -78,6 +78,12 @@ type Summary struct {
 	// reason: the rest of a rate curve after its stop condition, the
 	// rounds after steady state.
 	Skipped []SkipGroup `json:"skipped"`
+	// Runs are the runs of the results folder, in order, from its
+	// journal: when each started and ended, how (complete, interrupted,
+	// stopped, or no end: killed or crashed), whether it resumed the
+	// folder, and what it found there. [] for a folder whose journal does
+	// not keep runs.
+	Runs []RunSession `json:"runs"`
 	// UnreadableRecords are the records of the folder the report could
 	// not read, left out and left as they are; their steps have the
 	// status StatusUnreadable.
@@ -100,6 +106,56 @@ type PlanRevision struct {
 	Marker string `json:"marker"`
 	// Steps counts the steps whose records this revision produced.
 	Steps int `json:"steps"`
+}
+
+// Target is the file or device a step ran on, by identity.
+type Target = results.Target
+
+// SetAsideRecord is a damaged record a resumed run moved to damaged/.
+type SetAsideRecord = results.SetAsideRecord
+
+// RunSession is one run of the results folder: the first, or a resume.
+type RunSession struct {
+	// Number counts the folder's runs from 1, as records' run does.
+	Number int `json:"number"`
+	// Started and Ended are absent when the journal does not say (steps
+	// journaled before it kept runs; a run with no end).
+	Started *time.Time `json:"started,omitempty"`
+	Ended   *time.Time `json:"ended,omitempty"`
+	// Outcome is RunComplete, RunInterrupted, RunStopped, RunNoEnd, or
+	// RunUnknown for steps journaled before the journal kept runs; Reason
+	// says why a run did not complete.
+	Outcome string `json:"outcome"`
+	Reason  string `json:"reason,omitempty"`
+	// Resumed is true when the run went on with the folder's earlier
+	// steps; PlanHash is the plan revision it ran.
+	Resumed  bool   `json:"resumed"`
+	PlanHash string `json:"plan_hash,omitempty"`
+	// Steps counts the steps the run finished.
+	Steps int `json:"steps"`
+	// Reruns are the preconditions the run ran again, complete before,
+	// because their drive's state had been lost.
+	Reruns []Rerun `json:"reruns"`
+	// SetAside are the damaged records the run moved aside before it ran
+	// their steps again.
+	SetAside []SetAsideRecord `json:"set_aside"`
+}
+
+// Run outcomes beside those the journal records (results.RunComplete,
+// RunInterrupted, RunStopped).
+const (
+	// RunNoEnd: the journal has the run's start and no end: the process
+	// was killed or crashed, or the machine stopped.
+	RunNoEnd = "no_end"
+	// RunUnknown: steps journaled before the journal kept runs.
+	RunUnknown = "unknown"
+)
+
+// Rerun is a precondition a resumed run ran again, and why.
+type Rerun struct {
+	StepID string `json:"step_id"`
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 // UnreadableRecord is a record file the report could not read.
@@ -168,6 +224,11 @@ type Drive struct {
 	// SpecSheet is the identity of the sheet the drive is held to; absent
 	// when it names none.
 	SpecSheet *results.SpecSheet `json:"spec_sheet,omitempty"`
+	// Targets are the files or devices the drive's steps ran on, by
+	// identity, in the order first used: one, unless the drive's path was
+	// given to another file or device between steps. [] when no step
+	// recorded one.
+	Targets []Target `json:"targets"`
 }
 
 // DriveIdentity is a drive's identity: Known, what the drive reported
@@ -327,6 +388,9 @@ type Row struct {
 	// when it is an earlier one (see Summary.EarlierRevisions); empty for
 	// the current revision.
 	PlanHash string `json:"plan_hash,omitempty"`
+	// Target is the file or device the row's step ran on; absent when its
+	// record does not say.
+	Target *Target `json:"target,omitempty"`
 	// Averaged is set on the row of a repeated point: the number of rounds
 	// whose figures the row averages.
 	Averaged int `json:"averaged,omitempty"`

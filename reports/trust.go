@@ -95,7 +95,9 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		if rec.Host != nil {
 			row.Host = rec.Host
 		}
+		row.Target = rowTarget(rec, row, recs)
 	}
+	warnOtherTargets(t, curve)
 	t.Columns = cols
 	if len(asked) == 0 && !tailMeasured(t, optionalTail) {
 		t.Columns = slices.DeleteFunc(slices.Clone(cols), func(p float64) bool { return p == optionalTail })

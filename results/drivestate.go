@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // DriveStateDir holds one drives/<drive>.json per drive of the run;
@@ -41,12 +43,14 @@ type DriveState struct {
 // after something else wrote to it. For a regular file it is its device,
 // inode, birth time and size, with its modification time as the mark of
 // the last write; for a block device its serial, world-wide ID and
-// capacity, with the kernel's count of sectors written since boot.
+// capacity, with the kernel's count of sectors written since boot (its
+// model and device number are kept for the steps' Target).
 type DriveIdentity struct {
 	Kind string `json:"kind"` // "file" or "block"
 	Path string `json:"path"`
 	Size int64  `json:"size"`
 
+	// Device is a file's file system device, or a block device's own.
 	Device     uint64 `json:"device,omitempty"`
 	Inode      uint64 `json:"inode,omitempty"`
 	BornNs     int64  `json:"born_ns,omitempty"`
@@ -54,8 +58,19 @@ type DriveIdentity struct {
 
 	Serial         string `json:"serial,omitempty"`
 	WWID           string `json:"wwid,omitempty"`
+	Model          string `json:"model,omitempty"`
 	BootID         string `json:"boot_id,omitempty"`
 	SectorsWritten uint64 `json:"sectors_written,omitempty"`
+}
+
+// Target is the identity of the target a step runs on: id without the
+// marks of the last write.
+func (id DriveIdentity) Target() *Target {
+	t := &Target{Kind: id.Kind, Path: id.Path, Size: id.Size, Inode: id.Inode, BornNs: id.BornNs, Model: id.Model, Serial: id.Serial, WWID: id.WWID}
+	if id.Device != 0 {
+		t.Device = fmt.Sprintf("%d:%d", unix.Major(id.Device), unix.Minor(id.Device))
+	}
+	return t
 }
 
 // SameDrive says why other is not the drive id describes, or "" when it

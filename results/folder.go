@@ -85,14 +85,14 @@ func (f *Folder) WriteRecord(r *Record) error {
 	if err := WriteJSONAtomic(f.RecordPath(r.StepID), r); err != nil {
 		return fmt.Errorf("save record of step %s: %w", r.Name, err)
 	}
-	return f.appendJournal(journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished})
+	return f.appendJournal(journalLine(r))
 }
 
 // MarkDone appends a journal line for a record that is complete on disk
 // but that the journal does not mention: the process died between the
 // two writes.
 func (f *Folder) MarkDone(r *Record) error {
-	return f.appendJournal(journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished})
+	return f.appendJournal(journalLine(r))
 }
 
 // ReadRecord reads the record of step id; fs.ErrNotExist when there is

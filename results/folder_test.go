@@ -283,3 +283,41 @@ func TestReadableRecords(t *testing.T) {
 		t.Errorf("Records: %v, want the damaged record named", err)
 	}
 }
+
+// TestHistory: the journal's lines are grouped by run, a run without an
+// end has none, and steps journaled before the journal kept runs form a
+// first run with no start.
+func TestHistory(t *testing.T) {
+	f := newFolder(t, "a", "b", "c")
+	write := func(id string) {
+		if err := f.WriteRecord(&Record{StepID: id, Status: StatusOK}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	event := func(e RunEvent) {
+		if err := f.AppendRunEvent(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a")
+	event(RunEvent{Run: RunStarted, Resumed: true})
+	write("b")
+	event(RunEvent{Run: RunStarted, Resumed: true})
+	write("c")
+	event(RunEvent{Run: RunEnded, Outcome: RunComplete})
+	runs, err := f.History()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range runs {
+		end := "no end"
+		if r.End != nil {
+			end = r.End.Outcome
+		}
+		got = append(got, fmt.Sprintf("%q %s %v", r.Start.Run, end, r.Steps))
+	}
+	if want := `"" no end [a]; "started" no end [b]; "started" complete [c]`; strings.Join(got, "; ") != want {
+		t.Errorf("history %s, want %s", strings.Join(got, "; "), want)
+	}
+}

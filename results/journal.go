@@ -11,11 +11,25 @@ import (
 	"time"
 )
 
-// journalEntry is the line of journal.jsonl that says a step finished.
+// journalEntry is the line of journal.jsonl that says a step finished,
+// in which run of the folder, on which target, and why a precondition
+// complete before ran again.
 type journalEntry struct {
 	Step   string    `json:"step"`
 	Status string    `json:"status"`
 	Time   time.Time `json:"time"`
+	Run    int       `json:"run,omitempty"`
+	Target *Target   `json:"target,omitempty"`
+	Rerun  string    `json:"rerun,omitempty"`
+}
+
+// journalLine is the journal's line for r.
+func journalLine(r *Record) journalEntry {
+	e := journalEntry{Step: r.StepID, Status: r.Status, Time: r.Finished, Run: r.Run, Target: r.Target}
+	if r.DriveState != nil {
+		e.Rerun = r.DriveState.Rerun
+	}
+	return e
 }
 
 // RunEvent is the line of journal.jsonl that says a run started in the
@@ -149,4 +163,39 @@ func endsTorn(j *os.File) (bool, error) {
 		return false, err
 	}
 	return last[0] != '\n', nil
+}
+
+// RunHistory is one run of the folder as the journal tells it: its start,
+// its end (nil when the journal has none: the run was killed or crashed,
+// or is still going), and the steps it finished, in order. Steps
+// journaled before the journal kept runs form a first run with a zero
+// Start.
+type RunHistory struct {
+	Start RunEvent
+	End   *RunEvent
+	Steps []string
+}
+
+// History returns the runs of the folder, in order.
+func (f *Folder) History() ([]RunHistory, error) {
+	var runs []RunHistory
+	err := f.eachJournalLine(func(line []byte) {
+		var e RunEvent
+		if json.Unmarshal(line, &e) == nil && e.Run == RunStarted {
+			runs = append(runs, RunHistory{Start: e})
+			return
+		}
+		if e.Run == RunEnded && len(runs) > 0 && runs[len(runs)-1].End == nil {
+			runs[len(runs)-1].End = &e
+			return
+		}
+		var s journalEntry
+		if json.Unmarshal(line, &s) == nil && s.Step != "" {
+			if len(runs) == 0 {
+				runs = append(runs, RunHistory{})
+			}
+			runs[len(runs)-1].Steps = append(runs[len(runs)-1].Steps, s.Step)
+		}
+	})
+	return runs, err
 }

@@ -67,6 +67,12 @@ type Record struct {
 	Points []string `json:"points,omitempty"`
 	// DriveState is the state of the step's drive as the step began.
 	DriveState *StepDriveState `json:"drive_state,omitempty"`
+	// Target is the file or device the step ran on, as the step began;
+	// nil for a step that does no I/O on a drive.
+	Target *Target `json:"target,omitempty"`
+	// Run is the run of the results folder that made the record: 1 for
+	// the first, 2 for the first resume, and so on (the journal's runs).
+	Run int `json:"run,omitempty"`
 	// Host is how busy the machine was over the step.
 	Host *HostLoad `json:"host,omitempty"`
 	// Warnings say, a sentence each, why a figure of the step may not

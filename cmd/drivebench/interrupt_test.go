@@ -49,7 +49,8 @@ func startLong(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer) {
 
 // TestInterruptKeepsResults: SIGINT, SIGTERM and SIGHUP (an ssh session
 // dropping) each stop the running step, keep its partial record marked
-// interrupted with the signal as its reason, write the report and exit 130.
+// interrupted with the signal as its reason, write the report, whose run
+// history says the run was interrupted and why, and exit 130.
 func TestInterruptKeepsResults(t *testing.T) {
 	for _, tc := range []struct {
 		sig    syscall.Signal
@@ -82,8 +83,12 @@ func TestInterruptKeepsResults(t *testing.T) {
 			if recs[1].Error != tc.reason {
 				t.Errorf("interrupted step's reason %q, want %q", recs[1].Error, tc.reason)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "report.md")); err != nil {
-				t.Errorf("no report after the interruption: %v", err)
+			md, err := os.ReadFile(filepath.Join(dir, "report.md"))
+			if err != nil {
+				t.Fatalf("no report after the interruption: %v", err)
+			}
+			if !strings.Contains(string(md), "## Run history") || !strings.Contains(string(md), " | interrupted: "+tc.reason+" | 2 | current |") {
+				t.Errorf("the report's run history does not say the run was interrupted (%s):\n%s", tc.reason, md)
 			}
 		})
 	}

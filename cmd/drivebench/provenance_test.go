@@ -1,0 +1,112 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/drivebench/drivebench/results"
+)
+
+// writeDataFile writes 8 MiB of random data to path through a new file
+// renamed over it, so that path names another file (another inode).
+func writeDataFile(t *testing.T, path string) uint64 {
+	t.Helper()
+	data := make([]byte, 8<<20)
+	rand.Read(data)
+	if err := os.WriteFile(path+".new", data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path+".new", path); err != nil {
+		t.Fatal(err)
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Sys().(*syscall.Stat_t).Ino
+}
+
+// TestSwappedTargetIsFlagged: a run killed after its first point, whose
+// drive's file is then replaced by another, and resumed: the report says
+// the run was measured over two runs (the first with no end, the second
+// complete), names the file, by device and inode, that each row ran on,
+// and flags the table's second row as measured on another target; the
+// records and the journal hold each step's target and run.
+func TestSwappedTargetIsFlagged(t *testing.T) {
+	t.Chdir(t.TempDir())
+	first := writeDataFile(t, "data.img")
+	plan := "drive \"f\" {\n  path = \"data.img\"\n}\n\nprofile \"read\" {\n  rw      = \"randread\"\n  bs      = \"4KiB\"\n  runtime = \"200ms\"\n  sweep {\n    iodepth = [1, 2]\n  }\n}\n"
+	os.WriteFile("a.hcl", []byte(plan), 0o644)
+	if code, out, errOut := runCLI(t, "run", "-out", "D", "a.hcl"); code != exitOK {
+		t.Fatalf("run: exit %d\n%s%s", code, out, errOut)
+	}
+	folder, err := results.Open("D")
+	if err != nil {
+		t.Fatal(err)
+	}
+	second := folder.Manifest.Steps[1]
+	os.Remove(folder.RecordPath(second.ID)) // as if killed before the second point
+	dropRunEnd(t, "D")
+	journal := readFile(t, filepath.Join("D", "journal.jsonl"))
+	os.WriteFile(filepath.Join("D", "journal.jsonl"), []byte(journal[:strings.LastIndex(strings.TrimSuffix(journal, "\n"), "\n")+1]), 0o644)
+	swapped := writeDataFile(t, "data.img")
+
+	if code, out, errOut := runCLI(t, "run", "-resume", "D"); code != exitOK {
+		t.Fatalf("resume: exit %d\n%s%s", code, out, errOut)
+	}
+	recs, err := folder.Records()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []struct {
+		inode uint64
+		run   int
+	}{{first, 1}, {swapped, 2}} {
+		if tg := recs[i].Target; tg == nil || tg.Kind != "file" || tg.Inode != want.inode || tg.Size != 8<<20 || recs[i].Run != want.run {
+			t.Errorf("record %d: target %+v, run %d; want inode %d, run %d", i, recs[i].Target, recs[i].Run, want.inode, want.run)
+		}
+	}
+	if j := readFile(t, filepath.Join("D", "journal.jsonl")); !strings.Contains(j, `"run":2,"target":{"kind":"file","path":`) || !strings.Contains(j, `"resumed":true`) {
+		t.Errorf("the journal lacks the resumed run or the step's target:\n%s", j)
+	}
+	md := readFile(t, filepath.Join("D", "report.md"))
+	for _, want := range []string{
+		"- Measured over 2 runs (no end recorded: killed, crashed or the machine stopped, then complete); see Run history",
+		"Its steps ran on 2 different targets",
+		"| 2 (resumed) | ",
+		"**Warning (iodepth=2):** This row ran on ",
+		"inode " + itoa(int(swapped)) + ", 8MiB), the table's first row on ",
+		"inode " + itoa(int(first)) + ", 8MiB): the table's rows are not measurements of one target.",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report.md lacks %q:\n%s", want, md)
+		}
+	}
+	var rep struct {
+		Runs []struct {
+			Outcome string `json:"outcome"`
+		} `json:"runs"`
+		Results []struct {
+			Rows []struct {
+				Target *results.Target `json:"target"`
+				Flags  []string        `json:"flags"`
+			} `json:"rows"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join("D", "report.json"))), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 2 || rep.Runs[0].Outcome != "no_end" || rep.Runs[1].Outcome != "complete" {
+		t.Errorf("report.json runs %+v", rep.Runs)
+	}
+	rows := rep.Results[0].Rows
+	if len(rows) != 2 || rows[1].Target == nil || rows[1].Target.Inode != swapped || !slices.Contains(rows[1].Flags, "other_target") || slices.Contains(rows[0].Flags, "other_target") {
+		t.Errorf("report.json rows %+v", rows)
+	}
+}
