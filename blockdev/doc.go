@@ -6,7 +6,8 @@
 // disk once a loop device is attached to it.
 //
 //   - BlockInfo reads size, logical and physical block sizes, rotational
-//     flag, scheduler and model from ioctls and sysfs.
+//     flag, scheduler and model from ioctls and sysfs, and for a loop
+//     device the file it is attached to (LOOP_GET_STATUS64).
 //   - FileDirectAlignment says what O_DIRECT needs on a file: the
 //     alignment of the device under its file system, not the file
 //     system's block size. Validate and run both ask it, so they agree.

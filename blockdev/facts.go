@@ -44,6 +44,12 @@ type BlockDevice struct {
 	// SectorsWritten is the kernel's count of 512-byte sectors written to
 	// the device (or partition) since boot, from its stat file.
 	SectorsWritten uint64 `json:"sectors_written"`
+	// BackingDevice and BackingInode are, for a loop device, the file it
+	// is attached to (LOOP_GET_STATUS64): its file system's device number
+	// and its inode; zero for other devices, or when the device node
+	// cannot be opened.
+	BackingDevice uint64 `json:"backing_device,omitempty"`
+	BackingInode  uint64 `json:"backing_inode,omitempty"`
 }
 
 // IsBlockDevice reports whether path is (or links to) a block device.
@@ -66,6 +72,7 @@ func BlockInfo(path string) (*BlockDevice, error) {
 	if err := Host.readBlockFacts(dev, b); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	b.readLoopBacking()
 	return b, nil
 }
 

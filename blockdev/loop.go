@@ -5,6 +5,7 @@ package blockdev
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -64,4 +65,22 @@ func loopStatusNames(n Node, dev, ino uint64) bool {
 func sameFile(path string, dev, ino uint64) bool {
 	var st unix.Stat_t
 	return unix.Stat(path, &st) == nil && uint64(st.Dev) == dev && st.Ino == ino
+}
+
+// readLoopBacking fills, for a loop device, the device and inode of the
+// file it is attached to: a loop device has no serial or world-wide name,
+// and its number says nothing of the file behind it, which can change
+// between two opens.
+func (b *BlockDevice) readLoopBacking() {
+	if !strings.HasPrefix(b.Name, "loop") {
+		return
+	}
+	f, err := os.Open(b.Path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	if info, err := unix.IoctlLoopGetStatus64(int(f.Fd())); err == nil {
+		b.BackingDevice, b.BackingInode = info.Device, info.Inode
+	}
 }

@@ -53,7 +53,7 @@ func blockIdentity(t *target) (results.DriveIdentity, error) {
 	boot, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
 	return results.DriveIdentity{
 		Kind: "block", Path: t.io.Path, Size: b.Size, Serial: serial, WWID: b.WWID, Model: b.Model,
-		Device: unix.Mkdev(b.Major, b.Minor),
+		Device: unix.Mkdev(b.Major, b.Minor), BackingDevice: b.BackingDevice, BackingInode: b.BackingInode,
 		BootID: strings.TrimSpace(string(boot)), SectorsWritten: b.SectorsWritten,
 	}, nil
 }

@@ -93,6 +93,9 @@ func targetText(t Target) string {
 				parts = append(parts, f[0]+" "+f[1])
 			}
 		}
+		if t.BackingInode != 0 {
+			parts = append(parts, fmt.Sprintf("attached to the file on device %s, inode %d", t.BackingDevice, t.BackingInode))
+		}
 	}
 	parts = append(parts, format.BlockSize(t.Size))
 	return t.Path + " (" + strings.Join(parts, ", ") + ")"

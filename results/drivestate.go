@@ -56,9 +56,12 @@ type DriveIdentity struct {
 	BornNs     int64  `json:"born_ns,omitempty"`
 	ModifiedNs int64  `json:"modified_ns,omitempty"`
 
-	Serial         string `json:"serial,omitempty"`
-	WWID           string `json:"wwid,omitempty"`
-	Model          string `json:"model,omitempty"`
+	Serial string `json:"serial,omitempty"`
+	WWID   string `json:"wwid,omitempty"`
+	Model  string `json:"model,omitempty"`
+	// BackingDevice and BackingInode are a loop device's file.
+	BackingDevice  uint64 `json:"backing_device,omitempty"`
+	BackingInode   uint64 `json:"backing_inode,omitempty"`
 	BootID         string `json:"boot_id,omitempty"`
 	SectorsWritten uint64 `json:"sectors_written,omitempty"`
 }
@@ -68,9 +71,17 @@ type DriveIdentity struct {
 func (id DriveIdentity) Target() *Target {
 	t := &Target{Kind: id.Kind, Path: id.Path, Size: id.Size, Inode: id.Inode, BornNs: id.BornNs, Model: id.Model, Serial: id.Serial, WWID: id.WWID}
 	if id.Device != 0 {
-		t.Device = fmt.Sprintf("%d:%d", unix.Major(id.Device), unix.Minor(id.Device))
+		t.Device = devText(id.Device)
+	}
+	if id.BackingInode != 0 {
+		t.BackingDevice, t.BackingInode = devText(id.BackingDevice), id.BackingInode
 	}
 	return t
+}
+
+// devText writes a device number as "major:minor".
+func devText(dev uint64) string {
+	return fmt.Sprintf("%d:%d", unix.Major(dev), unix.Minor(dev))
 }
 
 // SameDrive says why other is not the drive id describes, or "" when it
@@ -92,6 +103,9 @@ func (id DriveIdentity) SameDrive(other DriveIdentity) string {
 	case "block":
 		if id.Serial != other.Serial || id.WWID != other.WWID {
 			diffs = append(diffs, fmt.Sprintf("its serial or world-wide ID differs (was %q %q, is %q %q)", id.Serial, id.WWID, other.Serial, other.WWID))
+		}
+		if id.BackingInode != 0 && other.BackingInode != 0 && (id.BackingDevice != other.BackingDevice || id.BackingInode != other.BackingInode) {
+			diffs = append(diffs, "the loop device is attached to another file")
 		}
 	}
 	return strings.Join(diffs, "; ")

@@ -5,7 +5,8 @@ package results
 // device between two steps, and a table measured on two is not of one
 // drive. A regular file is its file system's device, its inode, its birth
 // time and its size; a block device its model, serial and world-wide
-// name from sysfs, its device number and its size.
+// name from sysfs, its device number and its size, and a loop device the
+// file it is attached to.
 type Target struct {
 	// Kind is "file" or "block"; Path the path the step used.
 	Kind string `json:"kind"`
@@ -19,12 +20,17 @@ type Target struct {
 	Model  string `json:"model,omitempty"`
 	Serial string `json:"serial,omitempty"`
 	WWID   string `json:"wwid,omitempty"`
+	// BackingDevice and BackingInode are, for a loop device, the file it
+	// was attached to: its file system's device and its inode.
+	BackingDevice string `json:"backing_device,omitempty"`
+	BackingInode  uint64 `json:"backing_inode,omitempty"`
 }
 
 // SameAs reports whether t and o are one target, whatever their paths:
 // the same file (device, inode, birth time) or the same block device
-// (model, serial, world-wide name; its device number when it has neither
-// serial nor world-wide name, as a loop device), of the same size.
+// (model, serial, world-wide name; its device number and the file behind
+// it when it has neither serial nor world-wide name, as a loop device), of
+// the same size.
 func (t Target) SameAs(o Target) bool {
 	if t.Kind != o.Kind || t.Size != o.Size {
 		return false
@@ -33,7 +39,7 @@ func (t Target) SameAs(o Target) bool {
 		return t.Device == o.Device && t.Inode == o.Inode && t.BornNs == o.BornNs
 	}
 	if t.Serial == "" && t.WWID == "" && o.Serial == "" && o.WWID == "" {
-		return t.Model == o.Model && t.Device == o.Device
+		return t.Model == o.Model && t.Device == o.Device && t.BackingDevice == o.BackingDevice && t.BackingInode == o.BackingInode
 	}
 	return t.Model == o.Model && t.Serial == o.Serial && t.WWID == o.WWID
 }

@@ -7,7 +7,7 @@ import "testing"
 func TestTargetSameAs(t *testing.T) {
 	file := Target{Kind: "file", Path: "/a/d.img", Size: 8 << 20, Device: "8:1", Inode: 12, BornNs: 5}
 	nvme := Target{Kind: "block", Path: "/dev/nvme0n1", Size: 1 << 30, Device: "259:0", Model: "M", Serial: "S1", WWID: "eui.1"}
-	loop := Target{Kind: "block", Path: "/dev/loop4", Size: 1 << 28, Device: "7:4"}
+	loop := Target{Kind: "block", Path: "/dev/loop4", Size: 1 << 28, Device: "7:4", BackingDevice: "254:0", BackingInode: 77}
 	with := func(t Target, edit func(*Target)) Target { edit(&t); return t }
 	tests := []struct {
 		name string
@@ -22,6 +22,7 @@ func TestTargetSameAs(t *testing.T) {
 		{"another drive", nvme, with(nvme, func(t *Target) { t.Serial = "S2" }), false},
 		{"loop device by number", loop, with(loop, func(t *Target) { t.Path = "/dev/block/7:4" }), true},
 		{"another loop device", loop, with(loop, func(t *Target) { t.Device = "7:5" }), false},
+		{"loop device given another file", loop, with(loop, func(t *Target) { t.BackingInode = 78 }), false},
 		{"file and device", file, nvme, false},
 	}
 	for _, tt := range tests {
