@@ -321,3 +321,34 @@ func TestHistory(t *testing.T) {
 		t.Errorf("history %s, want %s", strings.Join(got, "; "), want)
 	}
 }
+
+// FuzzJournal: any journal, torn or garbled, reads without a panic, and
+// the runs' steps are the steps the journal names.
+func FuzzJournal(f *testing.F) {
+	f.Add([]byte(`{"run":"started","time":"2026-01-01T00:00:00Z","resumed":true}` + "\n" + `{"step":"a","status":"ok","time":"2026-01-01T00:00:01Z","run":1}` + "\n" + `{"run":"ended","outcome":"complete"}` + "\n"))
+	f.Add([]byte(`{"step":"a","status":"ok"}` + "\n" + `{"run":"ended"}` + "\n" + `{"run":"start`))
+	f.Fuzz(func(t *testing.T, journal []byte) {
+		folder := newFolder(t, "a")
+		if err := os.WriteFile(filepath.Join(folder.Dir, JournalFile), journal, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		status, err := folder.Journal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs, err := folder.History()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range runs {
+			for _, id := range r.Steps {
+				if _, ok := status[id]; !ok {
+					t.Errorf("run step %q is not in the journal's statuses", id)
+				}
+			}
+		}
+		if _, _, err := folder.Finished(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
