@@ -160,8 +160,12 @@ func (h *Histogram) Stddev() float64 {
 }
 
 // Percentile returns the latency below which p percent of the samples
-// fall, read from the buckets exactly as fio reads its own: the value of
-// the first bucket where the running count reaches p % of the total.
+// fall, read from the buckets as fio reads its own: the value of the
+// first bucket where the running count reaches p % of the total. A
+// bucket's value is the middle of its range, which can lie beyond the
+// largest sample (a p99.99 of 60.03 ms with a max of 59.80 ms) or below
+// the smallest; the value is then that sample, since no I/O took longer
+// (or less).
 func (h *Histogram) Percentile(p float64) uint64 {
 	return h.Percentiles([]float64{p})[0]
 }
@@ -179,17 +183,22 @@ func (h *Histogram) Percentiles(ps []float64) []uint64 {
 	for i := 0; i < NumBuckets && j < len(ps); i++ {
 		running += h.counts[i]
 		for j < len(ps) && float64(running) >= ps[j]/100*total {
-			out[j] = BucketValue(i)
+			out[j] = h.within(BucketValue(i))
 			j++
 		}
 	}
 	for ; j < len(ps); j++ {
-		out[j] = BucketValue(lastBucket)
+		out[j] = h.within(BucketValue(lastBucket))
 	}
 	return out
 }
 
-// Summary digests the histogram with the given percentiles.
+// within is v brought within the smallest and largest sample.
+func (h *Histogram) within(v uint64) uint64 {
+	return min(max(v, h.min), h.max)
+}
+
+// Summary digests the histogram with the given percentiles (Percentiles).
 func (h *Histogram) Summary(ps []float64) LatencySummary {
 	vals := h.Percentiles(ps)
 	pcts := make([]Percentile, len(ps))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -186,6 +187,61 @@ func TestFioBinsGiveFioPercentiles(t *testing.T) {
 		if got := h.Percentile(p); got != want {
 			t.Errorf("p%s = %d, fio printed %d", k, got, want)
 		}
+	}
+}
+
+// TestPercentilesWithinMinAndMax: a bucket's middle can lie beyond the
+// largest sample or below the smallest, and a percentile is then that
+// sample: 59.80 ms falls in the bucket whose middle is 60.03 ms.
+func TestPercentilesWithinMinAndMax(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples map[uint64]int
+		exact   [2]uint64 // min and max set afterwards (fio's), when not zero
+		p       float64
+		want    uint64
+	}{
+		{"p99.99 above max", map[uint64]int{1000: 9990, 59_800_000: 10}, [2]uint64{}, 99.99, 59_800_000},
+		{"p100 above max", map[uint64]int{1000: 9990, 59_800_000: 10}, [2]uint64{}, 100, 59_800_000},
+		{"p50 below min", map[uint64]int{1_015_000: 100}, [2]uint64{}, 50, 1_015_000},
+		{"inside the range, the bucket", map[uint64]int{1000: 50, 1_016_000: 50, 2_000_000: 1}, [2]uint64{}, 99, 1_019_904},
+		{"fio's exact max", map[uint64]int{1000: 9990, 59_800_000: 10}, [2]uint64{900, 59_900_000}, 99.99, 59_900_000},
+	}
+	for _, tt := range tests {
+		var h Histogram
+		for v, n := range tt.samples {
+			for range n {
+				h.Record(v)
+			}
+		}
+		if tt.exact != [2]uint64{} {
+			h.SetExact(tt.exact[0], tt.exact[1], h.Mean(), h.Stddev())
+		}
+		if got := h.Percentile(tt.p); got != tt.want {
+			t.Errorf("%s: p%g = %d, want %d", tt.name, tt.p, got, tt.want)
+		}
+		s := h.Summary([]float64{tt.p})
+		if got := s.Percentiles[0].Ns; got < s.Min || got > s.Max {
+			t.Errorf("%s: summary p%g = %d outside [%d, %d]", tt.name, tt.p, got, s.Min, s.Max)
+		}
+	}
+}
+
+// TestStoredPercentilesReadClamped: a record written before percentiles
+// were clamped reads with none beyond its max.
+func TestStoredPercentilesReadClamped(t *testing.T) {
+	var d DirStats
+	stored := `{"ios":10000,"bytes":0,"iops":0,"bw_bytes":0,"lat_ns":{"min":900,"max":59800000,"mean":7000,"stddev":1,
+		"percentiles":[{"p":50,"ns":880},{"p":99,"ns":1000},{"p":99.99,"ns":60030976}]}}`
+	if err := json.Unmarshal([]byte(stored), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := []Percentile{{50, 900}, {99, 1000}, {99.99, 59_800_000}}
+	if !reflect.DeepEqual(d.Lat.Percentiles, want) {
+		t.Errorf("percentiles read %v, want %v", d.Lat.Percentiles, want)
+	}
+	if got := d.Quantile(99.99); got != 59_800_000 {
+		t.Errorf("p99.99 %d, want the max", got)
 	}
 }
 

@@ -1,6 +1,9 @@
 package metrics
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // Result is what one engine run measured: one step of a plan on one drive.
 type Result struct {
@@ -82,6 +85,31 @@ type LatencySummary struct {
 	Mean        float64      `json:"mean"`
 	Stddev      float64      `json:"stddev"`
 	Percentiles []Percentile `json:"percentiles"`
+}
+
+// Clamp brings every percentile within [Min, Max], where a percentile
+// read as a bucket's middle (Histogram.Percentile), by fio or by a
+// drivebench that did not clamp it, may lie beyond them; nothing without
+// a Max, which some imports lack.
+func (s *LatencySummary) Clamp() {
+	if s.Max == 0 || s.Max < s.Min {
+		return
+	}
+	for i, p := range s.Percentiles {
+		s.Percentiles[i].Ns = min(max(p.Ns, s.Min), s.Max)
+	}
+}
+
+// UnmarshalJSON reads a stored summary with its percentiles clamped
+// (Clamp): a record written before drivebench clamped them may hold a
+// p99.99 above its max.
+func (s *LatencySummary) UnmarshalJSON(b []byte) error {
+	type stored LatencySummary
+	if err := json.Unmarshal(b, (*stored)(s)); err != nil {
+		return err
+	}
+	s.Clamp()
+	return nil
 }
 
 // Percentile is the latency (ns) below which P percent of I/Os completed.

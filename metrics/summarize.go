@@ -19,7 +19,8 @@ func Summarize(h *Histogram, bytes uint64, runtime time.Duration) *DirStats {
 
 // Quantile returns the p-th percentile of the direction's latency in ns,
 // from the histogram when present and from the stored percentiles
-// otherwise (the nearest stored percentile at or above p).
+// otherwise (the nearest stored percentile at or above p, which reading
+// them clamped within [min, max]).
 func (d *DirStats) Quantile(p float64) uint64 {
 	if d.Hist != nil && d.Hist.Count() > 0 {
 		return d.Hist.Percentile(p)

@@ -96,6 +96,7 @@ func (d dirFigures) stats() *metrics.DirStats {
 		s.Hist = &h
 		s.Lat.Percentiles = h.Summary(metrics.DefaultPercentiles).Percentiles
 	}
+	s.Lat.Clamp()
 	return s
 }
 
