@@ -1,8 +1,6 @@
 package judging
 
 import (
-	"time"
-
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -22,30 +20,46 @@ func AverageRounds(rounds []*results.Record) *metrics.Result {
 	return out
 }
 
+// averageDir combines one direction of several rounds: their rates
+// averaged, as a reviewer averages rounds, and their latency read from
+// their merged histograms, every I/O of every round. Rounds that kept no
+// histogram (a fio import without bins) give the mean weighted by I/Os,
+// the smallest min and the largest max, and no percentiles: those of the
+// rounds do not average.
 func averageDir(dirs []*metrics.DirStats) *metrics.DirStats {
 	var h metrics.Histogram
-	var bytes uint64
-	var iops, bw float64
-	n := 0
+	out := &metrics.DirStats{}
+	var n, hists int
+	var latSum float64
 	for _, d := range dirs {
 		if d == nil {
 			continue
 		}
+		if n == 0 || d.Lat.Min < out.Lat.Min {
+			out.Lat.Min = d.Lat.Min
+		}
 		n++
-		h.Merge(d.Hist)
-		bytes += d.Bytes
-		iops += d.IOPS
-		bw += d.BW
+		out.IOs += d.IOs
+		out.Bytes += d.Bytes
+		out.IOPS += d.IOPS
+		out.BW += d.BW
+		out.Lat.Max = max(out.Lat.Max, d.Lat.Max)
+		latSum += d.Lat.Mean * float64(d.IOs)
+		if d.Hist != nil && d.Hist.Count() > 0 {
+			h.Merge(d.Hist)
+			hists++
+		}
 	}
-	if n == 0 {
+	if n == 0 || out.IOs == 0 && h.Count() == 0 {
 		return nil
 	}
-	// Summarize gives the merged counts and percentiles; the rates are the
-	// mean of the rounds' rates, as a reviewer averages rounds.
-	agg := metrics.Summarize(&h, bytes, time.Second)
-	if agg == nil {
-		return nil
+	out.IOPS, out.BW = out.IOPS/float64(n), out.BW/float64(n)
+	if hists == n {
+		out.IOs, out.Lat, out.Hist = h.Count(), h.Summary(metrics.DefaultPercentiles), &h
+		return out
 	}
-	agg.IOPS, agg.BW = iops/float64(n), bw/float64(n)
-	return agg
+	if out.IOs > 0 {
+		out.Lat.Mean = latSum / float64(out.IOs)
+	}
+	return out
 }

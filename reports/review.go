@@ -451,7 +451,11 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 func tableWarnings(d *document, t *ProfileResult) {
 	var items [][]span
 	for _, w := range t.Warnings {
-		items = append(items, []span{strong("Warning (" + w.Point + "):"), plain(" " + w.Message)})
+		where := w.Point
+		if w.Round > 0 {
+			where += fmt.Sprintf(", round %d", w.Round)
+		}
+		items = append(items, []span{strong("Warning (" + where + "):"), plain(" " + w.Message)})
 	}
 	if len(items) > 0 {
 		d.list(items)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -130,39 +131,28 @@ func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
 		}
 		return
 	}
-	windowAverage(row, w)
+	windowAverage(row, p.rounds, w)
 }
 
 // windowAverage puts on a steady-state row, as SNIA's PTS reports each
-// cell, the mean of its rounds in the measurement window instead of its
-// last round's figures. Percentiles do not average, so the row keeps
-// none; the rounds behind it keep their own.
-func windowAverage(row *Row, w window) {
-	var in []*Figures
-	for _, r := range row.Rounds {
+// cell, the figures of its rounds in the measurement window instead of
+// its last round's, combined as an aggregate step combines its rounds
+// (judging.AverageRounds): their IOPS and bandwidth averaged, their
+// latency, mean, percentiles and max, read from their merged histograms,
+// since percentiles do not average.
+func windowAverage(row *Row, rounds []step, w window) {
+	var in []*results.Record
+	for i, r := range row.Rounds {
 		if r.Used && r.Total != nil {
-			in = append(in, r.Total)
+			in = append(in, rounds[i].rec)
 		}
 	}
 	if w.first == 0 || len(in) != w.last-w.first+1 {
 		return
 	}
-	avg := &Figures{}
-	var lat float64
-	lats := 0
-	for _, f := range in {
-		avg.IOPS += f.IOPS / float64(len(in))
-		avg.BWBytes += f.BWBytes / float64(len(in))
-		if f.MeanLatNs != nil {
-			lat += *f.MeanLatNs
-			lats++
-		}
-	}
-	if lats == len(in) {
-		lat /= float64(lats)
-		avg.MeanLatNs = &lat
-	}
-	row.Total, row.Read, row.Write = avg, nil, nil
+	res := judging.AverageRounds(in)
+	row.result = res
+	row.Total, row.Read, row.Write = totalFigures(res.Read, res.Write), dirFigures(res.Read), dirFigures(res.Write)
 	row.WindowFirst, row.WindowLast = w.first, w.last
 }
 

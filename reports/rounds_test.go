@@ -232,3 +232,66 @@ func TestPointText(t *testing.T) {
 		}
 	}
 }
+
+// histResult is a write result of iops whose I/Os took 100 µs, but the
+// slowest, which took slowNs.
+func histResult(iops float64, slowNs uint64) *metrics.Result {
+	var h metrics.Histogram
+	for range 999 {
+		h.Record(100_000)
+	}
+	h.Record(slowNs)
+	d := metrics.Summarize(&h, 1000*4096, time.Second)
+	d.IOPS, d.BW = iops, iops*4096
+	return &metrics.Result{Write: d}
+}
+
+// TestCombinedRowsCarryTheirRounds: a row that combines rounds, a
+// steady-state window or an aggregate, has the percentiles and max of
+// their merged histograms, and the warnings of each of them (and of no
+// other round).
+func TestCombinedRowsCarryTheirRounds(t *testing.T) {
+	stall := results.Warning{Kind: results.WarnHostStall, Message: "The machine was held."}
+	window := &results.SteadyState{Variable: "iops", Rounds: []float64{1500, 1000, 1010, 990}, WindowFirst: 2, WindowLast: 4,
+		Average: 1000, Reached: true}
+	var recs []*results.Record
+	for r, slow := range []uint64{90_000_000, 2_000_000, 7_000_000, 3_000_000} {
+		rec := record(fmt.Sprintf("r%dq1", r+1), results.StatusOK, t0.Add(time.Duration(r)*time.Minute), histResult(window.Rounds[r], slow))
+		rec.Warnings = []results.Warning{{Kind: results.WarnHostCPU, Message: fmt.Sprintf("Round %d was host-bound.", r+1)}}
+		recs = append(recs, rec)
+	}
+	recs[3].SteadyState = window
+	recs[2].Warnings = append(recs[2].Warnings, stall)
+	_, md := render(t, steadyRun(4, 1), recs)
+	for _, line := range []string{
+		// 3,000 I/Os, three of them slow: 2, 7 and 3 ms
+		"| iodepth=1 (window avg of rounds 2-4) | ok | 1,000 | 4.1 | 103.9 µs | 100.0 µs | 100.0 µs | 2.01 ms † | 6.98 ms † | 7.00 ms |",
+		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 2):** Round 2 was host-bound.",
+		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 3):** The machine was held.",
+		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 4):** Round 4 was host-bound.",
+	} {
+		if !strings.Contains(md, line+"\n") {
+			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
+		}
+	}
+	if strings.Contains(md, "Round 1 was host-bound") {
+		t.Error("report.md shows the warning of round 1, outside the window")
+	}
+
+	avg := record("q1avg", "ok", t0.Add(4*time.Minute), histResult(1_050, 7_000_000))
+	avg.Log = []string{"uses round d / rep / iodepth=1 / round 2/3", "uses round d / rep / iodepth=1 / round 3/3"}
+	rounds := []*results.Record{
+		record("q1r1", "ok", t0, histResult(1_000, 90_000_000)),
+		record("q1r2", "ok", t0.Add(time.Minute), histResult(1_040, 2_000_000)),
+		record("q1r3", "ok", t0.Add(2*time.Minute), histResult(1_060, 7_000_000)),
+	}
+	rounds[0].Warnings = []results.Warning{{Kind: results.WarnHostCPU, Message: "Round 1 was host-bound."}}
+	rounds[1].Warnings = []results.Warning{stall}
+	_, md = render(t, repeatRun(), append(rounds, avg))
+	if line := "- **Warning (iodepth=1 (mean of last 2 of 3 rounds), round 2):** The machine was held."; !strings.Contains(md, line+"\n") {
+		t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
+	}
+	if strings.Contains(md, "Round 1 was host-bound") {
+		t.Error("report.md shows the warning of round 1, which the aggregate did not use")
+	}
+}

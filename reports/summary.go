@@ -364,7 +364,11 @@ type Row struct {
 	// workload is what the row's step ran, nil without a record: Compare
 	// refuses to set figures of two workloads side by side.
 	workload *results.Workload `json:"-"`
-	StepID   string            `json:"step_id"`
+	// result is what the row shows when no one record holds it: a
+	// steady-state window's rounds combined; nil otherwise, when the
+	// row's step's record holds it.
+	result *metrics.Result `json:"-"`
+	StepID string          `json:"step_id"`
 	// Point is the sweep point for people, "iodepth=4, numjobs=2"; empty
 	// when the profile has no sweep.
 	Point  string  `json:"point"`
@@ -407,8 +411,9 @@ type Row struct {
 	// Round is set on the row of a steady-state profile's point: the
 	// round whose figures the row shows, the point's last round that ran.
 	// Once a measurement window has been judged the row shows instead
-	// the mean of the window's rounds, WindowFirst to WindowLast, as PTS
-	// reports each cell.
+	// the window's rounds, WindowFirst to WindowLast, combined as PTS
+	// reports each cell: rates averaged, latency from their merged
+	// histograms.
 	Round       int `json:"round,omitempty"`
 	WindowFirst int `json:"window_first,omitempty"`
 	WindowLast  int `json:"window_last,omitempty"`

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -38,9 +39,13 @@ type PercentileCell struct {
 	Few bool    `json:"few,omitempty"`
 }
 
-// TableWarning is a warning the run recorded on the step behind a row.
+// TableWarning is a warning the run recorded on the step behind a row or
+// on a round the row combines.
 type TableWarning struct {
-	Point   string `json:"point"`
+	Point string `json:"point"`
+	// Round is set on the warning of a round the row combines with
+	// others (an aggregate's, a steady-state window's): that round.
+	Round   int    `json:"round,omitempty"`
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
 }
@@ -74,14 +79,10 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		if rec == nil || rec.Result == nil {
 			continue
 		}
-		res := rec.Result
-		if row.WindowFirst == 0 {
-			// A steady-state window's average has no percentiles: those
-			// of its last round would not be the figures' own.
-			setTail(row.Total, res.Read, res.Write, cols)
-			setTail(row.Read, res.Read, nil, cols)
-			setTail(row.Write, res.Write, nil, cols)
-		}
+		res := cmp.Or(row.result, rec.Result)
+		setTail(row.Total, res.Read, res.Write, cols)
+		setTail(row.Read, res.Read, nil, cols)
+		setTail(row.Write, res.Write, nil, cols)
 		if measured(res.Read) || measured(res.Write) {
 			def := res.LatencyOf()
 			if def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec) {
@@ -89,9 +90,7 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 			}
 			latencies[def] = append(latencies[def], pointText(*row, curve))
 		}
-		for _, w := range rec.Warnings {
-			t.Warnings = append(t.Warnings, TableWarning{Point: pointText(*row, curve), Kind: w.Kind, Message: w.Message})
-		}
+		t.Warnings = append(t.Warnings, rowWarnings(*row, recs, curve)...)
 		if rec.Host != nil {
 			row.Host = rec.Host
 		}
@@ -113,6 +112,31 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 	}
 	t.LatencyNote = latencySentence(latencies, len(t.Rows))
 	setNoise(t, recs)
+}
+
+// rowWarnings are the warnings of the records a row's figures come
+// from: its step's, and those of every round it stands for (the rounds an
+// aggregate combined, a steady-state window's), each with its round.
+func rowWarnings(row Row, recs map[string]*results.Record, curve bool) []TableWarning {
+	var out []TableWarning
+	add := func(rec *results.Record, round int) {
+		if rec == nil {
+			return
+		}
+		for _, w := range rec.Warnings {
+			out = append(out, TableWarning{Point: pointText(row, curve), Round: round, Kind: w.Kind, Message: w.Message})
+		}
+	}
+	combined := row.Averaged > 0 || row.WindowFirst > 0
+	if !combined || !slices.ContainsFunc(row.Rounds, func(r RoundResult) bool { return r.Used && r.StepID == row.StepID }) {
+		add(recs[row.StepID], 0)
+	}
+	for _, r := range row.Rounds {
+		if combined && r.Used {
+			add(recs[r.StepID], r.Round)
+		}
+	}
+	return out
 }
 
 // rateLimited reports whether the step ran under a rate limit.
