@@ -30,8 +30,10 @@ func (r *runner) resolveRate(w *plan.Workload) error {
 
 // rateAboveMax warns when a rate-curve point completed more I/Os a second
 // than the curve's uncontrolled maximum, by more than that maximum's own
-// noise (see peakNoise): then the maximum was not the drive's peak, and
-// every rate of the curve was set too low.
+// noise (judging.IOPSNoise): then the maximum was not the drive's peak,
+// and every rate of the curve was set too low. When the maximum ran too
+// few whole intervals for its noise to be known, a point above it says
+// that whether the maximum was the peak cannot be judged.
 func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Warning {
 	if w.RatePct <= 0 || w.RateBase == "" || res == nil {
 		return nil
@@ -41,32 +43,24 @@ func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Wa
 		return nil
 	}
 	peak, got := judging.TotalIOPS(base.Result), judging.TotalIOPS(res)
-	noise := peakNoise(base.Result)
-	if peak <= 0 || got <= peak+noise {
+	noise, n, known := judging.IOPSNoise(base.Result)
+	switch {
+	case peak <= 0 || got <= peak+noise:
 		return nil
+	case !known:
+		return &results.Warning{Kind: results.WarnNoiseUnknown, Message: fmt.Sprintf(
+			"At %g%% of the maximum this step completed %.0f IOPS, %.2f%% more than the curve's uncontrolled maximum of %.0f IOPS, but the maximum ran %s, and its noise needs %d, so whether the maximum was the peak cannot be judged: lengthen the rate_curve's max_runtime to %d s or more.",
+			w.RatePct, got, 100*(got-peak)/peak, peak, wholeIntervals(n), judging.MinNoiseIntervals, judging.MinNoiseIntervals)}
 	}
 	return &results.Warning{Kind: results.WarnRateAboveMax, Message: fmt.Sprintf(
 		"At %g%% of the maximum this step completed %.0f IOPS, %.1f%% more than the curve's uncontrolled maximum of %.0f IOPS (noise ±%.1f%%), so the maximum was not the peak and every rate of the curve is set low: either the uncontrolled run had not settled (lengthen the rate_curve's max_ramp or max_runtime) or the target completes more when paced than with every I/O slot kept full (lower iodepth).",
 		w.RatePct, got, 100*(got-peak)/peak, peak, 100*noise/peak)}
 }
 
-// peakNoise is the noise of a run's IOPS: twice the standard error of the
-// mean of its whole intervals' IOPS (metrics.WholeIntervals); zero with
-// fewer than two. With the stub of the run's end counted, a 3-interval
-// maximum's noise came to ±40 %, and no rate step could beat it.
-func peakNoise(res *metrics.Result) float64 {
-	whole := metrics.WholeIntervals(res.Series)
-	n := float64(len(whole))
-	if n < 2 {
-		return 0
+// wholeIntervals is "1 whole interval", "2 whole intervals".
+func wholeIntervals(n int) string {
+	if n == 1 {
+		return "1 whole interval"
 	}
-	var sum, sumSq float64
-	for _, s := range whole {
-		v := s.ReadIOPS + s.WriteIOPS
-		sum += v
-		sumSq += v * v
-	}
-	mean := sum / n
-	variance := max(0, (sumSq-n*mean*mean)/(n-1))
-	return 2 * math.Sqrt(variance/n)
+	return fmt.Sprintf("%d whole intervals", n)
 }

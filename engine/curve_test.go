@@ -93,26 +93,37 @@ func TestRateAboveMax(t *testing.T) {
 		}
 		peak.Result.Series = append(peak.Result.Series, metrics.Sample{T: end, ReadIOPS: v / 2, WriteIOPS: v / 2})
 	}
-	r := &runner{records: map[string]*results.Record{"max": peak}}
+	// a maximum of one interval, and its stub: the noise is unknown
+	short := okRecord("short", 225_029, 1000)
+	short.Result.Series = []metrics.Sample{{T: 1, ReadIOPS: 225_029}, {T: 1.003, ReadIOPS: 60_000}}
+	r := &runner{records: map[string]*results.Record{"max": peak, "short": short}}
 	cases := []struct {
 		name string
 		w    plan.Workload
 		iops float64
 		want string
+		kind string
 	}{
-		{"below", plan.Workload{RatePct: 120, RateBase: "max"}, 9_500, ""},
-		{"within noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_100, ""},
-		{"above noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_200, "completed 11200 IOPS, 12.0% more than the curve's uncontrolled maximum of 10000 IOPS (noise ±11.5%)"},
-		{"not a rate step", plan.Workload{}, 20_000, ""},
-		{"unknown base", plan.Workload{RatePct: 50, RateBase: "missing"}, 20_000, ""},
+		{"below", plan.Workload{RatePct: 120, RateBase: "max"}, 9_500, "", ""},
+		{"within noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_100, "", ""},
+		{"above noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_200, "completed 11200 IOPS, 12.0% more than the curve's uncontrolled maximum of 10000 IOPS (noise ±11.5%)", ""},
+		{"not a rate step", plan.Workload{}, 20_000, "", ""},
+		{"above a maximum of one interval", plan.Workload{RatePct: 110, RateBase: "short"}, 225_097,
+			"0.03% more than the curve's uncontrolled maximum of 225029 IOPS, but the maximum ran 1 whole interval, and its noise needs 3, so whether the maximum was the peak cannot be judged",
+			results.WarnNoiseUnknown},
+		{"below a maximum of one interval", plan.Workload{RatePct: 90, RateBase: "short"}, 202_000, "", ""},
+		{"unknown base", plan.Workload{RatePct: 50, RateBase: "missing"}, 20_000, "", ""},
 	}
 	for _, tc := range cases {
 		got := r.rateAboveMax(&tc.w, okRecord("step", tc.iops, 1000).Result)
+		if tc.kind == "" {
+			tc.kind = results.WarnRateAboveMax
+		}
 		switch {
 		case tc.want == "" && got != nil:
 			t.Errorf("%s: warned %q", tc.name, got.Message)
-		case tc.want != "" && (got == nil || got.Kind != results.WarnRateAboveMax || !strings.Contains(got.Message, tc.want)):
-			t.Errorf("%s: %+v, want a %s warning saying %q", tc.name, got, results.WarnRateAboveMax, tc.want)
+		case tc.want != "" && (got == nil || got.Kind != tc.kind || !strings.Contains(got.Message, tc.want)):
+			t.Errorf("%s: %+v, want a %s warning saying %q", tc.name, got, tc.kind, tc.want)
 		}
 	}
 }

@@ -25,6 +25,7 @@ var flagWords = []struct{ kind, words string }{
 	{results.WarnHostStall, "host stalls"},
 	{results.WarnRateShort, "missed its rate"},
 	{results.WarnRateAboveMax, "above the maximum"},
+	{results.WarnNoiseUnknown, "noise unknown"},
 	{results.WarnNoPercentiles, "percentiles not merged"},
 }
 

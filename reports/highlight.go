@@ -30,7 +30,7 @@ func highlight(t *ProfileResult) string {
 		return "No measurements were recorded (" + tally(t.Rows) + ")."
 	}
 	curve := shapeOf(t) == shapeRateCurve
-	peak := t.Rows[peakIndex(t.Rows, t.Headline)]
+	peak := *t.peakRow()
 	sentence := peakClause(peak, len(done) > 1, t.Headline, t.unit(), curve) + flagNote(peak.Flags)
 	if tail := tailClause(t, done, curve); tail != "" {
 		sentence += "; " + tail

@@ -4,6 +4,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/results"
 )
 
 // fig makes figures for a 4KiB workload: bandwidth follows from IOPS. A
@@ -282,4 +286,51 @@ func TestSweepSentencesFollowTheLoad(t *testing.T) {
 func withParams(r Row) Row {
 	r.Params = pointRow(r.Point, nil).Params
 	return r
+}
+
+// TestRateCurvePeak: a rate curve's peak is its uncontrolled maximum
+// unless a rate row beat it by more than the maximum's noise; a rate row
+// 0.03 % above a maximum of one interval, whose noise is unknown, is not
+// the peak.
+func TestRateCurvePeak(t *testing.T) {
+	curve := func(maxSeries []float64, rateIOPS float64) (*results.Manifest, []*results.Record) {
+		m := &results.Manifest{Plan: "curve", PlanHash: "h", Created: t0, Drives: []results.Drive{{Name: "d"}}}
+		m.Steps = []results.StepInfo{
+			{ID: "max", Kind: "profile", Drive: "d", Source: "c", Name: "d / c / max"},
+			{ID: "r110", Kind: "profile", Drive: "d", Source: "c", Name: "d / c / rate 110%"},
+		}
+		res := readResult(maxSeries[0])
+		for i, v := range maxSeries {
+			res.Series = append(res.Series, metrics.Sample{T: float64(i + 1), ReadIOPS: v})
+		}
+		mean := 0.0
+		for _, v := range maxSeries {
+			mean += v / float64(len(maxSeries))
+		}
+		res.Read.IOPS = mean
+		paced := record("r110", "ok", t0.Add(2*time.Minute), &metrics.Result{Read: dir(rateIOPS, 39_060_000, 1000)})
+		paced.Workload = &results.Workload{RW: "randread", BS: 4096, RatePct: 110}
+		top := record("max", "ok", t0.Add(time.Minute), res)
+		top.Workload = &results.Workload{RW: "randread", BS: 4096}
+		return m, []*results.Record{top, paced}
+	}
+	tests := []struct {
+		name      string
+		maxSeries []float64
+		rate      float64
+		want      string
+	}{
+		{"one interval, 0.03 % above", []float64{225_029}, 225_097, "max"},
+		{"within the noise", []float64{220_000, 225_000, 230_000}, 228_000, "max"},
+		{"beyond the noise", []float64{224_000, 225_000, 226_000}, 240_000, "r110"},
+		{"below", []float64{224_000, 225_000, 226_000}, 200_000, "max"},
+	}
+	for _, tt := range tests {
+		m, recs := curve(tt.maxSeries, tt.rate)
+		s := Build(m, recs)
+		peak := s.Results[0].peakRow()
+		if peak == nil || peak.StepID != tt.want {
+			t.Errorf("%s: peak %+v, want %s", tt.name, peak, tt.want)
+		}
+	}
 }

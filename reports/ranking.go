@@ -90,12 +90,18 @@ func (s *Summary) entries(name string) []entry {
 	return out
 }
 
-// peakRow is the table's peak row, nil when no row completed.
+// peakRow is the table's peak row, the one Build marked (peakOf), or in
+// a table made otherwise the one its headline picks out; nil when no row
+// completed.
 func (t *ProfileResult) peakRow() *Row {
-	if i := peakIndex(t.Rows, t.Headline); i >= 0 {
-		return &t.Rows[i]
+	i := slices.IndexFunc(t.Rows, func(r Row) bool { return r.Peak })
+	if i < 0 {
+		i = peakIndex(t.Rows, t.Headline)
 	}
-	return nil
+	if i < 0 {
+		return nil
+	}
+	return &t.Rows[i]
 }
 
 // shapeOf tells what the table's points are.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -102,7 +103,7 @@ func finishTable(t *ProfileResult, steps []step, headline string) {
 	}
 	t.Headline = headline
 	t.Latency, t.Series = []LatencyCurve{}, []SeriesSample{}
-	if i := peakIndex(t.Rows, headline); i >= 0 {
+	if i := peakOf(t, steps); i >= 0 {
 		t.Rows[i].Peak = true
 		if res := resultOf(steps, i); res != nil {
 			t.Latency = latencyCurves(res)
@@ -243,6 +244,27 @@ func peakIndex(rows []Row, headline string) int {
 		}
 	}
 	return peak
+}
+
+// peakOf is the row a table's headline picks out (peakIndex), and on a
+// rate curve led by IOPS its uncontrolled maximum, unless a rate row beat
+// the maximum by more than the maximum's noise (judging.IOPSNoise): a
+// rate row a hair above it, 225,097 IOPS at 110 % beside a maximum of
+// 225,029, is the maximum's own noise, not a higher peak, and a maximum
+// whose noise is unknown is not beaten. steps holds the step of each row.
+func peakOf(t *ProfileResult, steps []step) int {
+	i := peakIndex(t.Rows, t.Headline)
+	if i < 0 || t.Headline == headlineLat || shapeOf(t) != shapeRateCurve {
+		return i
+	}
+	m := slices.IndexFunc(t.Rows, func(r Row) bool { return r.RatePct == nil && r.completed() })
+	if m < 0 || m == i || resultOf(steps, m) == nil {
+		return i
+	}
+	if noise, _, known := judging.IOPSNoise(resultOf(steps, m)); known && t.Rows[i].Total.IOPS > t.Rows[m].Total.IOPS+noise {
+		return i
+	}
+	return m
 }
 
 // compareHeadline orders two figures by a headline, the better first:

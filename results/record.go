@@ -169,6 +169,10 @@ const (
 	// WarnRateAboveMax: a rate step beat its curve's uncontrolled
 	// maximum by more than the maximum's noise.
 	WarnRateAboveMax = "rate_above_max"
+	// WarnNoiseUnknown: a figure was compared with one whose noise is
+	// unknown, measured over fewer than three whole intervals: a rate
+	// step above a curve's uncontrolled maximum of one or two intervals.
+	WarnNoiseUnknown = "noise_unknown"
 	// WarnMemoryFS: the step's file is on a file system that lives in
 	// memory (tmpfs, ramfs), so its figures are memory speed.
 	WarnMemoryFS = "memory_fs"
