@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"reflect"
 	"slices"
 
 	"github.com/drivebench/drivebench/judging"
@@ -81,12 +82,42 @@ func (r *runner) pointsOf(g *plan.Node, rec *results.Record, final map[string]fi
 	case g.Kind != plan.KindProfile || rec.Workload == nil || rec.Workload.RateLimited():
 	case g.SteadyState != nil:
 		if f := final[g.Group]; f.round == g.Round {
-			return judging.CandidateOf(rec, rec.Workload, f.state)
+			return r.windowCandidate(g, rec, f.state)
 		}
 	case g.Group == "" || g.Round == 0:
 		return judging.CandidateOf(rec, rec.Workload, "")
 	}
 	return nil
+}
+
+// windowCandidate is the candidate of a steady-state search's point at
+// its final round g: the rounds of the search's last judged window at
+// that point combined (judging.WindowCandidate), the figure the report's
+// row shows; the final round alone when no window was judged or a round
+// of it has no result.
+func (r *runner) windowCandidate(g *plan.Node, rec *results.Record, state string) []judging.Candidate {
+	var judged *results.SteadyState
+	for _, n := range r.graph.Nodes {
+		if d := r.record(n.ID); n.Group == g.Group && n.Drive == g.Drive && d != nil && d.SteadyState != nil {
+			judged = d.SteadyState
+		}
+	}
+	if judged == nil || judged.WindowFirst == 0 {
+		return judging.CandidateOf(rec, rec.Workload, state)
+	}
+	var window []*results.Record
+	for _, n := range r.graph.Nodes {
+		if n.Group != g.Group || n.Drive != g.Drive || n.Round < judged.WindowFirst || n.Round > judged.WindowLast || !reflect.DeepEqual(n.Point, g.Point) {
+			continue
+		}
+		if d := r.record(n.ID); d != nil && d.Status == results.StatusOK && d.Result != nil {
+			window = append(window, d)
+		}
+	}
+	if len(window) != judged.WindowLast-judged.WindowFirst+1 {
+		return judging.CandidateOf(rec, rec.Workload, state)
+	}
+	return judging.WindowCandidate(rec, rec.Workload, state, window, judged.WindowFirst, judged.WindowLast)
 }
 
 // finalRound is the last round a steady-state search ran and whether it

@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -74,7 +75,7 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []Candida
 		return row
 	}
 	best := bestCandidate(e, f, same)
-	row.StepID, row.Step = best.Record.StepID, best.Record.Name
+	row.StepID, row.Step = best.Record.StepID, cmp.Or(best.Step, best.Record.Name)
 	var differs bool
 	row.Conditions, differs = conditions(a, e, f, best, same)
 	judge(&row, f, f.read(best.Total), differs)

@@ -2,6 +2,7 @@ package judging
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 
@@ -22,6 +23,9 @@ type Candidate struct {
 	WrittenBy string
 	// Total is the point's figures, both directions combined.
 	Total *metrics.DirStats
+	// Step names the measurement as an acceptance row does; Record's name
+	// when empty.
+	Step string
 }
 
 // CandidateOf returns the candidate rec gives as a point of workload w
@@ -36,6 +40,31 @@ func CandidateOf(rec *results.Record, w *results.Workload, state string) []Candi
 		return nil
 	}
 	return []Candidate{{Record: rec, Workload: *w, State: state, Total: total}}
+}
+
+// WindowCandidate is the candidate of a steady-state search's point at
+// its final round final: the rounds of the search's last judged window,
+// first to last, combined as the report's row combines them
+// (AverageRounds), so that acceptance compares the figure the profile's
+// row and the Conclusion show, not the final round's alone.
+func WindowCandidate(final *results.Record, w *results.Workload, state string, window []*results.Record, first, last int) []Candidate {
+	total := TotalStats(AverageRounds(window))
+	if w == nil || total == nil {
+		return nil
+	}
+	step := final.Name + " (" + WindowName(first, last, state == "steady") + ")"
+	return []Candidate{{Record: final, Workload: *w, State: state, Total: total, Step: step}}
+}
+
+// WindowName names the figures of a steady-state window as reports and
+// acceptance quote them: "window avg of rounds 2-6", or "avg of rounds
+// 3-5, not steady" for the last window of a search that did not reach
+// steady state, which is no measurement window.
+func WindowName(first, last int, steady bool) string {
+	if !steady {
+		return fmt.Sprintf("avg of rounds %d-%d, not steady", first, last)
+	}
+	return fmt.Sprintf("window avg of rounds %d-%d", first, last)
 }
 
 // fit ranks a candidate against a spec entry: lower is better, compared

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -40,7 +41,7 @@ func SteadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady
 	shares := fmt.Sprintf("range %.1f%% of the mean (limit %g%%), slope %.1f%% (limit %g%%)", s.RangePct, s.RangeLimitPct, s.SlopePct, s.SlopeLimitPct)
 	switch {
 	case v.Steady:
-		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %.4g %s): %s", s.WindowFirst, s.WindowLast, s.Average, metric, shares)
+		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %s): %s", s.WindowFirst, s.WindowLast, trackedText(metric, s.Average), shares)
 	case v.Exhausted:
 		s.Message = fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(rounds), s.WindowFirst, s.WindowLast, shares)
 	case v.Window == nil:
@@ -49,6 +50,20 @@ func SteadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady
 		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s))
 	}
 	return s
+}
+
+// trackedText writes a value of a steady-state variable in its unit:
+// "10,540 IOPS", "2,724.0 MB/s", "1.52 ms mean latency".
+func trackedText(metric string, v float64) string {
+	switch metric {
+	case "bw":
+		return format.Bandwidth(v)
+	case "lat_mean":
+		return format.Latency(v) + " mean latency"
+	case "lat_p99":
+		return format.Latency(v) + " p99 latency"
+	}
+	return format.Count(v) + " IOPS"
 }
 
 // overLimits names the criteria a window failed: " (range over its

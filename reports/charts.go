@@ -632,8 +632,9 @@ func percentileChart(profile string, entries []entry) *plot.Chart {
 }
 
 // steadyStateChart draws the tracked figure of every round, the
-// measurement window shaded, its average with the ±10% band the criteria
-// allow, and the best-fit line over the window.
+// measurement window shaded (or, when the search did not reach steady
+// state, the last window judged, named so), its average with the ±10%
+// band the criteria allow, and the best-fit line over the window.
 func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 	c := &plot.Chart{Title: ss.Profile + " on " + ss.Drive + ": steady-state rounds"}
 	var rounds, values []float64
@@ -646,6 +647,9 @@ func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 	if ss.WindowFirst > 0 && ss.WindowLast >= ss.WindowFirst {
 		first, last := float64(ss.WindowFirst), float64(ss.WindowLast)
 		c.Band = &plot.Band{From: first - 0.5, To: last + 0.5, Label: "measurement window"}
+		if !ss.Reached {
+			c.Band.Label = "last window, not steady"
+		}
 		fit := func(x float64) float64 { return ss.Intercept + ss.Slope*x }
 		c.Lines = append(c.Lines,
 			plot.Line{Name: "best-fit line", Color: plot.SeriesColor(1), Points: []plot.Point{{X: first, Y: fit(first)}, {X: last, Y: fit(last)}}},

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -491,6 +492,9 @@ func roundsTable(d *document, s *Summary, t *ProfileResult) {
 		return
 	}
 	title, used := "Rounds of the steady-state search; ✓ marks the measurement window.", "Window"
+	if slices.ContainsFunc(t.Rows, func(r Row) bool { return r.NotSteady }) {
+		title = "Rounds of the steady-state search; ✓ marks the last window judged, which was not steady."
+	}
 	if averaged {
 		title, used = "Rounds behind the averaged rows; ✓ marks the rounds averaged.", "Averaged"
 	}
@@ -572,7 +576,7 @@ func endedNotes(r Row) []string {
 func roundNotes(r Row) []string {
 	switch rounds := len(r.Rounds); {
 	case r.WindowFirst > 0:
-		return []string{fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)}
+		return []string{judging.WindowName(r.WindowFirst, r.WindowLast, !r.NotSteady)}
 	case r.Round > 0:
 		return []string{fmt.Sprintf("round %d of %d", r.Round, rounds)}
 	case r.Averaged > 0:

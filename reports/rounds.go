@@ -79,8 +79,13 @@ func lastRun(rounds []step) int {
 }
 
 // window is the measurement window of a steady-state search: the rounds
-// first to last; zero when none was judged.
-type window struct{ first, last int }
+// first to last; zero when none was judged. steady is false when the
+// search has not reached steady state, and the window is the last one
+// judged.
+type window struct {
+	first, last int
+	steady      bool
+}
 
 func (w window) holds(round int) bool { return w.first > 0 && round >= w.first && round <= w.last }
 
@@ -90,7 +95,8 @@ func steadyWindow(steps []step) window {
 	var w window
 	for _, s := range steps {
 		if s.rec != nil && s.rec.SteadyState != nil {
-			w = window{s.rec.SteadyState.WindowFirst, s.rec.SteadyState.WindowLast}
+			j := s.rec.SteadyState
+			w = window{j.WindowFirst, j.WindowLast, j.Reached}
 		}
 	}
 	return w
@@ -153,8 +159,12 @@ func windowAverage(row *Row, rounds []step, w window) {
 	res := judging.AverageRounds(in)
 	row.result = res
 	row.Total, row.Read, row.Write = totalFigures(res.Read, res.Write), dirFigures(res.Read), dirFigures(res.Write)
-	row.WindowFirst, row.WindowLast = w.first, w.last
+	row.WindowFirst, row.WindowLast, row.NotSteady = w.first, w.last, !w.steady
 }
+
+// combined reports whether the row's figures combine several rounds: an
+// aggregate's, or a steady-state window's.
+func (r Row) combined() bool { return r.Averaged > 0 || r.WindowFirst > 0 }
 
 // usedRoundPrefix starts the log line of an aggregate step for each round
 // it averaged.

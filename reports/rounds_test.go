@@ -295,3 +295,32 @@ func TestCombinedRowsCarryTheirRounds(t *testing.T) {
 		t.Error("report.md shows the warning of round 1, which the aggregate did not use")
 	}
 }
+
+// TestWindowNotSteady: a search that ran out of rounds shows the average
+// of its last window named as such, in its table and the Conclusion, not
+// as a measurement window.
+func TestWindowNotSteady(t *testing.T) {
+	j := &results.SteadyState{Variable: "iops", Rounds: []float64{1500, 1000, 1300, 900}, WindowFirst: 2, WindowLast: 4,
+		Average: 1066.7, Exhausted: true, Message: "steady state not reached in 4 rounds"}
+	var recs []*results.Record
+	for r, iops := range j.Rounds {
+		recs = append(recs, roundRecord(r+1, 1, iops, nil))
+	}
+	recs[3].SteadyState = j
+	s, md := render(t, steadyRun(4, 1), recs)
+	if row := s.Results[0].Rows[0]; !row.NotSteady || row.WindowFirst != 2 {
+		t.Errorf("row %+v, want the window of rounds 2-4, not steady", row)
+	}
+	for _, line := range []string{
+		"| iodepth=1 (avg of rounds 2-4, not steady) | ok | 1,067 |",
+		"Rounds of the steady-state search; ✓ marks the last window judged, which was not steady.",
+		"| ss | d | 1,067 IOPS | iodepth=1 (avg of rounds 2-4, not steady) |",
+	} {
+		if !strings.Contains(md, line) {
+			t.Errorf("report.md lacks %q in\n%s", line, md)
+		}
+	}
+	if strings.Contains(md, "window avg") {
+		t.Error("report.md calls the last window a measurement window")
+	}
+}

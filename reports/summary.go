@@ -417,6 +417,10 @@ type Row struct {
 	Round       int `json:"round,omitempty"`
 	WindowFirst int `json:"window_first,omitempty"`
 	WindowLast  int `json:"window_last,omitempty"`
+	// NotSteady is set on such a row when its search has not reached
+	// steady state: the window is the last one judged, whose rounds did
+	// not meet the criteria, not a measurement window.
+	NotSteady bool `json:"not_steady,omitempty"`
 	// Rounds are the rounds behind the row of a repeated point or of a
 	// steady-state profile's point, in order; [] for other rows.
 	Rounds []RoundResult `json:"rounds"`

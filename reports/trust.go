@@ -127,7 +127,7 @@ func rowWarnings(row Row, recs map[string]*results.Record, curve bool) []TableWa
 			out = append(out, TableWarning{Point: pointText(row, curve), Round: round, Kind: w.Kind, Message: w.Message})
 		}
 	}
-	combined := row.Averaged > 0 || row.WindowFirst > 0
+	combined := row.combined()
 	if !combined || !slices.ContainsFunc(row.Rounds, func(r RoundResult) bool { return r.Used && r.StepID == row.StepID }) {
 		add(recs[row.StepID], 0)
 	}
@@ -387,11 +387,14 @@ func latencySpreads(res *metrics.Result) map[string]*Spread {
 	return out
 }
 
-// roundIOPS lists the IOPS of a row's rounds that have figures.
+// roundIOPS lists the IOPS of a row's rounds that have figures: of the
+// rounds it combines (an aggregate's, a steady-state window's), whose
+// mean is the row's figure, or of all its rounds when it shows one.
 func roundIOPS(r Row) []float64 {
+	combined := r.combined()
 	var out []float64
 	for _, round := range r.Rounds {
-		if round.Total != nil && round.Status == results.StatusOK {
+		if round.Total != nil && round.Status == results.StatusOK && (round.Used || !combined) {
 			out = append(out, round.Total.IOPS)
 		}
 	}
@@ -412,7 +415,7 @@ func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 		}
 		row.RoundSpread = spreadOf(roundIOPS(*row), true)
 		name := pointText(*row, curve)
-		if s := row.Intervals; s != nil {
+		if s := row.Intervals; s != nil && !row.combined() {
 			steady = append(steady, fmt.Sprintf("%s %.1f %%", name, s.CVPct))
 		}
 		if s := row.RoundSpread; s != nil {
