@@ -76,6 +76,11 @@ type DirStats struct {
 	Lat LatencySummary `json:"lat_ns"`
 	// Hist is the full latency histogram the summary was read from.
 	Hist *Histogram `json:"histogram,omitempty"`
+	// Service is set under a rate limit, when Lat counts from each I/O's
+	// due time: the service latency, from submission to completion,
+	// without the time an I/O waited behind earlier ones past its due
+	// time. Without a rate limit Lat is the service latency.
+	Service *LatencySummary `json:"service_lat_ns,omitempty"`
 }
 
 // LatencySummary is the usual digest of a latency distribution, in ns.

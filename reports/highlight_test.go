@@ -308,7 +308,9 @@ func TestRateCurvePeak(t *testing.T) {
 			mean += v / float64(len(maxSeries))
 		}
 		res.Read.IOPS = mean
-		paced := record("r110", "ok", t0.Add(2*time.Minute), &metrics.Result{Read: dir(rateIOPS, 39_060_000, 1000)})
+		d := dir(rateIOPS, 39_060_000, 1000)
+		d.Service = &metrics.LatencySummary{Mean: 568_000, Percentiles: []metrics.Percentile{{P: 99, Ns: 1_200_000}}}
+		paced := record("r110", "ok", t0.Add(2*time.Minute), &metrics.Result{Read: d})
 		paced.Workload = &results.Workload{RW: "randread", BS: 4096, RatePct: 110}
 		top := record("max", "ok", t0.Add(time.Minute), res)
 		top.Workload = &results.Workload{RW: "randread", BS: 4096}
@@ -319,11 +321,13 @@ func TestRateCurvePeak(t *testing.T) {
 		maxSeries []float64
 		rate      float64
 		want      string
+		sentence  string
 	}{
-		{"one interval, 0.03 % above", []float64{225_029}, 225_097, "max"},
-		{"within the noise", []float64{220_000, 225_000, 230_000}, 228_000, "max"},
-		{"beyond the noise", []float64{224_000, 225_000, 226_000}, 240_000, "r110"},
-		{"below", []float64{224_000, 225_000, 226_000}, 200_000, "max"},
+		{"one interval, 0.03 % above", []float64{225_029}, 225_097, "max", "Peak of 225,029 IOPS (921.7 MB/s) at max rate with 4.4 µs mean latency."},
+		{"within the noise", []float64{220_000, 225_000, 230_000}, 228_000, "max", ""},
+		{"beyond the noise", []float64{224_000, 225_000, 226_000}, 240_000, "r110",
+			"Peak of 240,000 IOPS (983.0 MB/s) at 110% rate with 568.0 µs mean service latency (39.06 ms from each I/O's due time)"},
+		{"below", []float64{224_000, 225_000, 226_000}, 200_000, "max", ""},
 	}
 	for _, tt := range tests {
 		m, recs := curve(tt.maxSeries, tt.rate)
@@ -331,6 +335,9 @@ func TestRateCurvePeak(t *testing.T) {
 		peak := s.Results[0].peakRow()
 		if peak == nil || peak.StepID != tt.want {
 			t.Errorf("%s: peak %+v, want %s", tt.name, peak, tt.want)
+		}
+		if !strings.Contains(s.Results[0].Highlight, tt.sentence) {
+			t.Errorf("%s: highlight %q, want %q", tt.name, s.Results[0].Highlight, tt.sentence)
 		}
 	}
 }

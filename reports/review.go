@@ -683,6 +683,23 @@ func latencyText(ns *float64) string {
 	return format.Latency(*ns)
 }
 
+// headlineMean and headlineP99 are the latency cells of a row quoted as a
+// headline (the ranking, the Conclusion): a paced row's service latency,
+// with the latency from each I/O's due time beside it.
+func headlineMean(f *Figures) string {
+	if f.ServiceMeanNs == nil || f.MeanLatNs == nil {
+		return latencyText(f.MeanLatNs)
+	}
+	return latencyText(f.ServiceMeanNs) + " service (" + latencyText(f.MeanLatNs) + " from due time)"
+}
+
+func headlineP99(f *Figures) string {
+	if f.ServiceP99Ns == nil || f.P99Ns == nil {
+		return nsText(f.P99Ns)
+	}
+	return nsText(f.ServiceP99Ns) + " service (" + nsText(f.P99Ns) + " from due time)"
+}
+
 func nsText(ns *uint64) string {
 	if ns == nil {
 		return format.Dash
@@ -756,7 +773,7 @@ func rankingTable(d *document, s *Summary, sec Section) {
 		other = other || r.OtherTestbed
 		rows = append(rows, []string{
 			fmt.Sprint(r.Rank), rankLabel(r), s.peakText(r) + flagNote(r.Flags), format.Count(r.Total.IOPS),
-			s.unit().number(r.Total.BWBytes), latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
+			s.unit().number(r.Total.BWBytes), headlineMean(&r.Total), headlineP99(&r.Total),
 		})
 	}
 	d.table(cols, rows)
@@ -858,7 +875,7 @@ func docConclusion(d *document, s *Summary) {
 			}
 			row := []string{
 				sec.Profile, s.driveLabel(r.Drive), headlineText(&r.Total, headline, s.unit()) + flagNote(r.Flags), s.peakText(r),
-				latencyText(r.Total.MeanLatNs), nsText(r.Total.P99Ns),
+				headlineMean(&r.Total), headlineP99(&r.Total),
 			}
 			if len(accepted) > 0 {
 				row = append(row, s.acceptanceBriefs(accepted[[2]string{sec.Profile, r.Drive}]))

@@ -472,6 +472,12 @@ type Figures struct {
 	P50Ns     *uint64  `json:"p50_ns,omitempty"`
 	P99Ns     *uint64  `json:"p99_ns,omitempty"`
 	P999Ns    *uint64  `json:"p99_9_ns,omitempty"`
+	// ServiceMeanNs and ServiceP99Ns are set on a paced step's figures,
+	// whose latencies count from each I/O's due time: its service
+	// latency, from submission to completion. A headline that quotes a
+	// paced row quotes these, the due-time latency beside them.
+	ServiceMeanNs *float64 `json:"service_mean_lat_ns,omitempty"`
+	ServiceP99Ns  *uint64  `json:"service_p99_ns,omitempty"`
 	// IOs is the number of I/Os behind the figures; Tail the table's
 	// percentile columns (see ProfileResult.Columns).
 	IOs  uint64           `json:"ios,omitempty"`

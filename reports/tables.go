@@ -347,6 +347,10 @@ func dirFigures(d *metrics.DirStats) *Figures {
 	f.P50Ns = percentile(d.Lat.Percentiles, 50)
 	f.P99Ns = percentile(d.Lat.Percentiles, 99)
 	f.P999Ns = percentile(d.Lat.Percentiles, 99.9)
+	if s := d.Service; s != nil {
+		mean := finite(s.Mean)
+		f.ServiceMeanNs, f.ServiceP99Ns = &mean, percentile(s.Percentiles, 99)
+	}
 	return f
 }
 
@@ -360,11 +364,16 @@ func totalFigures(read, write *metrics.DirStats) *Figures {
 	case w == nil:
 		return r
 	}
-	return &Figures{
+	total := &Figures{
 		IOPS:      r.IOPS + w.IOPS,
 		BWBytes:   r.BWBytes + w.BWBytes,
 		MeanLatNs: mixedMean(read, write),
 	}
+	if read.Service != nil && write.Service != nil {
+		total.ServiceMeanNs = mixedMean(&metrics.DirStats{IOs: read.IOs, IOPS: read.IOPS, Lat: *read.Service},
+			&metrics.DirStats{IOs: write.IOs, IOPS: write.IOPS, Lat: *write.Service})
+	}
+	return total
 }
 
 // mixedMean is the mean latency of all I/Os of both directions, each

@@ -116,7 +116,10 @@
 // bytes written so far) and into the run's totals. The few milliseconds
 // between the run's last tick and its end, the drain of the I/Os then in
 // flight, are folded into the last interval (metrics.FoldStub), its
-// percentiles read from the two intervals' merged histograms. A recorder holds 32
+// percentiles read from the two intervals' merged histograms. Under a rate
+// limit, where latency counts from each I/O's due time, the service times
+// (submission to completion) are kept beside, in two histograms more per
+// direction, for the result's service latency (DirStats.Service). A recorder holds 32
 // KiB per direction whatever the run's length; a sample is 72 bytes, 259
 // KB per hour of one-second intervals, the only memory that grows with
 // time.

@@ -197,13 +197,13 @@ func (r *run) buildJobs(w plan.Workload) {
 			splitmix64(w.Seed^uint64(ji)<<32), float64(ji)/float64(w.NumJobs))
 		var shared *recorder
 		if r.method.sharedRecorder() {
-			shared = newRecorder(l)
+			shared = newRecorder(l, r.paced)
 			r.coll.recorders = append(r.coll.recorders, shared)
 		}
 		for i := range j.slots {
 			s := r.newSlot(j, ji*w.IODepth+i, w.Seed, &buf)
 			if s.rec = shared; s.rec == nil {
-				s.rec = newRecorder(l)
+				s.rec = newRecorder(l, r.paced)
 				r.coll.recorders = append(r.coll.recorders, s.rec)
 			}
 			j.slots[i] = s

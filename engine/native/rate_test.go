@@ -161,6 +161,15 @@ func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
 			if res.Read.Lat.Max < uint64(stall) {
 				t.Errorf("the slowest I/O took %d ns, less than the %v stall", res.Read.Lat.Max, stall)
 			}
+			// paced, the service times are kept beside: only the stalled
+			// read's is slow, and p99 of 800 is not it
+			svc := res.Read.Service
+			if (svc != nil) != (tt.rate > 0) {
+				t.Fatalf("service latency %+v under a rate of %g", svc, tt.rate)
+			}
+			if svc != nil && (svc.Max < uint64(stall) || svc.Percentiles[12].P != 99 || svc.Percentiles[12].Ns > uint64(150*time.Millisecond)) {
+				t.Errorf("service latency max %d, percentiles %v: want the stall as the max, p99 under 150 ms", svc.Max, svc.Percentiles)
+			}
 		})
 	}
 }

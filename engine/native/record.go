@@ -28,31 +28,42 @@ type recorder struct {
 	_     [56]byte
 }
 
-// dirInterval is what one direction completed in one interval.
+// dirInterval is what one direction completed in one interval: the
+// latencies, and under a rate limit the service times too (service is nil
+// without one, when they are the latencies).
 type dirInterval struct {
-	hist  metrics.Histogram
-	bytes uint64
+	hist    metrics.Histogram
+	service *metrics.Histogram
+	bytes   uint64
 }
 
-// newRecorder allocates buffers for the directions the layout issues.
-func newRecorder(l layout) *recorder {
+// newRecorder allocates buffers for the directions the layout issues,
+// with service-time histograms when the run is paced.
+func newRecorder(l layout, paced bool) *recorder {
 	rec := &recorder{}
 	for i := range rec.bufs {
-		if l.reads() {
-			rec.bufs[i][opRead] = new(dirInterval)
-		}
-		if l.writes() {
-			rec.bufs[i][opWrite] = new(dirInterval)
+		for o, issued := range []bool{opRead: l.reads(), opWrite: l.writes()} {
+			if !issued {
+				continue
+			}
+			rec.bufs[i][o] = new(dirInterval)
+			if paced {
+				rec.bufs[i][o].service = new(metrics.Histogram)
+			}
 		}
 	}
 	return rec
 }
 
-// record adds one completed I/O of n bytes that took lat ns.
-func (rec *recorder) record(epoch *atomic.Uint64, o op, lat int64, n int) {
+// record adds one completed I/O of n bytes that took lat ns from when it
+// was due, and service ns from its submission.
+func (rec *recorder) record(epoch *atomic.Uint64, o op, lat, service int64, n int) {
 	e := rec.enter(epoch)
 	d := rec.bufs[e&1][o]
 	d.hist.Record(uint64(max(lat, 0)))
+	if d.service != nil {
+		d.service.Record(uint64(max(service, 0)))
+	}
 	d.bytes += uint64(n)
 	rec.state.Store(e << 1)
 }
@@ -81,6 +92,9 @@ type collector struct {
 	// before it (kept to fold the run's drain into) and total everything
 	// since the measured phase began.
 	interval, prev, total [2]dirInterval
+	// service and serviceTotal are the service times of a paced run, of
+	// the interval being closed and of the measured phase.
+	service, serviceTotal [2]metrics.Histogram
 	combined              metrics.Histogram
 	written               uint64
 	series                []metrics.Sample
@@ -105,6 +119,10 @@ func (c *collector) rotate() {
 				d.hist.Reset()
 				d.bytes = 0
 			}
+			if d != nil && d.service != nil && d.service.Count() > 0 {
+				c.service[o].Merge(d.service)
+				d.service.Reset()
+			}
 		}
 	}
 }
@@ -113,6 +131,7 @@ func (c *collector) rotate() {
 func (c *collector) discard() {
 	c.rotate()
 	c.interval = [2]dirInterval{}
+	c.service = [2]metrics.Histogram{}
 }
 
 // sample closes the interval ending t seconds into the measured phase, dt
@@ -156,6 +175,8 @@ func (c *collector) close() {
 	for o := range c.interval {
 		c.total[o].hist.Merge(&c.interval[o].hist)
 		c.total[o].bytes += c.interval[o].bytes
+		c.serviceTotal[o].Merge(&c.service[o])
+		c.service[o].Reset()
 	}
 }
 
@@ -180,9 +201,15 @@ func (c *collector) describe(t, dt float64) metrics.Sample {
 	return s
 }
 
-// summary digests what direction o completed in the measured phase; nil
-// when it completed nothing.
+// summary digests what direction o completed in the measured phase, with
+// its service times when the run was paced; nil when it completed
+// nothing.
 func (c *collector) summary(o op, runtime time.Duration) *metrics.DirStats {
 	hist := c.total[o].hist
-	return metrics.Summarize(&hist, c.total[o].bytes, runtime)
+	d := metrics.Summarize(&hist, c.total[o].bytes, runtime)
+	if s := &c.serviceTotal[o]; d != nil && s.Count() > 0 {
+		sum := s.Summary(metrics.DefaultPercentiles)
+		d.Service = &sum
+	}
+	return d
 }

@@ -24,13 +24,13 @@ func TestRotationLosesNoRecord(t *testing.T) {
 	l := layout{readPct: 50}
 	var c collector
 	for range writers {
-		c.recorders = append(c.recorders, newRecorder(l))
+		c.recorders = append(c.recorders, newRecorder(l, false))
 	}
 	var wg sync.WaitGroup
 	for i, rec := range c.recorders {
 		wg.Go(func() {
 			for k := range each {
-				rec.record(&c.epoch, op((i+k)%2), int64(k%5000), 512)
+				rec.record(&c.epoch, op((i+k)%2), int64(k%5000), int64(k%5000), 512)
 			}
 		})
 	}
@@ -58,17 +58,17 @@ func TestRotationLosesNoRecord(t *testing.T) {
 
 func TestEachIntervalHasItsOwnPercentiles(t *testing.T) {
 	var c collector
-	rec := newRecorder(layout{readPct: 50})
+	rec := newRecorder(layout{readPct: 50}, false)
 	c.recorders = []*recorder{rec}
 	for range 990 {
-		rec.record(&c.epoch, opRead, 1000, 4096)
+		rec.record(&c.epoch, opRead, 1000, 1000, 4096)
 	}
 	for range 10 {
-		rec.record(&c.epoch, opWrite, 1_000_000, 8192)
+		rec.record(&c.epoch, opWrite, 1_000_000, 1_000_000, 8192)
 	}
 	first := c.sample(1, 1)
 	for range 100 {
-		rec.record(&c.epoch, opWrite, 5000, 8192)
+		rec.record(&c.epoch, opWrite, 5000, 5000, 8192)
 	}
 	second := c.sample(2.5, 1.5)
 	bucket := func(ns uint64) uint64 { return metrics.BucketValue(metrics.BucketIndex(ns)) }
@@ -92,18 +92,18 @@ func TestEachIntervalHasItsOwnPercentiles(t *testing.T) {
 // series does not end with a stub at a fraction of the rate.
 func TestDrainFoldsIntoTheLastInterval(t *testing.T) {
 	var c collector
-	rec := newRecorder(layout{readPct: 100})
+	rec := newRecorder(layout{readPct: 100}, false)
 	c.recorders = []*recorder{rec}
 	for range 1000 {
-		rec.record(&c.epoch, opRead, 1000, 4096)
+		rec.record(&c.epoch, opRead, 1000, 1000, 4096)
 	}
 	c.sample(1, 1)
 	for range 990 {
-		rec.record(&c.epoch, opRead, 1000, 4096)
+		rec.record(&c.epoch, opRead, 1000, 1000, 4096)
 	}
 	c.sample(2, 1)
 	for range 10 {
-		rec.record(&c.epoch, opRead, 3_000_000, 4096)
+		rec.record(&c.epoch, opRead, 3_000_000, 3_000_000, 4096)
 	}
 	got := c.extend(2.004)
 	bucket := func(ns uint64) uint64 { return metrics.BucketValue(metrics.BucketIndex(ns)) }
@@ -159,24 +159,26 @@ func TestLiveSeriesOfAWriteRun(t *testing.T) {
 
 // TestMemoryPerSlotAndPerInterval states the memory a run keeps: a
 // recorder per psync slot (per io_uring job) of two histograms per
-// direction, and one sample per interval; nothing else grows.
+// direction, four under a rate limit (service times too), and one
+// sample per interval; nothing else grows.
 func TestMemoryPerSlotAndPerInterval(t *testing.T) {
-	histogram := unsafe.Sizeof(dirInterval{})
+	histogram := unsafe.Sizeof(metrics.Histogram{})
 	for _, tt := range []struct {
 		readPct int
-		dirs    uintptr
-	}{{readPct: 100, dirs: 1}, {readPct: 50, dirs: 2}} {
+		paced   bool
+		hists   uintptr
+	}{{readPct: 100, hists: 2}, {readPct: 50, hists: 4}, {readPct: 100, paced: true, hists: 4}} {
 		got := heapGrowth(func() any {
 			recs := make([]*recorder, 100)
 			for i := range recs {
-				recs[i] = newRecorder(layout{readPct: tt.readPct})
+				recs[i] = newRecorder(layout{readPct: tt.readPct}, tt.paced)
 			}
 			return recs
 		}) / 100
 		// Each histogram is allocated in the 16 KiB size class.
-		if low, high := 2*tt.dirs*histogram, 2*tt.dirs*16384+512; got < int64(low) || got > int64(high) {
-			t.Errorf("read_pct %d: a recorder takes %d bytes, want %d to %d (2 x %d directions x a %d-byte histogram, rounded up)",
-				tt.readPct, got, low, high, tt.dirs, histogram)
+		if low, high := tt.hists*histogram, tt.hists*16384+512; got < int64(low) || got > int64(high) {
+			t.Errorf("read_pct %d, paced %v: a recorder takes %d bytes, want %d to %d (%d %d-byte histograms, rounded up)",
+				tt.readPct, tt.paced, got, low, high, tt.hists, histogram)
 		}
 	}
 	if size := unsafe.Sizeof(metrics.Sample{}); size != 72 {

@@ -185,7 +185,7 @@ func (s *slot) complete(r *run, req *ioRequest, n int, service int64, err error)
 		r.fail(r.ioError(req, err))
 		return false
 	}
-	s.rec.record(&r.coll.epoch, req.op, s.latency(r, req, service), n)
+	s.rec.record(&r.coll.epoch, req.op, s.latency(r, req, service), service, n)
 	return true
 }
 
