@@ -17,6 +17,7 @@ import (
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // What Add did with a results folder.
@@ -368,7 +369,7 @@ func stepRows(r *run) []*batch {
 
 // workloadJSON is a record's workload as the JSON text the catalog
 // stores; "" for a step that ran none.
-func workloadJSON(w *results.Workload) string {
+func workloadJSON(w *workload.Workload) string {
 	if w == nil {
 		return ""
 	}
@@ -434,7 +435,7 @@ func verdictRows(rec *results.Record) [][]any {
 // PointText is the stored form of a sweep point: name=value pairs in the
 // plan's order, joined by commas ("iodepth=32,numjobs=4"); "" for a step
 // that is not a point of a sweep.
-func PointText(point []results.Param) string {
+func PointText(point []workload.Param) string {
 	parts := make([]string, len(point))
 	for i, p := range point {
 		parts[i] = p.Name + "=" + fmt.Sprint(p.Value)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestAcceptanceComparesTheWindow: acceptance compares a steady-state
@@ -25,7 +26,7 @@ func TestAcceptanceComparesTheWindow(t *testing.T) {
 	for _, tt := range tests {
 		g := &plan.Graph{}
 		r := &runner{graph: g, records: map[string]*results.Record{}}
-		w := &results.Workload{RW: "randread", BS: 4096, IODepth: 32}
+		w := &workload.Workload{RW: "randread", BS: 4096, IODepth: 32}
 		for i, iops := range []float64{180_000, 150_000, 140_000, 136_766, 146_585} {
 			id := fmt.Sprintf("r%d", i+1)
 			n := &plan.Node{ID: id, Kind: plan.KindProfile, Drive: "d", Group: "ss", Round: i + 1, SteadyState: &plan.SteadyState{}}

@@ -12,6 +12,7 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // runCheck calls the check's hook with the results of its profile on its
@@ -175,7 +176,7 @@ func roundPointName(n *plan.Node, name string) string {
 	return round + "," + name
 }
 
-func pointName(point []results.Param) string {
+func pointName(point []workload.Param) string {
 	parts := make([]string, len(point))
 	for i, p := range point {
 		parts[i] = fmt.Sprintf("%s=%v", p.Name, p.Value)

@@ -6,13 +6,13 @@ import (
 
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // resolveRate turns a rate-curve point's percentage into an IOPS target
 // from what the curve's uncontrolled run measured.
-func (r *runner) resolveRate(w *plan.Workload) error {
+func (r *runner) resolveRate(w *workload.Workload) error {
 	if w.RatePct <= 0 || w.RateBase == "" {
 		return nil
 	}
@@ -34,7 +34,7 @@ func (r *runner) resolveRate(w *plan.Workload) error {
 // and every rate of the curve was set too low. When the maximum ran too
 // few whole intervals for its noise to be known, a point above it says
 // that whether the maximum was the peak cannot be judged.
-func (r *runner) rateAboveMax(w *plan.Workload, res *metrics.Result) *results.Warning {
+func (r *runner) rateAboveMax(w *workload.Workload, res *metrics.Result) *results.Warning {
 	if w.RatePct <= 0 || w.RateBase == "" || res == nil {
 		return nil
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // okRecord is a finished step whose reads all took latNs and ran at iops.
@@ -24,11 +25,11 @@ func okRecord(name string, iops float64, latNs ...uint64) *results.Record {
 
 func TestResolveRate(t *testing.T) {
 	r := &runner{records: map[string]*results.Record{"max": okRecord("max", 40_000, 1000)}}
-	w := plan.Workload{RatePct: 25, RateBase: "max"}
+	w := workload.Workload{RatePct: 25, RateBase: "max"}
 	if err := r.resolveRate(&w); err != nil || w.RateIOPS != 10_000 {
 		t.Errorf("25%% of 40,000 IOPS: %v, %v", w.RateIOPS, err)
 	}
-	w = plan.Workload{RatePct: 50, RateBase: "missing"}
+	w = workload.Workload{RatePct: 50, RateBase: "missing"}
 	if err := r.resolveRate(&w); err == nil || !strings.Contains(err.Error(), "uncontrolled run") {
 		t.Errorf("missing base: %v", err)
 	}
@@ -99,20 +100,20 @@ func TestRateAboveMax(t *testing.T) {
 	r := &runner{records: map[string]*results.Record{"max": peak, "short": short}}
 	cases := []struct {
 		name string
-		w    plan.Workload
+		w    workload.Workload
 		iops float64
 		want string
 		kind string
 	}{
-		{"below", plan.Workload{RatePct: 120, RateBase: "max"}, 9_500, "", ""},
-		{"within noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_100, "", ""},
-		{"above noise", plan.Workload{RatePct: 120, RateBase: "max"}, 11_200, "completed 11200 IOPS, 12.0% more than the curve's uncontrolled maximum of 10000 IOPS (noise ±11.5%)", ""},
-		{"not a rate step", plan.Workload{}, 20_000, "", ""},
-		{"above a maximum of one interval", plan.Workload{RatePct: 110, RateBase: "short"}, 225_097,
+		{"below", workload.Workload{RatePct: 120, RateBase: "max"}, 9_500, "", ""},
+		{"within noise", workload.Workload{RatePct: 120, RateBase: "max"}, 11_100, "", ""},
+		{"above noise", workload.Workload{RatePct: 120, RateBase: "max"}, 11_200, "completed 11200 IOPS, 12.0% more than the curve's uncontrolled maximum of 10000 IOPS (noise ±11.5%)", ""},
+		{"not a rate step", workload.Workload{}, 20_000, "", ""},
+		{"above a maximum of one interval", workload.Workload{RatePct: 110, RateBase: "short"}, 225_097,
 			"0.03% more than the curve's uncontrolled maximum of 225029 IOPS, but the maximum ran 1 whole interval, and its noise needs 3, so whether the maximum was the peak cannot be judged",
 			results.WarnNoiseUnknown},
-		{"below a maximum of one interval", plan.Workload{RatePct: 90, RateBase: "short"}, 202_000, "", ""},
-		{"unknown base", plan.Workload{RatePct: 50, RateBase: "missing"}, 20_000, "", ""},
+		{"below a maximum of one interval", workload.Workload{RatePct: 90, RateBase: "short"}, 202_000, "", ""},
+		{"unknown base", workload.Workload{RatePct: 50, RateBase: "missing"}, 20_000, "", ""},
 	}
 	for _, tc := range cases {
 		got := r.rateAboveMax(&tc.w, okRecord("step", tc.iops, 1000).Result)

@@ -11,6 +11,7 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -313,7 +314,7 @@ func formatShare(pct float64) string {
 
 // readRegion is the byte range a workload covers on a target of the given
 // capacity.
-func readRegion(capacity int64, w *plan.Workload) (start, length int64) {
+func readRegion(capacity int64, w *workload.Workload) (start, length int64) {
 	start = w.Offset
 	switch {
 	case w.Size > 0:

@@ -17,6 +17,7 @@ import (
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Limits of what an exec step's record keeps and its parse hook reads.
@@ -103,7 +104,7 @@ func (r *runner) runExec(ctx context.Context, n *plan.Node, rec *results.Record)
 	case out.TimedOut:
 		rec.Status, rec.Error = results.StatusFailed, fmt.Sprintf(
 			"%s ran longer than its timeout of %s and was stopped with every process it started; raise timeout if it needs longer",
-			x.Command[0], plan.FormatDuration(x.Timeout))
+			x.Command[0], workload.FormatDuration(x.Timeout))
 		return
 	case out.ExitCode != 0:
 		rec.Status, rec.Error = results.StatusFailed, exitError(x.Command[0], out.ExitCode, rec.Command)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // A figure is the drive's only while the process that measures it runs.
@@ -67,7 +67,7 @@ type heldTime struct {
 // measureHeld works out how long the process was held during the measured
 // phase of res, from the probe's wake-ups (none without a probe) and the
 // result's interval series.
-func measureHeld(res *metrics.Result, w *plan.Workload, wakes []wake) heldTime {
+func measureHeld(res *metrics.Result, w *workload.Workload, wakes []wake) heldTime {
 	if res == nil || res.RuntimeNs <= 0 {
 		return heldTime{}
 	}

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestMeasureHeld works out the time held from synthetic interval series
@@ -90,7 +90,7 @@ func TestMeasureHeld(t *testing.T) {
 			if tt.phase > 0 {
 				res = &metrics.Result{Start: start, RuntimeNs: int64(tt.phase), Series: tt.series}
 			}
-			h := measureHeld(res, &plan.Workload{Runtime: tt.planned}, tt.wakes)
+			h := measureHeld(res, &workload.Workload{Runtime: tt.planned}, tt.wakes)
 			if h.held != tt.held || h.fails() != tt.fails {
 				t.Errorf("held %v (fails %v), want %v (%v)", h.held, h.fails(), tt.held, tt.fails)
 			}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -327,7 +327,7 @@ func (h *hostWatch) finish() *results.HostLoad {
 
 // heldDuring is how long the process was held during the measured phase
 // of res (held.go).
-func (h *hostWatch) heldDuring(res *metrics.Result, w *plan.Workload) heldTime {
+func (h *hostWatch) heldDuring(res *metrics.Result, w *workload.Workload) heldTime {
 	return measureHeld(res, w, h.stalls.wakeUps())
 }
 

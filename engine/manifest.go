@@ -10,6 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // buildManifest describes the run for the results folder, so a report can
@@ -49,9 +50,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		if n.Workload != nil {
 			s.RatePct = n.Workload.RatePct
 		}
-		for _, pt := range n.Point {
-			s.Point = append(s.Point, results.Param{Name: pt.Name, Value: pt.Value})
-		}
+		s.Point = slices.Clone(n.Point)
 		m.Steps = append(m.Steps, s)
 	}
 	return m
@@ -78,7 +77,7 @@ func CheckMethods(p *plan.Plan) []results.Method {
 
 func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
 	if x := pr.Exec; x != nil {
-		params := []results.KV{{Key: "command", Value: strings.Join(x.Command, " ")}, {Key: "timeout", Value: plan.FormatDuration(x.Timeout)}}
+		params := []results.KV{{Key: "command", Value: strings.Join(x.Command, " ")}, {Key: "timeout", Value: workload.FormatDuration(x.Timeout)}}
 		if x.User != "" {
 			params = append(params, results.KV{Key: "user", Value: x.User})
 		}
@@ -97,7 +96,7 @@ func profileMethod(p *plan.Plan, pr *plan.Profile) results.Method {
 		params = append(params, results.KV{Key: "points", Value: points})
 	}
 	if pr.Pause > 0 {
-		params = append(params, results.KV{Key: "pause", Value: plan.FormatDuration(pr.Pause)})
+		params = append(params, results.KV{Key: "pause", Value: workload.FormatDuration(pr.Pause)})
 	}
 	if pr.Headline != "" {
 		params = append(params, results.KV{Key: "headline", Value: pr.Headline})
@@ -138,7 +137,7 @@ func acceptMethod(a *plan.Accept) results.Method {
 // workloadParams lists a workload's parameters in the plan's own units,
 // leaving out the swept ones (the sweep lists their values) and the
 // region (the reports describe it from each step's workload).
-func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
+func workloadParams(w *workload.Workload, swept []plan.SweepAxis) []results.KV {
 	isSwept := func(name string) bool {
 		return slices.ContainsFunc(swept, func(a plan.SweepAxis) bool { return a.Param == name })
 	}
@@ -155,7 +154,7 @@ func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
 	if len(w.BSSplit) > 0 && !isSwept("bs") {
 		add("bs_split", splitText(w.BSSplit))
 	} else {
-		add("bs", plan.FormatSize(w.BS))
+		add("bs", workload.FormatSize(w.BS))
 	}
 	if w.SeqPct > 0 {
 		add("random_pct", strconv.Itoa(100-w.SeqPct))
@@ -166,11 +165,11 @@ func workloadParams(w *plan.Workload, swept []plan.SweepAxis) []results.KV {
 	add("iodepth", strconv.Itoa(w.IODepth))
 	add("numjobs", strconv.Itoa(w.NumJobs))
 	if w.Runtime > 0 {
-		add("runtime", plan.FormatDuration(w.Runtime))
-		add("ramp", plan.FormatDuration(w.Ramp))
+		add("runtime", workload.FormatDuration(w.Runtime))
+		add("ramp", workload.FormatDuration(w.Ramp))
 	}
 	if w.Bytes > 0 {
-		add("io_size", plan.FormatSize(w.Bytes))
+		add("io_size", workload.FormatSize(w.Bytes))
 	}
 	if w.BytesPct > 0 {
 		add("io_size", strconv.FormatFloat(w.BytesPct, 'f', -1, 64)+"% of the region")
@@ -197,13 +196,13 @@ func mixParams(p *plan.Plan, pr *plan.Profile) []results.KV {
 }
 
 // rateParams describes an open-loop rate limit and its arrivals.
-func rateParams(w *plan.Workload) []results.KV {
+func rateParams(w *workload.Workload) []results.KV {
 	var kv []results.KV
 	if w.RateIOPS > 0 {
 		kv = append(kv, results.KV{Key: "rate_iops", Value: strconv.FormatFloat(w.RateIOPS, 'f', -1, 64)})
 	}
 	if w.RateBW > 0 {
-		kv = append(kv, results.KV{Key: "rate_bw", Value: plan.FormatSize(int64(w.RateBW)) + "/s"})
+		kv = append(kv, results.KV{Key: "rate_bw", Value: workload.FormatSize(int64(w.RateBW)) + "/s"})
 	}
 	if w.RateIOPS > 0 || w.RateBW > 0 {
 		kv = append(kv, results.KV{Key: "arrival", Value: cmpOr(w.Arrival, "uniform")})
@@ -212,7 +211,7 @@ func rateParams(w *plan.Workload) []results.KV {
 }
 
 // dataParams describes what writes carry and whether they are verified.
-func dataParams(w *plan.Workload) []results.KV {
+func dataParams(w *workload.Workload) []results.KV {
 	if !w.Writes() && !w.Verify {
 		return nil
 	}
@@ -238,16 +237,16 @@ func cmpOr(s, def string) string {
 }
 
 // splitText writes a transfer-size split: "4KiB 10%, 8KiB 70%, 64KiB 20%".
-func splitText(split []plan.SizeWeight) string {
+func splitText(split []workload.SizeWeight) string {
 	parts := make([]string, len(split))
 	for i, sw := range split {
-		parts[i] = plan.FormatSize(sw.Size) + " " + strconv.FormatFloat(sw.Weight, 'f', -1, 64) + "%"
+		parts[i] = workload.FormatSize(sw.Size) + " " + strconv.FormatFloat(sw.Weight, 'f', -1, 64) + "%"
 	}
 	return strings.Join(parts, ", ")
 }
 
 // zonesText writes a skew: "80% of I/Os in 20% of the region, ...".
-func zonesText(zones []plan.Zone) string {
+func zonesText(zones []workload.Zone) string {
 	parts := make([]string, len(zones))
 	for i, z := range zones {
 		parts[i] = fmt.Sprintf("%s%% of I/Os in %s%% of the region",
@@ -261,7 +260,7 @@ func zonesText(zones []plan.Zone) string {
 func listedAxes(pr *plan.Profile) []plan.SweepAxis {
 	var axes []plan.SweepAxis
 	for _, a := range pr.Sweep {
-		if len(pr.ListedPoints) == 0 || !slices.ContainsFunc(pr.ListedPoints[0], func(p plan.Param) bool { return p.Name == a.Param }) {
+		if len(pr.ListedPoints) == 0 || !slices.ContainsFunc(pr.ListedPoints[0], func(p workload.Param) bool { return p.Name == a.Param }) {
 			axes = append(axes, a)
 		}
 	}
@@ -295,7 +294,7 @@ func sweepDims(axes []plan.SweepAxis) []results.SweepDim {
 
 func sweepValueText(param string, v any) string {
 	if n, ok := v.(int64); ok && param == "bs" {
-		return plan.FormatSize(n)
+		return workload.FormatSize(n)
 	}
 	return fmt.Sprint(v)
 }

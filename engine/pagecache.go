@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // cachedSharePct is the share of a read region the page cache must hold,
@@ -47,7 +47,7 @@ type cacheWatch struct {
 
 // watchPageCache starts a watch for a buffered step that reads; it is nil
 // for O_DIRECT steps, write-only steps and where the kernel cannot tell.
-func watchPageCache(path string, capacity int64, w *plan.Workload) *cacheWatch {
+func watchPageCache(path string, capacity int64, w *workload.Workload) *cacheWatch {
 	if w.Direct || w.RW == "write" || w.RW == "randwrite" {
 		return nil
 	}

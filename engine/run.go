@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sync"
 	"syscall"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Options configure a run.
@@ -428,7 +430,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 			break
 		}
 		if n.Pause > 0 {
-			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", plan.FormatDuration(n.Pause)))
+			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", workload.FormatDuration(n.Pause)))
 		}
 		r.checkHoles(n, rec)
 		r.checkFileSystem(n, rec)
@@ -511,17 +513,16 @@ func (r *runner) newRecord(n *plan.Node) *results.Record {
 		StepID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source,
 		Pass: n.Pass, PlanHash: r.plan.Hash, Started: time.Now(), Status: results.StatusOK, Run: r.runNumber,
 	}
-	for _, p := range n.Point {
-		rec.Point = append(rec.Point, results.Param{Name: p.Name, Value: p.Value})
-	}
+	rec.Point = slices.Clone(n.Point)
 	if n.Workload != nil {
 		rec.Engine = engineName(n.Workload)
-		rec.Workload = recordedWorkload(n.Workload)
+		w := n.Workload.Clone()
+		rec.Workload = &w
 	}
 	return rec
 }
 
-func engineName(w *plan.Workload) string {
+func engineName(w *workload.Workload) string {
 	if w.Engine == "" {
 		return "native"
 	}
@@ -542,7 +543,8 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Status, rec.Error = results.StatusFailed, err.Error()
 		return
 	}
-	rec.Workload = recordedWorkload(&w)
+	recorded := w.Clone()
+	rec.Workload = &recorded
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
@@ -585,7 +587,7 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 // time: the runtime when the measured phase lasted it (to within 1%, the
 // engines' stopping granularity), io_size when it ended sooner. A run
 // with one bound, or without a result, gives "".
-func endedBy(w *plan.Workload, res *metrics.Result) string {
+func endedBy(w *workload.Workload, res *metrics.Result) string {
 	if res == nil || w.Runtime <= 0 || (w.Bytes <= 0 && w.BytesPct <= 0) {
 		return ""
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sys/unix"
 )
@@ -323,7 +324,7 @@ func checkFits(d *plan.Drive, path string, have int64, why string) error {
 	}
 	return fmt.Errorf("drive %q: %s holds %s (%d bytes), less than the drive's size of %s; give size = %q or less, "+
 		"or leave size out to use all of it (drivebench %s)",
-		d.Name, path, plan.FormatSize(have), have, plan.FormatSize(d.Size), plan.FormatSize(have), why)
+		d.Name, path, workload.FormatSize(have), have, workload.FormatSize(d.Size), workload.FormatSize(have), why)
 }
 
 // deviceTarget uses a block device, refusing one that holds data unless

@@ -15,6 +15,7 @@ import (
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestTargetSmallerThanSize: an existing file smaller than the drive's
@@ -166,7 +167,7 @@ func TestFileTargetDirectAlignment(t *testing.T) {
 			if tg.io.BlockSize != sector || tg.facts["logical_block_size"] != strconv.Itoa(sector) {
 				t.Fatalf("block size %d, facts %v; want %d", tg.io.BlockSize, tg.facts, sector)
 			}
-			w := plan.Workload{RW: "randread", BS: 512, IODepth: 1, NumJobs: 1, Direct: true, Bytes: 64 << 10}
+			w := workload.Workload{RW: "randread", BS: 512, IODepth: 1, NumJobs: 1, Direct: true, Bytes: 64 << 10}
 			_, err = native.Engine{}.Run(context.Background(), tg.io, w, nil)
 			if sector == 512 && err != nil {
 				t.Errorf("bs = 512 on 512-byte sectors: %v", err)

@@ -10,6 +10,7 @@ import (
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestThermalSamplerReadsAtStartAndEnd: however short the step, the
@@ -72,16 +73,16 @@ func TestThermalOnAFileDoesNothing(t *testing.T) {
 
 func TestEndedBy(t *testing.T) {
 	res := func(d time.Duration) *metrics.Result { return &metrics.Result{RuntimeNs: int64(d)} }
-	both := &plan.Workload{Runtime: time.Hour, BytesPct: 400}
+	both := &workload.Workload{Runtime: time.Hour, BytesPct: 400}
 	tests := []struct {
-		w    *plan.Workload
+		w    *workload.Workload
 		res  *metrics.Result
 		want string
 	}{
 		{both, res(20 * time.Minute), "io_size"},
 		{both, res(time.Hour), "runtime"},
-		{&plan.Workload{Runtime: time.Hour}, res(time.Hour), ""},
-		{&plan.Workload{Bytes: 1 << 30}, res(time.Minute), ""},
+		{&workload.Workload{Runtime: time.Hour}, res(time.Hour), ""},
+		{&workload.Workload{Bytes: 1 << 30}, res(time.Minute), ""},
 		{both, nil, ""},
 	}
 	for i, tt := range tests {

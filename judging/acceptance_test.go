@@ -7,6 +7,7 @@ import (
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // point is a randread record at a block size, queue depth and job
@@ -14,7 +15,7 @@ import (
 func point(bs int64, qd, jobs int, iops float64) Candidate {
 	name := "p " + depthText(qd, jobs)
 	rec := &results.Record{StepID: name, Name: name, Status: results.StatusOK, Result: &metrics.Result{Read: &metrics.DirStats{IOPS: iops}}}
-	return CandidateOf(rec, &results.Workload{RW: "randread", BS: bs, IODepth: qd, NumJobs: jobs}, "")[0]
+	return CandidateOf(rec, &workload.Workload{RW: "randread", BS: bs, IODepth: qd, NumJobs: jobs}, "")[0]
 }
 
 // The CM9-R review's matrix ran up to QD32 x 16 jobs; its sheet claims
@@ -183,7 +184,7 @@ func TestAcceptanceDriveState(t *testing.T) {
 }
 
 func TestCandidateOf(t *testing.T) {
-	w := &results.Workload{RW: "randrw", BS: 4096}
+	w := &workload.Workload{RW: "randrw", BS: 4096}
 	rec := &results.Record{Result: &metrics.Result{Read: &metrics.DirStats{IOPS: 3, BW: 30}, Write: &metrics.DirStats{IOPS: 1, BW: 10}}}
 	if c := CandidateOf(rec, w, "steady"); len(c) != 1 || c[0].Total.IOPS != 4 || c[0].Total.BW != 40 || c[0].State != "steady" || c[0].Record != rec {
 		t.Errorf("both directions: %+v", c)
@@ -191,7 +192,7 @@ func TestCandidateOf(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		rec  *results.Record
-		w    *results.Workload
+		w    *workload.Workload
 	}{
 		{"no workload", rec, nil}, {"no result", &results.Record{}, w}, {"no I/O", &results.Record{Result: &metrics.Result{}}, w},
 	} {

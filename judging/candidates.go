@@ -9,12 +9,13 @@ import (
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Candidate is a measured point acceptance may compare with.
 type Candidate struct {
 	Record   *results.Record
-	Workload results.Workload
+	Workload workload.Workload
 	// State is "steady" for the final round of a steady-state search that
 	// reached steady state, "unsteady" for one that did not, "" otherwise.
 	State string
@@ -31,7 +32,7 @@ type Candidate struct {
 // CandidateOf returns the candidate rec gives as a point of workload w
 // measured in the given state: none when there is no workload or no
 // result to compare.
-func CandidateOf(rec *results.Record, w *results.Workload, state string) []Candidate {
+func CandidateOf(rec *results.Record, w *workload.Workload, state string) []Candidate {
 	if w == nil || rec.Result == nil {
 		return nil
 	}
@@ -47,7 +48,7 @@ func CandidateOf(rec *results.Record, w *results.Workload, state string) []Candi
 // first to last, combined as the report's row combines them
 // (AverageRounds), so that acceptance compares the figure the profile's
 // row and the Conclusion show, not the final round's alone.
-func WindowCandidate(final *results.Record, w *results.Workload, state string, window []*results.Record, first, last int) []Candidate {
+func WindowCandidate(final *results.Record, w *workload.Workload, state string, window []*results.Record, first, last int) []Candidate {
 	total := TotalStats(AverageRounds(window))
 	if w == nil || total == nil {
 		return nil

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/drivebench/drivebench/plan"
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // condition is one remark on a comparison's conditions; differs is set
@@ -42,11 +42,11 @@ func linkCondition(a *plan.Accept, e *plan.SpecEntry) condition {
 }
 
 // sizeText names a workload's transfer size.
-func sizeText(w results.Workload) string {
+func sizeText(w workload.Workload) string {
 	if len(w.BSSplit) > 0 {
 		return "a mix of transfer sizes"
 	}
-	return plan.FormatSize(w.BS)
+	return workload.FormatSize(w.BS)
 }
 
 func bsCondition(e *plan.SpecEntry, c Candidate) condition {
@@ -55,7 +55,7 @@ func bsCondition(e *plan.SpecEntry, c Candidate) condition {
 		return condition{"the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.Workload), true}
 	case c.Workload.BS != e.BS || len(c.Workload.BSSplit) > 0:
 		return condition{fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
-			plan.FormatSize(e.BS), sizeText(c.Workload), e.RW, plan.FormatSize(e.BS)), true}
+			workload.FormatSize(e.BS), sizeText(c.Workload), e.RW, workload.FormatSize(e.BS)), true}
 	}
 	return condition{}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // adaptiveParams are the parameters an adaptive sweep may set, in the
@@ -25,7 +27,7 @@ func (n *Node) AdaptivePoint(params map[string]any) (*Node, error) {
 	if n.Kind != KindAdaptive || n.Workload == nil {
 		return nil, fmt.Errorf("node %s is not an adaptive node", n.Name)
 	}
-	var point []Param
+	var point []workload.Param
 	for _, name := range sortedKeys(params) {
 		if !slices.Contains(adaptiveParams, name) {
 			return nil, fmt.Errorf("%s is not a parameter a point can set; use %s%s",
@@ -41,7 +43,7 @@ func (n *Node) AdaptivePoint(params map[string]any) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		point = append(point, Param{Name: name, Value: x})
+		point = append(point, workload.Param{Name: name, Value: x})
 	}
 	w := *n.Workload
 	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
@@ -79,7 +81,7 @@ func adaptiveValue(name string, v any) (any, error) {
 		return s, nil
 	case "bs":
 		if s, ok := v.(string); ok {
-			n, err := ParseSize(s)
+			n, err := workload.ParseSize(s)
 			if err != nil || n <= 0 {
 				return nil, fmt.Errorf("bs = %q is not a size such as \"4KiB\"", s)
 			}
@@ -88,7 +90,7 @@ func adaptiveValue(name string, v any) (any, error) {
 		return wholeNumber(name, v, 1, math.MaxInt64)
 	case "read_pct":
 		if s, ok := v.(string); ok { // "70%", as in a plan
-			p, err := ParsePercent(s)
+			p, err := workload.ParsePercent(s)
 			if err != nil {
 				return nil, fmt.Errorf("read_pct = %q: must be a whole number from 0 to 100 or a percentage such as \"70%%\"", s)
 			}

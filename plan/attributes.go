@@ -14,6 +14,7 @@ import (
 
 	"github.com/agext/levenshtein"
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -116,7 +117,7 @@ func (l *loader) numberValue(v cty.Value, s site) (*big.Float, bool) {
 // string ("25%"), to its number.
 func (l *loader) percentValue(v cty.Value, s site) (*big.Float, bool) {
 	if v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
-		p, err := ParsePercent(v.AsString())
+		p, err := workload.ParsePercent(v.AsString())
 		if err != nil {
 			l.errorAt(s, "Invalid Percentage", fmt.Sprintf("%s must be a percentage, a number such as 25 or a string such as \"25%%\"; %s.", s.name, err))
 			return nil, false
@@ -169,9 +170,9 @@ func (l *loader) sizeValue(v cty.Value, s site) (int64, bool) {
 		l.errorAt(s, "Incorrect Value Type", fmt.Sprintf("%s must be a size: a number of bytes, or a string such as \"4KiB\"; got %s.", s.name, v.Type().FriendlyName()))
 		return 0, false
 	}
-	n, err := ParseSize(v.AsString())
+	n, err := workload.ParseSize(v.AsString())
 	if err != nil {
-		l.errorAt(s, "Invalid Size", fmt.Sprintf("%s: %s. %s", s.name, err, SizeUnitsHelp))
+		l.errorAt(s, "Invalid Size", fmt.Sprintf("%s: %s. %s", s.name, err, workload.SizeUnitsHelp))
 		return 0, false
 	}
 	return n, true
@@ -198,9 +199,9 @@ func (l *loader) durationValue(v cty.Value, s site) (time.Duration, bool) {
 		return 0, false
 	}
 	str, _ := l.stringValue(v, s)
-	d, err := ParseDuration(str)
+	d, err := workload.ParseDuration(str)
 	if err != nil {
-		l.errorAt(s, "Invalid Duration", fmt.Sprintf("%s: %s. %s", s.name, err, DurationUnitsHelp))
+		l.errorAt(s, "Invalid Duration", fmt.Sprintf("%s: %s. %s", s.name, err, workload.DurationUnitsHelp))
 		return 0, false
 	}
 	return d, true
@@ -287,7 +288,7 @@ func (l *loader) regionSizeAttr(attr *hcl.Attribute, size *int64, pct *float64) 
 	}
 	s := attrSite(attr)
 	if v.Type() == cty.String && strings.HasSuffix(strings.TrimSpace(v.AsString()), "%") {
-		p, err := ParsePercent(v.AsString())
+		p, err := workload.ParsePercent(v.AsString())
 		if err != nil || p <= 0 || p > 100 {
 			l.errorAt(s, "Invalid Percentage", fmt.Sprintf("size = %q: a share of the drive must be more than 0%% and at most 100%%, such as \"25%%\".", v.AsString()))
 			return

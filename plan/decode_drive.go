@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -345,9 +346,9 @@ func (l *loader) decodeSpecBandwidth(e *SpecEntry, v cty.Value, s site) {
 	if !ok {
 		return
 	}
-	bw, err := ParseBandwidth(str)
+	bw, err := workload.ParseBandwidth(str)
 	if err != nil {
-		l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, BandwidthUnitsHelp))
+		l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, workload.BandwidthUnitsHelp))
 		return
 	}
 	e.Values["bw"] = bw

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -80,7 +81,7 @@ func (l *loader) pctAttr(attr *hcl.Attribute, def int) int {
 
 // decodeTransferSizes decodes bs or bs_split, of which a block may set
 // one: a single transfer size, or a distribution of them.
-func (l *loader) decodeTransferSizes(attrs hcl.Attributes, bs *int64, split *[]SizeWeight) {
+func (l *loader) decodeTransferSizes(attrs hcl.Attributes, bs *int64, split *[]workload.SizeWeight) {
 	if attrs["bs"] != nil && attrs["bs_split"] != nil {
 		l.errorAt(attrSite(attrs["bs_split"]), "Conflicting Transfer Sizes",
 			"bs sets one transfer size and bs_split a distribution of them; keep one of the two.")
@@ -97,13 +98,13 @@ func (l *loader) decodeTransferSizes(attrs hcl.Attributes, bs *int64, split *[]S
 // bsSplitAttr decodes a transfer-size distribution such as
 // { "4KiB" = 10, "8KiB" = 70, "64KiB" = 20 }: sizes and their weights in
 // percent, which add up to 100. The result is ordered by size.
-func (l *loader) bsSplitAttr(attr *hcl.Attribute) []SizeWeight {
+func (l *loader) bsSplitAttr(attr *hcl.Attribute) []workload.SizeWeight {
 	v, ok := l.objectValue(attr, `{ "4KiB" = 10, "8KiB" = 70, "64KiB" = 20 }`)
 	if !ok {
 		return nil
 	}
 	sites := objectItemSites(attr)
-	var split []SizeWeight
+	var split []workload.SizeWeight
 	seen := map[int64]string{}
 	total := 0.0
 	valid := true
@@ -137,34 +138,34 @@ func (l *loader) bsSplitAttr(attr *hcl.Attribute) []SizeWeight {
 
 // sizeWeight decodes one "4KiB" = 10 item of a transfer-size
 // distribution.
-func (l *loader) sizeWeight(key string, v cty.Value, s itemSites) (SizeWeight, bool) {
-	size, err := ParseSize(key)
+func (l *loader) sizeWeight(key string, v cty.Value, s itemSites) (workload.SizeWeight, bool) {
+	size, err := workload.ParseSize(key)
 	if err != nil || size == 0 {
-		l.errorAt(s.key, "Invalid Size", fmt.Sprintf("%s: each key of a transfer-size distribution is a size, such as \"8KiB\". %s", s.key.name, SizeUnitsHelp))
-		return SizeWeight{}, false
+		l.errorAt(s.key, "Invalid Size", fmt.Sprintf("%s: each key of a transfer-size distribution is a size, such as \"8KiB\". %s", s.key.name, workload.SizeUnitsHelp))
+		return workload.SizeWeight{}, false
 	}
 	f, ok := l.numberValue(v, s.value)
 	if !ok {
-		return SizeWeight{}, false
+		return workload.SizeWeight{}, false
 	}
 	w, _ := f.Float64()
 	if w <= 0 || w > 100 {
 		l.errorAt(s.value, "Value Out Of Range", fmt.Sprintf("%s is a weight in percent: more than 0 and at most 100.", s.value.name))
-		return SizeWeight{}, false
+		return workload.SizeWeight{}, false
 	}
-	return SizeWeight{Size: size, Weight: w}, true
+	return workload.SizeWeight{Size: size, Weight: w}, true
 }
 
 // zonesAttr decodes a skew such as
 // [{ access_pct = 80, region_pct = 20 }, { access_pct = 20, region_pct = 80 }]:
 // each zone gets access_pct percent of the I/Os over region_pct percent
 // of the region, zone after zone; both columns add up to 100.
-func (l *loader) zonesAttr(attr *hcl.Attribute) []Zone {
+func (l *loader) zonesAttr(attr *hcl.Attribute) []workload.Zone {
 	vals, sites, ok := l.listValues(attr)
 	if !ok {
 		return nil
 	}
-	var zones []Zone
+	var zones []workload.Zone
 	var access, region float64
 	valid := true
 	for i, v := range vals {
@@ -190,16 +191,16 @@ func (l *loader) zonesAttr(attr *hcl.Attribute) []Zone {
 
 // zoneValue decodes one zone object at s, each of its keys and values at
 // the site items gives it.
-func (l *loader) zoneValue(v cty.Value, s site, items func(string) itemSites) (Zone, bool) {
+func (l *loader) zoneValue(v cty.Value, s site, items func(string) itemSites) (workload.Zone, bool) {
 	const example = "{ access_pct = 80, region_pct = 20 }"
 	if !l.notNull(v, s) {
-		return Zone{}, false
+		return workload.Zone{}, false
 	}
 	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
 		l.errorAt(s, "Incorrect Value Type", fmt.Sprintf("%s must be an object, such as %s.", s.name, example))
-		return Zone{}, false
+		return workload.Zone{}, false
 	}
-	var z Zone
+	var z workload.Zone
 	ok := true
 	for it := v.ElementIterator(); it.Next(); {
 		k, ev := it.Element()
@@ -229,11 +230,11 @@ func (l *loader) zoneValue(v cty.Value, s site, items func(string) itemSites) (Z
 		}
 	}
 	if !ok {
-		return Zone{}, false
+		return workload.Zone{}, false
 	}
 	if z.AccessPct == 0 || z.RegionPct == 0 {
 		l.errorAt(s, "Incomplete Zone", fmt.Sprintf("%s needs both access_pct and region_pct, as in %s.", s.name, example))
-		return Zone{}, false
+		return workload.Zone{}, false
 	}
 	return z, true
 }

@@ -3,6 +3,7 @@ package plan
 import (
 	"fmt"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -55,7 +56,7 @@ func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body
 		Name:   name,
 		Passes: defaultPasses,
 		Range:  block.DefRange,
-		Workload: Workload{
+		Workload: workload.Workload{
 			BS:      defaultPrecondBS,
 			IODepth: defaultIODepth,
 			NumJobs: defaultNumJobs,
@@ -132,7 +133,7 @@ func (l *loader) decodePurge(p *Precondition, attrs hcl.Attributes) {
 				"A purge erases the whole drive in one command, so %s does not apply. Remove it.", name))
 		}
 	}
-	p.Passes, p.Workload = 1, Workload{}
+	p.Passes, p.Workload = 1, workload.Workload{}
 	if attrs["method"] == nil {
 		l.errorAt(attrSite(attrs["pattern"]), "Missing Purge Method", fmt.Sprintf(
 			"A purge needs method = %s: how the drive is erased.", quotedList(purgeMethods)))

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/zclconf/go-cty/cty"
@@ -83,7 +84,7 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	p := &Profile{
 		Name:  name,
 		Range: block.DefRange,
-		Workload: Workload{
+		Workload: workload.Workload{
 			BS:      defaultProfileBS,
 			IODepth: defaultIODepth,
 			NumJobs: defaultNumJobs,
@@ -176,7 +177,7 @@ func (l *loader) readPctAttr(attr *hcl.Attribute) int {
 }
 
 // decodeEngine decodes the profile's engine, I/O method and seed.
-func (l *loader) decodeEngine(attrs hcl.Attributes, w *Workload) {
+func (l *loader) decodeEngine(attrs hcl.Attributes, w *workload.Workload) {
 	if l.stringAttr(attrs["engine"], &w.Engine) {
 		l.oneOf(w.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
 	}
@@ -198,7 +199,7 @@ func (l *loader) seedAttr(attr *hcl.Attribute, dst *uint64) {
 // decodeRunLength decodes runtime, ramp and io_size: a run is timed, or
 // transfers a number of bytes, or both, stopping at whichever bound comes
 // first; it must say which.
-func (l *loader) decodeRunLength(block *hcl.Block, attrs hcl.Attributes, w *Workload) {
+func (l *loader) decodeRunLength(block *hcl.Block, attrs hcl.Attributes, w *workload.Workload) {
 	runtime, ioSize := attrs["runtime"], attrs["io_size"]
 	if runtime == nil && ioSize == nil {
 		l.blockError(block, "Missing Run Length", fmt.Sprintf(
@@ -213,14 +214,14 @@ func (l *loader) decodeRunLength(block *hcl.Block, attrs hcl.Attributes, w *Work
 
 // ioSizeAttr decodes io_size: a byte count, or a percentage of the region
 // such as "400%" for four times the region.
-func (l *loader) ioSizeAttr(attr *hcl.Attribute, w *Workload) {
+func (l *loader) ioSizeAttr(attr *hcl.Attribute, w *workload.Workload) {
 	v, ok := l.value(attr)
 	if !ok {
 		return
 	}
 	s := attrSite(attr)
 	if v.Type() == cty.String && strings.HasSuffix(strings.TrimSpace(v.AsString()), "%") {
-		p, err := ParsePercent(v.AsString())
+		p, err := workload.ParsePercent(v.AsString())
 		if err != nil || p <= 0 || p > maxBytesPct {
 			l.errorAt(s, "Invalid Percentage", fmt.Sprintf("io_size = %q: a share of the region must be more than 0%% and at most %d%%, such as \"400%%\" to write the region four times.", v.AsString(), maxBytesPct))
 			return
@@ -232,7 +233,7 @@ func (l *loader) ioSizeAttr(attr *hcl.Attribute, w *Workload) {
 }
 
 // decodeRate decodes a fixed rate limit and the arrival of I/Os.
-func (l *loader) decodeRate(attrs hcl.Attributes, w *Workload) {
+func (l *loader) decodeRate(attrs hcl.Attributes, w *workload.Workload) {
 	if v, ok := l.value(attrs["rate_iops"]); ok {
 		if f, ok := l.numberValue(v, attrSite(attrs["rate_iops"])); ok {
 			w.RateIOPS, _ = f.Float64()
@@ -261,8 +262,8 @@ func (l *loader) bandwidthAttr(attr *hcl.Attribute) float64 {
 		bw, _ = v.AsBigFloat().Float64()
 	} else if str, ok := l.stringValue(v, s); ok {
 		var err error
-		if bw, err = ParseBandwidth(str); err != nil {
-			l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, BandwidthUnitsHelp))
+		if bw, err = workload.ParseBandwidth(str); err != nil {
+			l.errorAt(s, "Invalid Bandwidth", fmt.Sprintf("%s: %s. %s", s.name, err, workload.BandwidthUnitsHelp))
 			return 0
 		}
 	}
@@ -274,7 +275,7 @@ func (l *loader) bandwidthAttr(attr *hcl.Attribute) float64 {
 }
 
 // decodeData decodes the write buffers' content and verification.
-func (l *loader) decodeData(attrs hcl.Attributes, w *Workload) {
+func (l *loader) decodeData(attrs hcl.Attributes, w *workload.Workload) {
 	if l.stringAttr(attrs["data"], &w.Data) && !l.oneOf(w.Data, dataPatterns, attrSite(attrs["data"]), "Unknown Data Pattern") {
 		w.Data = ""
 	}
@@ -453,7 +454,7 @@ func profileWrites(p *Profile) bool {
 		}
 	}
 	for _, rw := range profileModes(p) {
-		w := Workload{RW: rw, ReadPct: minRead}
+		w := workload.Workload{RW: rw, ReadPct: minRead}
 		if w.Writes() {
 			return true
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 )
@@ -322,14 +323,14 @@ func (l *loader) pctFloatAttr(attr *hcl.Attribute, dst *float64) {
 
 // trackAttr decodes the sweep point whose metric decides steady state:
 // one value for each swept parameter that has several.
-func (l *loader) trackAttr(block *hcl.Block, attr *hcl.Attribute, p *Profile) []Param {
+func (l *loader) trackAttr(block *hcl.Block, attr *hcl.Attribute, p *Profile) []workload.Param {
 	v, given := l.objectValue(attr, `{ bs = "4KiB", read_pct = 0 }`)
-	var track []Param
+	var track []workload.Param
 	if given {
 		track = l.trackParams(attr, v, p)
 	}
 	for _, axis := range p.Sweep {
-		if len(axis.Values) > 1 && !slices.ContainsFunc(track, func(t Param) bool { return t.Name == axis.Param }) && (attr == nil || track != nil) {
+		if len(axis.Values) > 1 && !slices.ContainsFunc(track, func(t workload.Param) bool { return t.Name == axis.Param }) && (attr == nil || track != nil) {
 			s := site{subject: block.DefRange, context: block.DefRange}
 			if attr != nil {
 				s = attrSite(attr)
@@ -344,7 +345,7 @@ func (l *loader) trackAttr(block *hcl.Block, attr *hcl.Attribute, p *Profile) []
 }
 
 // trackParams decodes the keys of track, in sweep order.
-func (l *loader) trackParams(attr *hcl.Attribute, v cty.Value, p *Profile) []Param {
+func (l *loader) trackParams(attr *hcl.Attribute, v cty.Value, p *Profile) []workload.Param {
 	sites := objectItemSites(attr)
 	var swept []string
 	for _, axis := range p.Sweep {
@@ -367,15 +368,15 @@ func (l *loader) trackParams(attr *hcl.Attribute, v cty.Value, p *Profile) []Par
 		}
 		if !slices.Contains(p.Sweep[axis].Values, x) {
 			l.errorAt(s.value, "Tracked Point Not Swept", fmt.Sprintf(
-				"track.%s = %s is not one of the swept values of %s.", key, formatParamValue(Param{Name: key, Value: x}), key))
+				"track.%s = %s is not one of the swept values of %s.", key, formatParamValue(workload.Param{Name: key, Value: x}), key))
 			return nil
 		}
 		byName[key] = x
 	}
-	var track []Param
+	var track []workload.Param
 	for _, name := range swept {
 		if x, ok := byName[name]; ok {
-			track = append(track, Param{Name: name, Value: x})
+			track = append(track, workload.Param{Name: name, Value: x})
 		}
 	}
 	return track

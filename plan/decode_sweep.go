@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -43,10 +44,10 @@ func (l *loader) decodeSweepBlocks(p *Profile, blocks hcl.Blocks) hcl.Attributes
 	content, diags := l.content(blocks[0].Body, sweepBlockSchema)
 	l.diags = append(l.diags, diags...)
 	swept := hcl.Attributes{}
-	points := [][]Param{nil}
+	points := [][]workload.Param{nil}
 	explicit := false
 	for _, attr := range attributesInOrder(content.Attributes) {
-		var factor [][]Param
+		var factor [][]workload.Param
 		if attr.Name == "points" {
 			factor = l.decodeSweepPoints(p, attr, content.Attributes, swept)
 			p.ListedPoints, explicit = factor, true
@@ -72,23 +73,23 @@ func (l *loader) decodeSweepBlocks(p *Profile, blocks hcl.Blocks) hcl.Attributes
 
 // sweepAxisPoints decodes one swept parameter into an axis of p.Sweep
 // and returns its values as one-parameter points.
-func (l *loader) sweepAxisPoints(p *Profile, attr *hcl.Attribute) [][]Param {
+func (l *loader) sweepAxisPoints(p *Profile, attr *hcl.Attribute) [][]workload.Param {
 	axis, ok := l.decodeSweepAxis(attr)
 	if !ok {
 		return nil
 	}
 	p.Sweep = append(p.Sweep, axis)
-	factor := make([][]Param, len(axis.Values))
+	factor := make([][]workload.Param, len(axis.Values))
 	for i, v := range axis.Values {
-		factor[i] = []Param{{Name: axis.Param, Value: v}}
+		factor[i] = []workload.Param{{Name: axis.Param, Value: v}}
 	}
 	return factor
 }
 
 // crossPoints returns every point of a followed by every point of b, the
 // points of a varying slowest.
-func crossPoints(a, b [][]Param) [][]Param {
-	out := make([][]Param, 0, len(a)*len(b))
+func crossPoints(a, b [][]workload.Param) [][]workload.Param {
+	out := make([][]workload.Param, 0, len(a)*len(b))
 	for _, x := range a {
 		for _, y := range b {
 			out = append(out, append(slices.Clip(x), y...))
@@ -103,7 +104,7 @@ func crossPoints(a, b [][]Param) [][]Param {
 // write. Every point names the same parameters; each parameter gets an
 // axis in p.Sweep with the values the points give it, in order of first
 // use, so that the rest of the plan sees what is swept.
-func (l *loader) decodeSweepPoints(p *Profile, attr *hcl.Attribute, attrs, swept hcl.Attributes) [][]Param {
+func (l *loader) decodeSweepPoints(p *Profile, attr *hcl.Attribute, attrs, swept hcl.Attributes) [][]workload.Param {
 	vals, sites, ok := l.listValues(attr)
 	if !ok {
 		return nil
@@ -113,7 +114,7 @@ func (l *loader) decodeSweepPoints(p *Profile, attr *hcl.Attribute, attrs, swept
 		return nil
 	}
 	var names []string
-	var out [][]Param
+	var out [][]workload.Param
 	seen := map[string]bool{}
 	valid := true
 	for i, v := range vals {
@@ -164,13 +165,13 @@ func (l *loader) decodeSweepPoints(p *Profile, attr *hcl.Attribute, attrs, swept
 
 // sweepPoint decodes one explicit point: an object whose keys are swept
 // parameters, none of which the sweep also lists on its own.
-func (l *loader) sweepPoint(attr *hcl.Attribute, i int, v cty.Value, s site, attrs hcl.Attributes) ([]Param, bool) {
+func (l *loader) sweepPoint(attr *hcl.Attribute, i int, v cty.Value, s site, attrs hcl.Attributes) ([]workload.Param, bool) {
 	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
 		l.errorAt(s, "Incorrect Value Type", fmt.Sprintf("points[%d] must be an object, such as { numjobs = 1, iodepth = 1 }; got %s.", i, v.Type().FriendlyName()))
 		return nil, false
 	}
 	itemSite := pointItemSites(attr, i, s)
-	var pt []Param
+	var pt []workload.Param
 	ok := true
 	for it := v.ElementIterator(); it.Next(); {
 		k, ev := it.Element()
@@ -190,7 +191,7 @@ func (l *loader) sweepPoint(attr *hcl.Attribute, i int, v cty.Value, s site, att
 		}
 		x, valid := l.sweepValue(key, ev, ks)
 		ok = ok && valid
-		pt = append(pt, Param{Name: key, Value: x})
+		pt = append(pt, workload.Param{Name: key, Value: x})
 	}
 	if ok && len(pt) == 0 {
 		l.errorAt(s, "Empty Sweep", fmt.Sprintf("points[%d] = {} sets no parameter; give each point the parameters it sweeps, such as { numjobs = 1, iodepth = 1 }.", i))
@@ -226,8 +227,8 @@ func pointItemSites(attr *hcl.Attribute, i int, whole site) func(key string) sit
 }
 
 // orderParams puts a point's parameters in the order of names.
-func orderParams(pt []Param, names []string) []Param {
-	out := make([]Param, 0, len(pt))
+func orderParams(pt []workload.Param, names []string) []workload.Param {
+	out := make([]workload.Param, 0, len(pt))
 	for _, name := range names {
 		for _, p := range pt {
 			if p.Name == name {
@@ -240,7 +241,7 @@ func orderParams(pt []Param, names []string) []Param {
 
 // paramNames lists a point's parameter names, in canonical sweep order:
 // the order of sweptParams, reading as "workers, then queue depth".
-func paramNames(pt []Param) []string {
+func paramNames(pt []workload.Param) []string {
 	names := make([]string, 0, len(pt))
 	for _, p := range pt {
 		names = append(names, p.Name)
@@ -278,15 +279,15 @@ func (p *Profile) pointCount() int {
 // explicit points, or else the cartesian product of its axes, the first
 // axis varying slowest. Without a sweep there is one point with no
 // parameters.
-func (p *Profile) SweepPoints() [][]Param {
+func (p *Profile) SweepPoints() [][]workload.Param {
 	if p.Points != nil {
 		return p.Points
 	}
-	points := [][]Param{nil}
+	points := [][]workload.Param{nil}
 	for _, axis := range p.Sweep {
-		var factor [][]Param
+		var factor [][]workload.Param
 		for _, v := range axis.Values {
-			factor = append(factor, []Param{{Name: axis.Param, Value: v}})
+			factor = append(factor, []workload.Param{{Name: axis.Param, Value: v}})
 		}
 		points = crossPoints(points, factor)
 	}

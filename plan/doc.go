@@ -26,7 +26,7 @@
 // plan always yields the same IDs and a changed step gets a new one; that
 // is what lets a run resume and re-run only what changed.
 //
-// The unit parsers and formatters (ParseSize, FormatSize, ParseDuration,
+// The unit parsers and formatters (workload.ParseSize, workload.FormatSize, workload.ParseDuration,
 // ...) are exported because reports and the command line print and read
 // the same units as plans.
 //

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Expand turns a plan into its graph of steps. It is a pure function of
@@ -231,7 +233,7 @@ func expandPoints(c *chain, pr *Profile) []string {
 
 // roundName names a round of a steady-state profile:
 // "nvme0 / iops / round 3/25 / bs=4KiB, read_pct=65".
-func roundName(group string, round, rounds int, point []Param) string {
+func roundName(group string, round, rounds int, point []workload.Param) string {
 	name := fmt.Sprintf("%s / round %d/%d", group, round, rounds)
 	if len(point) > 0 {
 		name += " / " + formatPoint(point)
@@ -241,7 +243,7 @@ func roundName(group string, round, rounds int, point []Param) string {
 
 // addRepeat adds the rounds of one point of a repeated profile and the
 // node that averages them, and returns their IDs.
-func addRepeat(c *chain, pr *Profile, pt []Param) []string {
+func addRepeat(c *chain, pr *Profile, pt []workload.Param) []string {
 	r := pr.Repeat
 	group := profileNode(c.d, pr, pt).Name
 	var rounds []string
@@ -280,7 +282,7 @@ func describeAggregate(a Aggregate, rounds int) string {
 
 // addRateCurve adds the points of one rate curve: the uncontrolled
 // maximum, then one node per percentage of it, and returns their IDs.
-func addRateCurve(c *chain, pr *Profile, pt []Param) []string {
+func addRateCurve(c *chain, pr *Profile, pt []workload.Param) []string {
 	curve := pr.RateCurve
 	base := profileNode(c.d, pr, pt)
 	*base.Workload = curve.MaxWorkload(*base.Workload)
@@ -300,7 +302,7 @@ func addRateCurve(c *chain, pr *Profile, pt []Param) []string {
 }
 
 // profileNode is one sweep point of a profile on a drive.
-func profileNode(d *Drive, pr *Profile, point []Param) *Node {
+func profileNode(d *Drive, pr *Profile, point []workload.Param) *Node {
 	w := pr.Workload
 	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
 	for _, p := range point {
@@ -379,7 +381,7 @@ func (d *Drive) engineOrDefault() string {
 }
 
 // applyParam sets one swept parameter of a workload.
-func applyParam(w *Workload, p Param) {
+func applyParam(w *workload.Workload, p workload.Param) {
 	switch v := p.Value.(type) {
 	case string:
 		if p.Name == "rw" {
@@ -400,7 +402,7 @@ func applyParam(w *Workload, p Param) {
 }
 
 // formatPoint prints a sweep point for people: "iodepth=4, bs=64KiB".
-func formatPoint(point []Param) string {
+func formatPoint(point []workload.Param) string {
 	parts := make([]string, len(point))
 	for i, p := range point {
 		parts[i] = p.Name + "=" + formatParamValue(p)
@@ -409,9 +411,9 @@ func formatPoint(point []Param) string {
 }
 
 // formatParamValue prints a parameter value in the unit a plan uses.
-func formatParamValue(p Param) string {
+func formatParamValue(p workload.Param) string {
 	if n, ok := p.Value.(int64); ok && p.Name == "bs" {
-		return FormatSize(n)
+		return workload.FormatSize(n)
 	}
 	return fmt.Sprint(p.Value)
 }
@@ -423,24 +425,24 @@ func formatParamValue(p Param) string {
 // IDs of its own nodes only, while the report, which covers everything,
 // changes with any node.
 type nodeIdentity struct {
-	Kind        NodeKind       `json:"kind"`
-	Drive       *driveIdentity `json:"drive,omitempty"`
-	Source      string         `json:"source,omitempty"`
-	Pass        int            `json:"pass,omitempty"`
-	Passes      int            `json:"passes,omitempty"`
-	Point       []Param        `json:"point,omitempty"`
-	Workload    *Workload      `json:"workload,omitempty"`
-	Check       *checkIdentity `json:"check,omitempty"`
-	Formats     []string       `json:"formats,omitempty"`
-	DependsOn   []string       `json:"depends_on,omitempty"`
-	Round       int            `json:"round,omitempty"`
-	Rounds      int            `json:"rounds,omitempty"`
-	Aggregate   *Aggregate     `json:"aggregate,omitempty"`
-	PurgeMethod string         `json:"purge_method,omitempty"`
-	Before      string         `json:"before,omitempty"`
-	Exec        *Exec          `json:"exec,omitempty"`
-	Adaptive    *Adaptive      `json:"adaptive,omitempty"`
-	Accept      *Accept        `json:"accept,omitempty"`
+	Kind        NodeKind           `json:"kind"`
+	Drive       *driveIdentity     `json:"drive,omitempty"`
+	Source      string             `json:"source,omitempty"`
+	Pass        int                `json:"pass,omitempty"`
+	Passes      int                `json:"passes,omitempty"`
+	Point       []workload.Param   `json:"point,omitempty"`
+	Workload    *workload.Workload `json:"workload,omitempty"`
+	Check       *checkIdentity     `json:"check,omitempty"`
+	Formats     []string           `json:"formats,omitempty"`
+	DependsOn   []string           `json:"depends_on,omitempty"`
+	Round       int                `json:"round,omitempty"`
+	Rounds      int                `json:"rounds,omitempty"`
+	Aggregate   *Aggregate         `json:"aggregate,omitempty"`
+	PurgeMethod string             `json:"purge_method,omitempty"`
+	Before      string             `json:"before,omitempty"`
+	Exec        *Exec              `json:"exec,omitempty"`
+	Adaptive    *Adaptive          `json:"adaptive,omitempty"`
+	Accept      *Accept            `json:"accept,omitempty"`
 }
 
 // driveIdentity is what identifies the target of a step.

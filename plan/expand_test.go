@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata")
@@ -125,7 +127,7 @@ func TestQuickstartWorkloads(t *testing.T) {
 		t.Errorf("fill pass workload = %+v", *fill)
 	}
 	read := g.Nodes[3].Workload
-	want := Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 4, NumJobs: 1,
+	want := workload.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 4, NumJobs: 1,
 		Runtime: 10 * time.Second, Ramp: 2 * time.Second, Direct: true, Engine: "native"}
 	if !reflect.DeepEqual(*read, want) {
 		t.Errorf("iodepth=4 workload = %+v, want %+v", *read, want)

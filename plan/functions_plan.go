@@ -3,6 +3,7 @@ package plan
 import (
 	"math/big"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/function"
 )
@@ -51,9 +52,9 @@ var parseSizeFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "size", Type: cty.String}},
 	Type:   function.StaticReturnType(cty.Number),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		n, err := ParseSize(args[0].AsString())
+		n, err := workload.ParseSize(args[0].AsString())
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "%s. %s", err, SizeUnitsHelp)
+			return cty.NilVal, function.NewArgErrorf(0, "%s. %s", err, workload.SizeUnitsHelp)
 		}
 		return cty.NumberIntVal(n), nil
 	},
@@ -68,7 +69,7 @@ var formatSizeFunc = function.New(&function.Spec{
 		if acc != big.Exact {
 			return cty.NilVal, function.NewArgErrorf(0, "a size is a whole number of bytes")
 		}
-		return cty.StringVal(FormatSize(n)), nil
+		return cty.StringVal(workload.FormatSize(n)), nil
 	},
 })
 
@@ -77,9 +78,9 @@ var parseDurationFunc = function.New(&function.Spec{
 	Params: []function.Parameter{{Name: "duration", Type: cty.String}},
 	Type:   function.StaticReturnType(cty.Number),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		d, err := ParseDuration(args[0].AsString())
+		d, err := workload.ParseDuration(args[0].AsString())
 		if err != nil {
-			return cty.NilVal, function.NewArgErrorf(0, "%s. %s", err, DurationUnitsHelp)
+			return cty.NilVal, function.NewArgErrorf(0, "%s. %s", err, workload.DurationUnitsHelp)
 		}
 		return cty.NumberFloatVal(d.Seconds()), nil
 	},

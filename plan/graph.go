@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // assumedBytesPerSecond is the speed at which Estimate expects a byte-count
@@ -60,7 +62,7 @@ func (g *Graph) Estimate() time.Duration {
 // assumedBytesPerSecond when the number of bytes is known (io_size, or a
 // region of known size); the shorter of the two when both bound the run;
 // otherwise zero.
-func estimate(w *Workload, d *Drive) time.Duration {
+func estimate(w *workload.Workload, d *Drive) time.Duration {
 	bytes := w.Bytes
 	switch {
 	case w.BytesPct > 0:
@@ -82,7 +84,7 @@ func estimate(w *Workload, d *Drive) time.Duration {
 
 // regionBytes is the size of a workload's region in bytes, 0 when the
 // drive's capacity is not known.
-func regionBytes(w *Workload, d *Drive) int64 {
+func regionBytes(w *workload.Workload, d *Drive) int64 {
 	switch {
 	case w.Size > 0:
 		return w.Size

@@ -3,6 +3,8 @@ package plan
 import (
 	"slices"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // NodeKind says what a Graph node does.
@@ -43,12 +45,6 @@ type Aggregate struct {
 	Keep int    `json:"keep"`
 }
 
-// Param is one coordinate of a sweep point, such as iodepth=4.
-type Param struct {
-	Name  string `json:"name"`
-	Value any    `json:"value"`
-}
-
 // Node is one step of the expanded plan.
 type Node struct {
 	// ID is derived from the node's content alone (kind, drive, source,
@@ -63,11 +59,11 @@ type Node struct {
 	// Source is the name of the precondition, profile or check.
 	Source string `json:"source,omitempty"`
 	// Pass is the 1-based pass of a precondition, of Passes.
-	Pass   int     `json:"pass,omitempty"`
-	Passes int     `json:"passes,omitempty"`
-	Point  []Param `json:"point,omitempty"`
+	Pass   int            `json:"pass,omitempty"`
+	Passes int            `json:"passes,omitempty"`
+	Point  workload.Point `json:"point,omitempty"`
 	// Workload is set for precondition and profile nodes.
-	Workload *Workload `json:"workload,omitempty"`
+	Workload *workload.Workload `json:"workload,omitempty"`
 	// Check is set for check nodes.
 	Check *Check `json:"-"`
 	// Group names the set a node belongs to: the points of one rate curve
@@ -130,7 +126,7 @@ func (n *Node) TracksSteadyState() bool {
 		return false
 	}
 	for _, want := range n.SteadyState.Track {
-		if !slices.ContainsFunc(n.Point, func(p Param) bool { return p.Name == want.Name && p.Value == want.Value }) {
+		if !slices.ContainsFunc(n.Point, func(p workload.Param) bool { return p.Name == want.Name && p.Value == want.Value }) {
 			return false
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -242,9 +243,9 @@ func TestLanguageWorkloads(t *testing.T) {
 		byName[pr.Name] = pr
 	}
 	web := byName["mixes.web"].Workload
-	wantWeb := Workload{RW: "randrw", ReadPct: 95, BS: 4096, IODepth: 16, NumJobs: 1, Runtime: 2 * time.Second,
+	wantWeb := workload.Workload{RW: "randrw", ReadPct: 95, BS: 4096, IODepth: 16, NumJobs: 1, Runtime: 2 * time.Second,
 		SizePct: 50, Engine: "native", SeqPct: 20,
-		BSSplit: []SizeWeight{{4096, 60}, {16384, 40}}, Zones: []Zone{{90, 10}, {10, 90}}}
+		BSSplit: []workload.SizeWeight{{Size: 4096, Weight: 60}, {Size: 16384, Weight: 40}}, Zones: []workload.Zone{{AccessPct: 90, RegionPct: 10}, {AccessPct: 10, RegionPct: 90}}}
 	if !reflect.DeepEqual(web, wantWeb) {
 		t.Errorf("web mix workload\n got %+v\nwant %+v", web, wantWeb)
 	}
@@ -282,7 +283,7 @@ func TestSteadyStateTracking(t *testing.T) {
 	if got := strings.Join(tracked, ","); got != want {
 		t.Errorf("tracked %s", got)
 	}
-	plain := &Node{Point: []Param{{Name: "read_pct", Value: int64(0)}}}
+	plain := &Node{Point: []workload.Param{{Name: "read_pct", Value: int64(0)}}}
 	if plain.TracksSteadyState() {
 		t.Error("a node without steady state tracks it")
 	}
@@ -318,7 +319,7 @@ func TestEstimateSequentialOrParallel(t *testing.T) {
 	if got := g.Estimate(); got != 2*time.Minute {
 		t.Errorf("drives in parallel: %v, want 2m", got)
 	}
-	w := &Workload{Runtime: time.Hour, BytesPct: 400}
+	w := &workload.Workload{Runtime: time.Hour, BytesPct: 400}
 	if got := estimate(w, &Drive{Size: 1e9}); got != 4*time.Second {
 		t.Errorf("the shorter bound: %v, want 4s", got)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // ladderPlan sweeps a read share across explicit (workers, queue depth)
@@ -69,7 +71,7 @@ func TestExplicitSweepPoints(t *testing.T) {
 func fmtValues(v []any) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = formatParamValue(Param{Value: x})
+		parts[i] = formatParamValue(workload.Param{Value: x})
 	}
 	return strings.Join(parts, ",")
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestRateCurveMaximumWarmsUp checks that a curve's uncontrolled point
@@ -67,7 +69,7 @@ profile "curve" {
 
 func TestRateCurveMaximumOfAByteBudget(t *testing.T) {
 	c := &RateCurve{MaxRamp: time.Minute}
-	w := Workload{Bytes: 1 << 30}
+	w := workload.Workload{Bytes: 1 << 30}
 	if got := c.MaxWorkload(w); got.Ramp != 0 || got.Runtime != 0 || got.Bytes != w.Bytes {
 		t.Errorf("a run bounded by bytes got ramp %v, runtime %v, %d bytes; want it unchanged", got.Ramp, got.Runtime, got.Bytes)
 	}

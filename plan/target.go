@@ -6,6 +6,7 @@ import (
 	"io/fs"
 
 	"github.com/drivebench/drivebench/blockdev"
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sys/unix"
 )
@@ -82,7 +83,7 @@ func (l *loader) checkFileSize(d *Drive, t *targetFacts) {
 	}
 	l.errorAt(attrSite(attr), "File Smaller Than The Drive", fmt.Sprintf(
 		"Drive %q: %s holds %s, less than size = %s. Lower size to %s or less, remove size to use the whole file, or give a larger file.",
-		d.Name, d.Path, FormatSize(t.size), FormatSize(d.Size), FormatSize(t.size)))
+		d.Name, d.Path, workload.FormatSize(t.size), workload.FormatSize(d.Size), workload.FormatSize(t.size)))
 }
 
 // blockDeviceSizes reads a block device's size and logical block size;
@@ -133,7 +134,7 @@ func (l *loader) checkSameTargets(p *Plan) {
 // offsets that are not a multiple of the logical block size, and a block
 // larger than the region. sizes lists the transfer sizes with the site
 // of each (a swept bs has one per value).
-func (l *loader) checkTargetFit(w *Workload, drives []string, attrs hcl.Attributes, sizes []int64, sizeSites []site) {
+func (l *loader) checkTargetFit(w *workload.Workload, drives []string, attrs hcl.Attributes, sizes []int64, sizeSites []site) {
 	for _, name := range drives {
 		d := l.drives[name]
 		if d == nil {
@@ -161,7 +162,7 @@ func (l *loader) checkTargetFit(w *Workload, drives []string, attrs hcl.Attribut
 			case region > 0 && bs > region:
 				l.errorAt(sizeSites[i], "Transfer Larger Than The Region", fmt.Sprintf(
 					"%s = %s is larger than the %s region it runs on (drive %q): not one I/O fits. Use a smaller %s or a larger region.",
-					field, FormatSize(bs), FormatSize(region), name, field))
+					field, workload.FormatSize(bs), workload.FormatSize(region), name, field))
 			}
 		}
 		if attr := attrs["offset"]; attr != nil && w.Direct && t.block > 0 && w.Offset%t.block != 0 {
@@ -177,12 +178,12 @@ func (l *loader) checkTargetFit(w *Workload, drives []string, attrs hcl.Attribut
 // a run that stops on it reads as validate would have.
 func DirectMisfit(field string, value, block int64, where string) string {
 	return fmt.Sprintf("%s = %s is not a multiple of %s, the logical block size of %s, which O_DIRECT I/O needs under direct = true. Use a multiple of %s, or direct = false.",
-		field, FormatSize(value), FormatSize(block), where, FormatSize(block))
+		field, workload.FormatSize(value), workload.FormatSize(block), where, workload.FormatSize(block))
 }
 
 // regionOf is the length of a workload's region on a target of the given
 // capacity.
-func regionOf(w *Workload, capacity int64) int64 {
+func regionOf(w *workload.Workload, capacity int64) int64 {
 	switch {
 	case w.Size > 0:
 		return w.Size

@@ -3,6 +3,7 @@ package plan
 import (
 	"time"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -158,7 +159,7 @@ type Precondition struct {
 	// step. A purge has one pass.
 	Passes int
 	// Workload is the writing pass; unused by a purge.
-	Workload Workload
+	Workload workload.Workload
 	Range    hcl.Range
 }
 
@@ -166,7 +167,7 @@ type Precondition struct {
 type Profile struct {
 	Name     string
 	Drives   []string
-	Workload Workload
+	Workload workload.Workload
 	// Sweep lists the swept parameters in the order written, each with
 	// the values it takes; the points are their cartesian product, the
 	// first axis varying slowest, unless Points lists them.
@@ -175,8 +176,8 @@ type Profile struct {
 	// points in run order (SweepPoints returns them either way), and
 	// ListedPoints the explicit points as the plan lists them, before
 	// they are combined with the swept lists.
-	Points       [][]Param
-	ListedPoints [][]Param
+	Points       [][]workload.Param
+	ListedPoints [][]workload.Param
 	// Mix names the workload mix the profile starts from, "" for none.
 	Mix string
 	// Preconditions name the preconditions that run again right before
@@ -287,7 +288,7 @@ type RateCurve struct {
 // each later point follows a step of its own workload, so the maximum is
 // measured only after running the workload unmeasured as long as one step.
 // A run bounded by bytes instead of time has no ramp and keeps its budget.
-func (c *RateCurve) MaxWorkload(w Workload) Workload {
+func (c *RateCurve) MaxWorkload(w workload.Workload) workload.Workload {
 	if w.Runtime <= 0 {
 		return w
 	}
@@ -323,7 +324,7 @@ type SteadyState struct {
 	SlopePct     float64 `json:"slope_pct"`
 	// Track is the sweep point whose metric is tracked, for a swept
 	// profile; empty tracks the only point.
-	Track []Param `json:"track,omitempty"`
+	Track []workload.Param `json:"track,omitempty"`
 	// Hook, when set, replaces SNIA's rule: the engine calls the hook's
 	// steady_state(rounds) after each round, and Window, ExcursionPct and
 	// SlopePct are unused.
@@ -341,8 +342,8 @@ type Mix struct {
 	RandomPct int
 	// BS, or BSSplit when the mix has several transfer sizes.
 	BS      int64
-	BSSplit []SizeWeight
-	Zones   []Zone
+	BSSplit []workload.SizeWeight
+	Zones   []workload.Zone
 	// Preset is true for the mixes shipped with drivebench, which
 	// approximate published workloads.
 	Preset bool
@@ -394,95 +395,4 @@ type Report struct {
 	// Percentiles are the latency columns of the result tables, in
 	// order; 100 stands for the maximum. Nil means the default columns.
 	Percentiles []float64
-}
-
-// Workload is everything an engine needs to run one step. Sizes are in
-// bytes, durations in nanoseconds.
-type Workload struct {
-	// RW is one of read, write, randread, randwrite, rw (sequential mix)
-	// and randrw (random mix).
-	RW string `json:"rw"`
-	// ReadPct is the share of reads in percent for rw and randrw.
-	ReadPct int   `json:"read_pct"`
-	BS      int64 `json:"bs"`
-	IODepth int   `json:"iodepth"`
-	NumJobs int   `json:"numjobs"`
-	// Runtime and Ramp bound a time-based run; when Runtime is zero the run
-	// transfers Bytes and stops.
-	Runtime time.Duration `json:"runtime_ns"`
-	Ramp    time.Duration `json:"ramp_ns"`
-	Bytes   int64         `json:"bytes,omitempty"`
-	// BytesPct is a byte count as a percentage of the region, such as 400
-	// for four times the region; when Runtime is also set, the run stops
-	// at whichever bound comes first (and likewise for Bytes).
-	BytesPct float64 `json:"bytes_pct,omitempty"`
-	Direct   bool    `json:"direct"`
-	// The region of the target: Offset bytes from its start, Size bytes
-	// long, or SizePct percent of the capacity. Zero Size and SizePct mean
-	// to the end of the drive.
-	Offset  int64   `json:"offset,omitempty"`
-	Size    int64   `json:"size,omitempty"`
-	SizePct float64 `json:"size_pct,omitempty"`
-	// Loops is how many times a byte-count run covers the region (the
-	// passes of a precondition).
-	Loops int `json:"loops,omitempty"`
-	// Engine is the driver ("native"); IOEngine the I/O method within it.
-	Engine   string `json:"engine"`
-	IOEngine string `json:"ioengine,omitempty"`
-	// Seed makes random offsets reproducible.
-	Seed uint64 `json:"seed"`
-
-	// RateIOPS and RateBW cap the run open loop: each I/O is scheduled at
-	// its intended time and its latency counted from then. Zero is
-	// unlimited. Arrival is "uniform" (the default) or "poisson".
-	RateIOPS float64 `json:"rate_iops,omitempty"`
-	RateBW   float64 `json:"rate_bw,omitempty"`
-	Arrival  string  `json:"arrival,omitempty"`
-	// RatePct, with RateBase, sets RateIOPS at run time to RatePct percent
-	// of the IOPS measured by the step whose ID is RateBase: the points of
-	// a rate curve after its uncontrolled maximum.
-	RatePct  float64 `json:"rate_pct,omitempty"`
-	RateBase string  `json:"rate_base,omitempty"`
-	// BSSplit is a transfer-size distribution; when set it replaces BS.
-	BSSplit []SizeWeight `json:"bs_split,omitempty"`
-	// SeqPct is the share of I/Os of a random workload that continue
-	// sequentially from the previous one (vdbench's 100 - seekpct).
-	SeqPct int `json:"seq_pct,omitempty"`
-	// Zones skew random offsets: AccessPct of the I/Os land in RegionPct
-	// of the region, zone after zone (fio's zoned random_distribution).
-	Zones []Zone `json:"zones,omitempty"`
-	// Data is the write buffer pattern: "random" (the default), "zero",
-	// "compressible" (CompressPct percent of each buffer compresses away)
-	// or "dedupe" (DedupePct percent of buffers repeat earlier ones).
-	Data        string `json:"data,omitempty"`
-	CompressPct int    `json:"compress_pct,omitempty"`
-	DedupePct   int    `json:"dedupe_pct,omitempty"`
-	// Verify writes a header (offset, generation, checksum) into every
-	// block and reads the region back after the run, reporting every block
-	// that is corrupt, misplaced or stale.
-	Verify bool `json:"verify,omitempty"`
-}
-
-// SizeWeight is one transfer size of a distribution and its weight in
-// percent.
-type SizeWeight struct {
-	Size   int64   `json:"size"`
-	Weight float64 `json:"weight"`
-}
-
-// Zone is one part of a skewed access distribution.
-type Zone struct {
-	AccessPct float64 `json:"access_pct"`
-	RegionPct float64 `json:"region_pct"`
-}
-
-// Writes reports whether the workload issues any write.
-func (w *Workload) Writes() bool {
-	switch w.RW {
-	case "write", "randwrite":
-		return true
-	case "rw", "randrw":
-		return w.ReadPct < 100
-	}
-	return false
 }

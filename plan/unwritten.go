@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/sys/unix"
 )
@@ -105,7 +106,7 @@ func LintReads(p *Plan, g *Graph) hcl.Diagnostics {
 
 // nodeSpan is the region a workload covers on a drive; an empty span when
 // the drive's capacity is not known.
-func nodeSpan(w *Workload, d *Drive) span {
+func nodeSpan(w *workload.Workload, d *Drive) span {
 	capacity := d.Size
 	if capacity == 0 && d.Path != "" {
 		if info, err := os.Stat(d.Path); err == nil && info.Mode().IsRegular() {
@@ -123,7 +124,7 @@ func nodeSpan(w *Workload, d *Drive) span {
 // workload's region before the plan writes it: a scratch or directory
 // drive is new, a file may have holes, and any drive right after a purge
 // is erased.
-func mayBeUnwritten(d *Drive, w *Workload, c *coverage) bool {
+func mayBeUnwritten(d *Drive, w *workload.Workload, c *coverage) bool {
 	if c.purge != "" || d.Path == "" {
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -45,7 +46,7 @@ func isRandom(rw string) bool {
 
 // normalizeSeqPct clears the sequential share of a workload that is not
 // random, where it has no meaning, so that equal workloads compare equal.
-func normalizeSeqPct(w *Workload) {
+func normalizeSeqPct(w *workload.Workload) {
 	if !isRandom(w.RW) {
 		w.SeqPct = 0
 	}
@@ -54,7 +55,7 @@ func normalizeSeqPct(w *Workload) {
 // normalizeReadPct sets the read share of a workload that does not mix:
 // 100 for reads and 0 for writes, so that equal workloads compare equal.
 // A mix keeps its share.
-func normalizeReadPct(w *Workload) {
+func normalizeReadPct(w *workload.Workload) {
 	switch w.RW {
 	case "read", "randread":
 		w.ReadPct = 100
@@ -120,7 +121,7 @@ func (l *loader) checkWritable(what string, drives []string, s site) {
 
 // decodeWorkloadShape decodes the attributes that preconditions and
 // profiles share: iodepth, numjobs, direct and the region.
-func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *Workload) {
+func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *workload.Workload) {
 	l.countAttr(attrs["iodepth"], &w.IODepth, maxIODepth)
 	l.countAttr(attrs["numjobs"], &w.NumJobs, maxNumJobs)
 	l.boolAttr(attrs["direct"], &w.Direct)
@@ -130,7 +131,7 @@ func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *Workload) {
 
 // checkRegion reports a region that does not fit on a drive of known
 // size.
-func (l *loader) checkRegion(w *Workload, drives []string, attrs hcl.Attributes) {
+func (l *loader) checkRegion(w *workload.Workload, drives []string, attrs hcl.Attributes) {
 	for _, name := range drives {
 		d := l.drives[name]
 		if d == nil || d.Size == 0 {
@@ -140,11 +141,11 @@ func (l *loader) checkRegion(w *Workload, drives []string, attrs hcl.Attributes)
 		case w.Offset >= d.Size && attrs["offset"] != nil:
 			l.errorAt(attrSite(attrs["offset"]), "Region Outside The Drive", fmt.Sprintf(
 				"offset = %s starts at or after the end of drive %q, which is %s. Use a smaller offset.",
-				FormatSize(w.Offset), name, FormatSize(d.Size)))
+				workload.FormatSize(w.Offset), name, workload.FormatSize(d.Size)))
 		case w.Size > 0 && w.Size > d.Size-w.Offset && attrs["size"] != nil:
 			l.errorAt(attrSite(attrs["size"]), "Region Outside The Drive", fmt.Sprintf(
 				"offset %s plus size %s ends after the end of drive %q, which is %s. Use a smaller size, or a percentage such as \"50%%\".",
-				FormatSize(w.Offset), FormatSize(w.Size), name, FormatSize(d.Size)))
+				workload.FormatSize(w.Offset), workload.FormatSize(w.Size), name, workload.FormatSize(d.Size)))
 		}
 	}
 }

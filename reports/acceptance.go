@@ -9,6 +9,7 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // buildAcceptance gathers the rows of every acceptance step, in step
@@ -280,7 +281,7 @@ func ranText(drive string, e SpecEntry, steps []step) string {
 	if len(same) == 0 {
 		return "not measured: no profile on " + drive + " ran " + pattern
 	}
-	depth := func(w *results.Workload) bool {
+	depth := func(w *workload.Workload) bool {
 		return (e.IODepth == 0 || w.IODepth == e.IODepth) && (e.NumJobs == 0 || w.NumJobs == e.NumJobs)
 	}
 	if i := slices.IndexFunc(same, func(s step) bool { return depth(s.workload()) }); i >= 0 {

@@ -10,6 +10,7 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestAcceptanceRendered checks the vendor-acceptance run's figures in the
@@ -191,7 +192,7 @@ func TestUnjudgedFigures(t *testing.T) {
 	var recs []*results.Record
 	for _, qd := range []int{1, 4, 16} {
 		r := record(fmt.Sprintf("qd%d", qd), "ok", t0, &metrics.Result{Read: dir(1000*float64(qd), 85000, 1000)})
-		r.Workload = &results.Workload{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1}
+		r.Workload = &workload.Workload{RW: "randread", BS: 4096, IODepth: qd, NumJobs: 1}
 		recs = append(recs, r)
 	}
 	rows := func(s *Summary) map[string]AcceptanceRow {

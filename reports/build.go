@@ -9,6 +9,7 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Step kinds, as the manifest spells the plan's node kinds.
@@ -52,7 +53,7 @@ func (s step) is(kind string) bool { return s.info.Kind == kind }
 
 // workload is the engine input the step's record holds, nil when it has
 // none.
-func (s step) workload() *results.Workload {
+func (s step) workload() *workload.Workload {
 	if s.rec == nil {
 		return nil
 	}
@@ -140,7 +141,7 @@ func setRegions(methods []Method, steps []step, kind string) {
 
 // regionText describes the part of the drive a workload covers: "whole
 // drive", "first 25% of capacity", "64GiB from offset 1GiB".
-func regionText(w *results.Workload) string {
+func regionText(w *workload.Workload) string {
 	from := ""
 	if w.Offset > 0 {
 		from = " from offset " + format.BlockSize(w.Offset)

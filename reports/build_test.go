@@ -12,6 +12,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 var t0 = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
@@ -19,7 +20,7 @@ var t0 = time.Date(2026, 3, 14, 9, 0, 0, 0, time.UTC)
 // sweepManifest lists a precondition, a profile swept over iodepth 1, 4
 // and 16, a check and the report step, all on drive d.
 func sweepManifest() *results.Manifest {
-	point := func(qd int) []results.Param { return []results.Param{{Name: "iodepth", Value: float64(qd)}} }
+	point := func(qd int) []workload.Param { return []workload.Param{{Name: "iodepth", Value: float64(qd)}} }
 	return &results.Manifest{
 		Plan: "sweep", PlanHash: "h", Created: t0,
 		Drives: []results.Drive{{Name: "d", Path: "/dev/null"}},

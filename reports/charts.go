@@ -10,7 +10,7 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Chart kinds, as ChartRef.Kind names them.
@@ -263,7 +263,7 @@ func paramAxis(param string, entries []entry) *plot.Axis {
 			}
 		}
 	}
-	return plot.ValuesAxis(param, xs, func(v float64) string { return paramText(results.Param{Name: param, Value: v}) })
+	return plot.ValuesAxis(param, xs, func(v float64) string { return paramText(workload.Param{Name: param, Value: v}) })
 }
 
 func sweepChart(profile string, entries []entry, param string) *plot.Chart {
@@ -357,10 +357,10 @@ func heatMapChart(title string, e entry, dims []string, headline string) *plot.C
 	}
 	colVals, rowVals := categories(rows, dims[0]), categories(rows, dims[1])
 	for _, v := range colVals {
-		h.Cols = append(h.Cols, paramText(results.Param{Name: dims[0], Value: v}))
+		h.Cols = append(h.Cols, paramText(workload.Param{Name: dims[0], Value: v}))
 	}
 	for _, v := range rowVals {
-		h.Rows = append(h.Rows, paramText(results.Param{Name: dims[1], Value: v}))
+		h.Rows = append(h.Rows, paramText(workload.Param{Name: dims[1], Value: v}))
 	}
 	h.Cells = make([][]float64, len(rowVals))
 	for i := range h.Cells {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // fig makes figures for a 4KiB workload: bandwidth follows from IOPS. A
@@ -311,9 +312,9 @@ func TestRateCurvePeak(t *testing.T) {
 		d := dir(rateIOPS, 39_060_000, 1000)
 		d.Service = &metrics.LatencySummary{Mean: 568_000, Percentiles: []metrics.Percentile{{P: 99, Ns: 1_200_000}}}
 		paced := record("r110", "ok", t0.Add(2*time.Minute), &metrics.Result{Read: d})
-		paced.Workload = &results.Workload{RW: "randread", BS: 4096, RatePct: 110}
+		paced.Workload = &workload.Workload{RW: "randread", BS: 4096, RatePct: 110}
 		top := record("max", "ok", t0.Add(time.Minute), res)
-		top.Workload = &results.Workload{RW: "randread", BS: 4096}
+		top.Workload = &workload.Workload{RW: "randread", BS: 4096}
 		return m, []*results.Record{top, paced}
 	}
 	tests := []struct {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plot"
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // A latency ladder is how Tom's Hardware draws a sweep over the load
@@ -40,7 +40,7 @@ func ladderGroups(t *ProfileResult) (names []string, groups [][]Row) {
 		var parts []string
 		for _, p := range r.Params {
 			if slices.Contains(other, p.Name) {
-				parts = append(parts, p.Name+"="+paramText(results.Param{Name: p.Name, Value: p.Value}))
+				parts = append(parts, p.Name+"="+paramText(workload.Param{Name: p.Name, Value: p.Value}))
 			}
 		}
 		key := strings.Join(parts, ", ")

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Sentences about a sweep follow its load, not the order its steps ran
@@ -50,7 +50,7 @@ func loadName(r Row, curve bool) string {
 	var parts []string
 	for _, p := range r.Params {
 		if slices.Contains(loadParams, p.Name) {
-			parts = append(parts, p.Name+"="+paramText(results.Param{Name: p.Name, Value: p.Value}))
+			parts = append(parts, p.Name+"="+paramText(workload.Param{Name: p.Name, Value: p.Value}))
 		}
 	}
 	if len(parts) == 0 || len(parts) == len(r.Params) {

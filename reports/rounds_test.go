@@ -9,6 +9,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // repeatRun is a profile "rep" on drive d repeated three times at
@@ -17,7 +18,7 @@ import (
 func repeatRun() *results.Manifest {
 	m := &results.Manifest{Plan: "repeat", PlanHash: "h", Created: t0, Drives: []results.Drive{{Name: "d"}}}
 	for _, qd := range []int{1, 8} {
-		point := []results.Param{{Name: "iodepth", Value: float64(qd)}}
+		point := []workload.Param{{Name: "iodepth", Value: float64(qd)}}
 		var rounds []string
 		for r := 1; r <= 3; r++ {
 			id := fmt.Sprintf("q%dr%d", qd, r)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // steadyRun is a steady-state profile "ss" on drive d, its points swept
@@ -21,7 +22,7 @@ func steadyRun(rounds int, depths ...int) *results.Manifest {
 			m.Steps = append(m.Steps, results.StepInfo{
 				ID: fmt.Sprintf("r%dq%d", r, qd), Kind: "profile", Drive: "d", Source: "ss",
 				Name:  fmt.Sprintf("d / ss / round %d/%d / iodepth=%d", r, rounds, qd),
-				Point: []results.Param{{Name: "iodepth", Value: float64(qd)}},
+				Point: []workload.Param{{Name: "iodepth", Value: float64(qd)}},
 			})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // SchemaVersion identifies the layout of report.json. Fields may be added
@@ -363,7 +364,7 @@ type SeriesSample struct {
 type Row struct {
 	// workload is what the row's step ran, nil without a record: Compare
 	// refuses to set figures of two workloads side by side.
-	workload *results.Workload `json:"-"`
+	workload *workload.Workload `json:"-"`
 	// result is what the row shows when no one record holds it: a
 	// steady-state window's rounds combined; nil otherwise, when the
 	// row's step's record holds it.

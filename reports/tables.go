@@ -12,6 +12,7 @@ import (
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // buildResults makes one table per profile and drive, in the order their
@@ -289,7 +290,7 @@ func latencyOrInf(f *Figures) float64 {
 }
 
 // pointLabel writes a sweep point for people: "iodepth=4, bs=4KiB".
-func pointLabel(point []results.Param) string {
+func pointLabel(point []workload.Param) string {
 	parts := make([]string, len(point))
 	for i, p := range point {
 		parts[i] = p.Name + "=" + paramText(p)
@@ -298,7 +299,7 @@ func pointLabel(point []results.Param) string {
 }
 
 // paramText writes a parameter value, block sizes in binary units.
-func paramText(p results.Param) string {
+func paramText(p workload.Param) string {
 	var n float64
 	switch v := p.Value.(type) {
 	case nil:
@@ -318,7 +319,7 @@ func paramText(p results.Param) string {
 	return strconv.FormatFloat(n, 'f', -1, 64)
 }
 
-func buildParams(point []results.Param) []Param {
+func buildParams(point []workload.Param) []Param {
 	out := []Param{}
 	for _, p := range point {
 		v := p.Value

@@ -7,6 +7,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // histogramOf records n I/Os of 100 µs and one of 5 ms.
@@ -75,9 +76,9 @@ func TestRateCurveFlags(t *testing.T) {
 	}}
 	recs := map[string]*results.Record{
 		"max":  {Result: &metrics.Result{Series: steady(1000)}},
-		"r120": {Workload: &results.Workload{RateIOPS: 1200}, Result: &metrics.Result{}},
-		"r50":  {Workload: &results.Workload{RateIOPS: 500}, Result: &metrics.Result{}},
-		"r25":  {Workload: &results.Workload{RateIOPS: 250}, Result: &metrics.Result{}},
+		"r120": {Workload: &workload.Workload{RateIOPS: 1200}, Result: &metrics.Result{}},
+		"r50":  {Workload: &workload.Workload{RateIOPS: 500}, Result: &metrics.Result{}},
+		"r25":  {Workload: &workload.Workload{RateIOPS: 250}, Result: &metrics.Result{}},
 	}
 	setNoise(&table, recs)
 	var got []string

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // ParamChange is one workload parameter that differs between the base
@@ -32,29 +32,29 @@ type WorkloadChange struct {
 // out: a shorter run of the same workload measures the same thing.
 type workloadParam struct {
 	name string
-	text func(*results.Workload) string
+	text func(*workload.Workload) string
 }
 
 var measuredParams = []workloadParam{
-	{"engine", func(w *results.Workload) string { return w.Engine }},
-	{"ioengine", func(w *results.Workload) string { return w.IOEngine }},
-	{"rw", func(w *results.Workload) string { return w.RW }},
+	{"engine", func(w *workload.Workload) string { return w.Engine }},
+	{"ioengine", func(w *workload.Workload) string { return w.IOEngine }},
+	{"rw", func(w *workload.Workload) string { return w.RW }},
 	{"read_pct", readPctText},
-	{"bs", func(w *results.Workload) string { return blockSizeText(w) }},
-	{"random_pct", func(w *results.Workload) string { return randomPctText(w) }},
-	{"zones", func(w *results.Workload) string { return zonesText(w.Zones) }},
-	{"iodepth", func(w *results.Workload) string { return strconv.Itoa(w.IODepth) }},
-	{"numjobs", func(w *results.Workload) string { return strconv.Itoa(w.NumJobs) }},
-	{"direct", func(w *results.Workload) string { return strconv.FormatBool(w.Direct) }},
-	{"region", func(w *results.Workload) string { return regionText(w) }},
+	{"bs", func(w *workload.Workload) string { return blockSizeText(w) }},
+	{"random_pct", func(w *workload.Workload) string { return randomPctText(w) }},
+	{"zones", func(w *workload.Workload) string { return zonesText(w.Zones) }},
+	{"iodepth", func(w *workload.Workload) string { return strconv.Itoa(w.IODepth) }},
+	{"numjobs", func(w *workload.Workload) string { return strconv.Itoa(w.NumJobs) }},
+	{"direct", func(w *workload.Workload) string { return strconv.FormatBool(w.Direct) }},
+	{"region", func(w *workload.Workload) string { return regionText(w) }},
 	{"rate", rateText},
 	{"data", dataText},
-	{"verify", func(w *results.Workload) string { return strconv.FormatBool(w.Verify) }},
+	{"verify", func(w *workload.Workload) string { return strconv.FormatBool(w.Verify) }},
 }
 
 // workloadDiff lists the parameters of the measured workload that differ
 // between two workloads; nil when either is unknown.
-func workloadDiff(base, next *results.Workload) []ParamChange {
+func workloadDiff(base, next *workload.Workload) []ParamChange {
 	if base == nil || next == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func workloadDiff(base, next *results.Workload) []ParamChange {
 
 // blockSizeText is the transfer size, or the split of sizes that
 // replaces it: "4KiB", "4KiB 10%, 8KiB 90%".
-func blockSizeText(w *results.Workload) string {
+func blockSizeText(w *workload.Workload) string {
 	if len(w.BSSplit) == 0 {
 		return format.BlockSize(w.BS)
 	}
@@ -83,7 +83,7 @@ func blockSizeText(w *results.Workload) string {
 
 // randomPctText is the share of random offsets of a random pattern, as
 // the plan's random_pct; "" for a sequential one.
-func randomPctText(w *results.Workload) string {
+func randomPctText(w *workload.Workload) string {
 	if !strings.HasPrefix(w.RW, "rand") {
 		return ""
 	}
@@ -91,7 +91,7 @@ func randomPctText(w *results.Workload) string {
 }
 
 // zonesText writes a skew as its zones: "80% in 20%, 20% in 80%".
-func zonesText(zones []results.Zone) string {
+func zonesText(zones []workload.Zone) string {
 	parts := make([]string, len(zones))
 	for i, z := range zones {
 		parts[i] = format.Plain(z.AccessPct) + "% in " + format.Plain(z.RegionPct) + "%"
@@ -102,7 +102,7 @@ func zonesText(zones []results.Zone) string {
 // rateText is an open-loop cap: a rate curve's share of its maximum (the
 // cap itself follows from what each run measured, so it is no part of
 // the workload), or a fixed cap, with its arrivals; "" without one.
-func rateText(w *results.Workload) string {
+func rateText(w *workload.Workload) string {
 	var caps []string
 	switch {
 	case w.RatePct > 0:
@@ -123,7 +123,7 @@ func rateText(w *results.Workload) string {
 
 // readPctText is the share of reads of a mix; "" for a pattern that
 // does not mix.
-func readPctText(w *results.Workload) string {
+func readPctText(w *workload.Workload) string {
 	if w.RW != "rw" && w.RW != "randrw" {
 		return ""
 	}
@@ -132,7 +132,7 @@ func readPctText(w *results.Workload) string {
 
 // dataText is what writes carry: "random", "compressible 50%"; "" for a
 // workload that only reads.
-func dataText(w *results.Workload) string {
+func dataText(w *workload.Workload) string {
 	if w.RW == "read" || w.RW == "randread" {
 		return ""
 	}

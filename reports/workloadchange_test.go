@@ -5,41 +5,41 @@ import (
 	"testing"
 	"time"
 
-	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestWorkloadDiff: every parameter that changes what a step measures is
 // named with its two values; duration and seed are not.
 func TestWorkloadDiff(t *testing.T) {
-	base := func() *results.Workload {
-		return &results.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true,
+	base := func() *workload.Workload {
+		return &workload.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 16, NumJobs: 4, Direct: true,
 			Engine: "native", Runtime: time.Minute, Seed: 1}
 	}
 	tests := []struct {
 		name   string
-		change func(w *results.Workload)
+		change func(w *workload.Workload)
 		want   []ParamChange
 	}{
-		{"same", func(*results.Workload) {}, nil},
-		{"runtime, ramp and seed", func(w *results.Workload) { w.Runtime, w.Ramp, w.Seed = time.Second, time.Second, 7 }, nil},
-		{"block size", func(w *results.Workload) { w.BS = 16384 }, []ParamChange{{"bs", "4KiB", "16KiB"}}},
-		{"a split", func(w *results.Workload) {
-			w.BSSplit = []results.SizeWeight{{Size: 4096, Weight: 10}, {Size: 8192, Weight: 90}}
+		{"same", func(*workload.Workload) {}, nil},
+		{"runtime, ramp and seed", func(w *workload.Workload) { w.Runtime, w.Ramp, w.Seed = time.Second, time.Second, 7 }, nil},
+		{"block size", func(w *workload.Workload) { w.BS = 16384 }, []ParamChange{{"bs", "4KiB", "16KiB"}}},
+		{"a split", func(w *workload.Workload) {
+			w.BSSplit = []workload.SizeWeight{{Size: 4096, Weight: 10}, {Size: 8192, Weight: 90}}
 		}, []ParamChange{{"bs", "4KiB", "4KiB 10%, 8KiB 90%"}}},
-		{"pattern and its data", func(w *results.Workload) { w.RW, w.ReadPct = "randwrite", 0 }, []ParamChange{{"rw", "randread", "randwrite"}, {"data", "—", "random"}}},
-		{"mix", func(w *results.Workload) { w.RW, w.ReadPct = "randrw", 70 }, []ParamChange{{"rw", "randread", "randrw"}, {"read_pct", "—", "70"}, {"data", "—", "random"}}},
-		{"random share", func(w *results.Workload) { w.SeqPct = 10 }, []ParamChange{{"random_pct", "100", "90"}}},
-		{"skew", func(w *results.Workload) {
-			w.Zones = []results.Zone{{AccessPct: 80, RegionPct: 20}, {AccessPct: 20, RegionPct: 80}}
+		{"pattern and its data", func(w *workload.Workload) { w.RW, w.ReadPct = "randwrite", 0 }, []ParamChange{{"rw", "randread", "randwrite"}, {"data", "—", "random"}}},
+		{"mix", func(w *workload.Workload) { w.RW, w.ReadPct = "randrw", 70 }, []ParamChange{{"rw", "randread", "randrw"}, {"read_pct", "—", "70"}, {"data", "—", "random"}}},
+		{"random share", func(w *workload.Workload) { w.SeqPct = 10 }, []ParamChange{{"random_pct", "100", "90"}}},
+		{"skew", func(w *workload.Workload) {
+			w.Zones = []workload.Zone{{AccessPct: 80, RegionPct: 20}, {AccessPct: 20, RegionPct: 80}}
 		},
 			[]ParamChange{{"zones", "—", "80% in 20%, 20% in 80%"}}},
-		{"depth and jobs", func(w *results.Workload) { w.IODepth, w.NumJobs = 1, 1 }, []ParamChange{{"iodepth", "16", "1"}, {"numjobs", "4", "1"}}},
-		{"page cache", func(w *results.Workload) { w.Direct = false }, []ParamChange{{"direct", "true", "false"}}},
-		{"engine", func(w *results.Workload) { w.Engine, w.IOEngine = "fio", "libaio" }, []ParamChange{{"engine", "native", "fio"}, {"ioengine", "—", "libaio"}}},
-		{"region", func(w *results.Workload) { w.SizePct = 25 }, []ParamChange{{"region", "whole drive", "first 25% of capacity"}}},
-		{"fixed cap", func(w *results.Workload) { w.RateIOPS = 5000 }, []ParamChange{{"rate", "—", "5,000 IOPS uniform"}}},
-		{"a curve's cap follows its maximum", func(w *results.Workload) { w.RatePct, w.RateIOPS = 50, 123456 }, []ParamChange{{"rate", "—", "50% of the maximum uniform"}}},
-		{"verify", func(w *results.Workload) { w.Verify = true }, []ParamChange{{"verify", "false", "true"}}},
+		{"depth and jobs", func(w *workload.Workload) { w.IODepth, w.NumJobs = 1, 1 }, []ParamChange{{"iodepth", "16", "1"}, {"numjobs", "4", "1"}}},
+		{"page cache", func(w *workload.Workload) { w.Direct = false }, []ParamChange{{"direct", "true", "false"}}},
+		{"engine", func(w *workload.Workload) { w.Engine, w.IOEngine = "fio", "libaio" }, []ParamChange{{"engine", "native", "fio"}, {"ioengine", "—", "libaio"}}},
+		{"region", func(w *workload.Workload) { w.SizePct = 25 }, []ParamChange{{"region", "whole drive", "first 25% of capacity"}}},
+		{"fixed cap", func(w *workload.Workload) { w.RateIOPS = 5000 }, []ParamChange{{"rate", "—", "5,000 IOPS uniform"}}},
+		{"a curve's cap follows its maximum", func(w *workload.Workload) { w.RatePct, w.RateIOPS = 50, 123456 }, []ParamChange{{"rate", "—", "50% of the maximum uniform"}}},
+		{"verify", func(w *workload.Workload) { w.Verify = true }, []ParamChange{{"verify", "false", "true"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +59,7 @@ func TestWorkloadDiff(t *testing.T) {
 // from each run's own maximum; the same share of it is the same workload.
 func TestCompareCurveCaps(t *testing.T) {
 	run := func(capIOPS float64) *Summary {
-		w := &results.Workload{RW: "randread", BS: 4096, RatePct: 50, RateIOPS: capIOPS, Engine: "native"}
+		w := &workload.Workload{RW: "randread", BS: 4096, RatePct: 50, RateIOPS: capIOPS, Engine: "native"}
 		return &Summary{Results: []ProfileResult{{Profile: "p", Drive: "d", Rows: []Row{{
 			Point: "50% rate", Status: "ok", Total: &Figures{IOPS: capIOPS}, workload: w,
 		}}}}}

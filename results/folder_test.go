@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/workload"
 )
 
 func newFolder(t *testing.T, steps ...string) *Folder {
@@ -35,7 +36,7 @@ func TestRecordRoundTripAndOrder(t *testing.T) {
 	for _, id := range []string{"a1", "b2", "zz-older"} {
 		r := &Record{StepID: id, Name: id, Status: StatusOK, Finished: time.Unix(1, 0).UTC(),
 			Result:   &metrics.Result{Read: metrics.Summarize(&h, 8192, time.Second)},
-			Workload: &Workload{RW: "randrw", ReadPct: 70, BSSplit: []SizeWeight{{4096, 60}, {65536, 40}}, Runtime: time.Minute, RateIOPS: 5000}}
+			Workload: &workload.Workload{RW: "randrw", ReadPct: 70, BSSplit: []workload.SizeWeight{{Size: 4096, Weight: 60}, {Size: 65536, Weight: 40}}, Runtime: time.Minute, RateIOPS: 5000}}
 		if err := f.WriteRecord(r); err != nil {
 			t.Fatal(err)
 		}
@@ -148,7 +149,7 @@ func TestWriteJSONAtomicReplaces(t *testing.T) {
 // record on disk is an int64, as the plan gave it, and a fraction stays a
 // float64.
 func TestParamsReadBackAsWritten(t *testing.T) {
-	var got []Param
+	var got []workload.Param
 	if err := json.Unmarshal([]byte(`[{"name":"bs","value":4096},{"name":"rate_pct","value":12.5},{"name":"rw","value":"randread"}]`), &got); err != nil {
 		t.Fatal(err)
 	}

@@ -1,12 +1,11 @@
 package results
 
 import (
-	"bytes"
-	"encoding/json"
 	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Schema versions of the files in a results folder. A reader refuses a
@@ -26,24 +25,24 @@ const (
 
 // Record is the outcome of one step, stored as steps/<id>.json.
 type Record struct {
-	Schema string  `json:"schema"`
-	StepID string  `json:"step_id"`
-	Kind   string  `json:"kind"`
-	Name   string  `json:"name"`
-	Drive  string  `json:"drive,omitempty"`
-	Source string  `json:"source,omitempty"`
-	Pass   int     `json:"pass,omitempty"`
-	Point  []Param `json:"point,omitempty"`
+	Schema string         `json:"schema"`
+	StepID string         `json:"step_id"`
+	Kind   string         `json:"kind"`
+	Name   string         `json:"name"`
+	Drive  string         `json:"drive,omitempty"`
+	Source string         `json:"source,omitempty"`
+	Pass   int            `json:"pass,omitempty"`
+	Point  workload.Point `json:"point,omitempty"`
 	// PlanHash is the revision of the plan that produced this record.
 	PlanHash string `json:"plan_hash"`
 	Engine   string `json:"engine,omitempty"`
 	// Workload is the engine's input as the step ran it.
-	Workload *Workload       `json:"workload,omitempty"`
-	Status   string          `json:"status"`
-	Error    string          `json:"error,omitempty"`
-	Started  time.Time       `json:"started"`
-	Finished time.Time       `json:"finished"`
-	Result   *metrics.Result `json:"result,omitempty"`
+	Workload *workload.Workload `json:"workload,omitempty"`
+	Status   string             `json:"status"`
+	Error    string             `json:"error,omitempty"`
+	Started  time.Time          `json:"started"`
+	Finished time.Time          `json:"finished"`
+	Result   *metrics.Result    `json:"result,omitempty"`
 	// EndedBy names the bound that ended a run with two, a byte count
 	// (io_size) and a runtime: "io_size" or "runtime".
 	EndedBy  string    `json:"ended_by,omitempty"`
@@ -250,44 +249,6 @@ type Command struct {
 	StderrTail []string `json:"stderr_tail,omitempty"`
 }
 
-// Param is one coordinate of a sweep point.
-type Param struct {
-	Name  string `json:"name"`
-	Value any    `json:"value"`
-}
-
-// UnmarshalJSON reads a parameter back as the plan wrote it: a whole
-// number (a queue depth, a size in bytes) as an int64, not a float64, so
-// that hooks and reports given a record read from disk see 4096, as do
-// those given it during the run.
-func (p *Param) UnmarshalJSON(b []byte) error {
-	var raw struct {
-		Name  string          `json:"name"`
-		Value json.RawMessage `json:"value"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return err
-	}
-	p.Name = raw.Name
-	dec := json.NewDecoder(bytes.NewReader(raw.Value))
-	dec.UseNumber()
-	var v any
-	if len(raw.Value) > 0 {
-		if err := dec.Decode(&v); err != nil {
-			return err
-		}
-	}
-	if n, ok := v.(json.Number); ok {
-		if i, err := n.Int64(); err == nil {
-			v = i
-		} else if v, err = n.Float64(); err != nil {
-			return err
-		}
-	}
-	p.Value = v
-	return nil
-}
-
 // Verdict is one judgement of a check.
 type Verdict struct {
 	Check   string `json:"check"`
@@ -467,14 +428,14 @@ type SweepDim struct {
 
 // StepInfo is one step of the run's graph.
 type StepInfo struct {
-	ID        string   `json:"id"`
-	Kind      string   `json:"kind"`
-	Name      string   `json:"name"`
-	Drive     string   `json:"drive,omitempty"`
-	Source    string   `json:"source,omitempty"`
-	Pass      int      `json:"pass,omitempty"`
-	Point     []Param  `json:"point,omitempty"`
-	DependsOn []string `json:"depends_on,omitempty"`
+	ID        string         `json:"id"`
+	Kind      string         `json:"kind"`
+	Name      string         `json:"name"`
+	Drive     string         `json:"drive,omitempty"`
+	Source    string         `json:"source,omitempty"`
+	Pass      int            `json:"pass,omitempty"`
+	Point     workload.Point `json:"point,omitempty"`
+	DependsOn []string       `json:"depends_on,omitempty"`
 	// Group, Round and Rounds place the step in a rate curve or a set of
 	// rounds; RatePct is a curve point's share of the curve's maximum.
 	Group   string  `json:"group,omitempty"`

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -174,7 +175,7 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 			continue
 		}
 		id := fio.StepIdentity{Plan: p.Name, Step: n.ID, Name: n.Name, Kind: string(n.Kind), Source: n.Source, Drive: n.Drive,
-			Size: targets[n.Drive].Capacity, Pass: n.Pass, Passes: n.Passes, Point: resultParams(n.Point),
+			Size: targets[n.Drive].Capacity, Pass: n.Pass, Passes: n.Passes, Point: slices.Clone(n.Point),
 			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: aggregates[n.ID], Checks: checks}
 		text, err := fio.ExportJob(id, filepath.Base(p.File), targets[n.Drive], w)
 		if err != nil {
@@ -235,14 +236,6 @@ func aggregateRules(g *plan.Graph) map[string]string {
 		}
 	}
 	return rules
-}
-
-func resultParams(pt []plan.Param) []results.Param {
-	var out []results.Param
-	for _, p := range pt {
-		out = append(out, results.Param{Name: p.Name, Value: p.Value})
-	}
-	return out
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)

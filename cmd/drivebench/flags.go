@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // flagSet is a command's flags with its usage text. Help that was asked
@@ -121,7 +121,7 @@ type sizeFlag int64
 func (s *sizeFlag) String() string { return strconv.FormatInt(int64(*s), 10) }
 
 func (s *sizeFlag) Set(v string) error {
-	n, err := plan.ParseSize(v)
+	n, err := workload.ParseSize(v)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -158,7 +159,7 @@ func printSteps(io stdio, g *plan.Graph) {
 		est := "-"
 		switch {
 		case n.Estimate > 0:
-			est = plan.FormatDuration(n.Estimate.Round(time.Second))
+			est = workload.FormatDuration(n.Estimate.Round(time.Second))
 			total += n.Estimate
 		case n.Workload != nil:
 			est = "unknown"
@@ -167,7 +168,7 @@ func printSteps(io stdio, g *plan.Graph) {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, n.ID, n.Kind, n.Name, est)
 	}
 	tw.Flush()
-	fmt.Fprintf(io.out, "\n%d steps, estimated %s", len(g.Nodes), plan.FormatDuration(total.Round(time.Second)))
+	fmt.Fprintf(io.out, "\n%d steps, estimated %s", len(g.Nodes), workload.FormatDuration(total.Round(time.Second)))
 	if unknown > 0 {
 		fmt.Fprintf(io.out, " plus %d steps of unknown length", unknown)
 	}

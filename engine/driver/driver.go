@@ -9,7 +9,7 @@ import (
 	"context"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Target is an already-resolved file or block device: the scheduler has
@@ -37,7 +37,7 @@ func (t Target) LogicalBlockSize() int {
 // driver stops within a second and returns what it measured so far with
 // the context's error.
 type Driver interface {
-	Run(ctx context.Context, t Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error)
+	Run(ctx context.Context, t Target, w workload.Workload, live func(metrics.Sample)) (*metrics.Result, error)
 }
 
 // Step is the identity of the step a driver runs: its content ID and the
@@ -61,5 +61,5 @@ type StepDriver interface {
 // plan language can state: Check says, before anything runs, why w cannot
 // be run, or nil.
 type Checker interface {
-	Check(w plan.Workload) error
+	Check(w workload.Workload) error
 }

@@ -5,7 +5,7 @@
 //
 // It has four parts, each in its own file:
 //
-//   - jobfile.go and layout.go translate a plan.Workload into a fio job
+//   - jobfile.go and layout.go translate a workload.Workload into a fio job
 //     file. Every workload attribute fio can express is translated; one it
 //     cannot is an *UntranslatableError before anything runs (Translatable
 //     checks a workload at validate time, JobFile against its target).

@@ -14,8 +14,8 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Driver runs workloads with fio, locally or on fio servers. The zero
@@ -46,7 +46,7 @@ func (d Driver) ForStep(s driver.Step) driver.Driver {
 
 // Check is Translatable: a workload fio cannot express is refused before
 // anything runs.
-func (d Driver) Check(w plan.Workload) error { return Translatable(w) }
+func (d Driver) Check(w workload.Workload) error { return Translatable(w) }
 
 // ErrNotInstalled is matched (errors.Is) by the error Run returns when
 // there is no fio to run.
@@ -67,7 +67,7 @@ const stopGrace = 2 * time.Second
 // report of the run so far, and Run returns that with ctx.Err(). A job
 // that fio reports failed, a fio that dies, or a host that returns
 // nothing (a *HostError) gives the partial result with the error.
-func (d Driver) Run(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
+func (d Driver) Run(ctx context.Context, t driver.Target, w workload.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

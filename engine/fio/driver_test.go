@@ -13,7 +13,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // The driver satisfies the contract the scheduler calls.
@@ -112,7 +112,7 @@ func TestRunByteBudget(t *testing.T) {
 	needFio(t)
 	t.Parallel()
 	target := dataFile(t, 1<<20)
-	w := plan.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 3, Bytes: 100 * 4096, Engine: "fio"}
+	w := workload.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 3, Bytes: 100 * 4096, Engine: "fio"}
 	res, err := Driver{}.Run(context.Background(), target, w, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -151,18 +151,18 @@ func TestRunErrors(t *testing.T) {
 		name   string
 		d      Driver
 		target driver.Target
-		w      plan.Workload
+		w      workload.Workload
 		want   string
 		is     error
 		result bool
 	}{
 		{name: "fio missing", d: Driver{Binary: "/nonexistent/fio"}, target: full, w: randRead(time.Second),
 			want: "fio is not installed", is: ErrNotInstalled},
-		{name: "untranslatable", target: full, w: plan.Workload{RW: "randwrite", BS: 4096, IODepth: 1, NumJobs: 1, Runtime: time.Second, Verify: true},
+		{name: "untranslatable", target: full, w: workload.Workload{RW: "randwrite", BS: 4096, IODepth: 1, NumJobs: 1, Runtime: time.Second, Verify: true},
 			want: "workload verify: fio reads back"},
 		{name: "fio cannot open the target", target: unusable, w: randRead(time.Second),
 			want: "fio failed (exit status 1): fio: failed to create dir (/proc/self/no-such-dir)", result: true},
-		{name: "job error", target: full, w: plan.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 8192},
+		{name: "job error", target: full, w: workload.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 8192},
 			want: "failed with error 28 (no space left on device)", result: true},
 		{name: "bad host", d: Driver{Hosts: []string{"ip:10.0.0.1,http"}}, target: full, w: randRead(time.Second),
 			want: `"http" is not a port`},

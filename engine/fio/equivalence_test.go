@@ -10,7 +10,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestEquivalenceWithNative runs the same workload on the same file with
@@ -44,7 +44,7 @@ type comparison struct {
 	latency string
 }
 
-func compareEngines(t *testing.T, target driver.Target, w plan.Workload) comparison {
+func compareEngines(t *testing.T, target driver.Target, w workload.Workload) comparison {
 	t.Helper()
 	engines := map[string]driver.Driver{"native": native.Engine{}, "fio": Driver{}}
 	c := comparison{iops: map[string]float64{}, hist: map[string]*metrics.Histogram{}}
@@ -69,7 +69,7 @@ func compareEngines(t *testing.T, target driver.Target, w plan.Workload) compari
 }
 
 // runTogether runs w with every engine at the same time.
-func runTogether(t *testing.T, engines map[string]driver.Driver, target driver.Target, w plan.Workload) map[string]*metrics.Result {
+func runTogether(t *testing.T, engines map[string]driver.Driver, target driver.Target, w workload.Workload) map[string]*metrics.Result {
 	t.Helper()
 	results := map[string]*metrics.Result{}
 	errs := map[string]error{}

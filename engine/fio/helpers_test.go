@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // needFio skips the test when fio is not installed.
@@ -40,6 +40,6 @@ func dataFile(t testing.TB, size int64) driver.Target {
 }
 
 // randRead is a small time-based random-read workload.
-func randRead(runtime time.Duration) plan.Workload {
-	return plan.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 1, NumJobs: 1, Runtime: runtime, Engine: "fio", Seed: 7}
+func randRead(runtime time.Duration) workload.Workload {
+	return workload.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 1, NumJobs: 1, Runtime: runtime, Engine: "fio", Seed: 7}
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // StepIdentity says which step of which plan an exported job file runs.
@@ -15,19 +15,19 @@ import (
 // JSON output, so that importing the output puts the figures back on the
 // step: its profile, sweep point, drive and round.
 type StepIdentity struct {
-	Plan   string          `json:"plan"`
-	Step   string          `json:"step"` // the step's ID
-	Name   string          `json:"name"`
-	Kind   string          `json:"kind"`
-	Source string          `json:"source,omitempty"`
-	Drive  string          `json:"drive,omitempty"`
-	Size   int64           `json:"drive_size,omitempty"`
-	Pass   int             `json:"pass,omitempty"`
-	Passes int             `json:"passes,omitempty"`
-	Point  []results.Param `json:"point,omitempty"`
-	Group  string          `json:"group,omitempty"`
-	Round  int             `json:"round,omitempty"`
-	Rounds int             `json:"rounds,omitempty"`
+	Plan   string           `json:"plan"`
+	Step   string           `json:"step"` // the step's ID
+	Name   string           `json:"name"`
+	Kind   string           `json:"kind"`
+	Source string           `json:"source,omitempty"`
+	Drive  string           `json:"drive,omitempty"`
+	Size   int64            `json:"drive_size,omitempty"`
+	Pass   int              `json:"pass,omitempty"`
+	Passes int              `json:"passes,omitempty"`
+	Point  []workload.Param `json:"point,omitempty"`
+	Group  string           `json:"group,omitempty"`
+	Round  int              `json:"round,omitempty"`
+	Rounds int              `json:"rounds,omitempty"`
 	// Aggregate is how the report combines the rounds, as the plan's
 	// repeat block says it: use = "best", keep = 1.
 	Aggregate string `json:"aggregate,omitempty"`
@@ -64,7 +64,7 @@ func parseIdentity(desc string) (StepIdentity, bool) {
 // named after the step, a header saying which plan, step, point and
 // round it is, group_reporting when it runs several jobs (so fio prints
 // one result, as the step records), and the step's identity for import.
-func ExportJob(id StepIdentity, planFile string, t driver.Target, w plan.Workload) (string, error) {
+func ExportJob(id StepIdentity, planFile string, t driver.Target, w workload.Workload) (string, error) {
 	spec, err := buildSpec(id.Name, t, w)
 	if err != nil {
 		return "", err
@@ -83,7 +83,7 @@ func ExportJob(id StepIdentity, planFile string, t driver.Target, w plan.Workloa
 	return spec.render(), nil
 }
 
-func exportHeader(id StepIdentity, planFile string, w plan.Workload) []string {
+func exportHeader(id StepIdentity, planFile string, w workload.Workload) []string {
 	c := []string{
 		fmt.Sprintf("drivebench plan %s (%s)", id.Plan, planFile),
 		fmt.Sprintf("step: %s (%s, step ID %s)", id.Name, id.Kind, id.Step),

@@ -14,8 +14,8 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Import turns fio JSON or json+ outputs into a results folder at dir,
@@ -206,16 +206,16 @@ func (g jobGroup) drive() string {
 // as fio printed them, and the file.
 var pointParams = []string{"rw", "bs", "iodepth", "numjobs"}
 
-func (im imported) point(g jobGroup) []results.Param {
-	var pt []results.Param
+func (im imported) point(g jobGroup) []workload.Param {
+	var pt []workload.Param
 	for _, k := range pointParams {
 		if v, ok := g.jobs[0].Options[k]; ok {
-			pt = append(pt, results.Param{Name: k, Value: v})
+			pt = append(pt, workload.Param{Name: k, Value: v})
 		}
 	}
-	pt = append(pt, results.Param{Name: "file", Value: filepath.Base(im.file)})
+	pt = append(pt, workload.Param{Name: "file", Value: filepath.Base(im.file)})
 	if im.runs > 1 {
-		pt = append(pt, results.Param{Name: "report", Value: im.report})
+		pt = append(pt, workload.Param{Name: "report", Value: im.report})
 	}
 	return pt
 }
@@ -278,7 +278,7 @@ func optionProblems(opts map[string]string) []string {
 	}
 	if bs, ok := opts["bs"]; ok {
 		for _, part := range strings.FieldsFunc(bs, func(r rune) bool { return r == ',' || r == '-' || r == ':' }) {
-			if n, err := plan.ParseSize(part); err != nil || n <= 0 {
+			if n, err := workload.ParseSize(part); err != nil || n <= 0 {
 				out = append(out, fmt.Sprintf("has bs=%s, which is not a block size", bs))
 				break
 			}
@@ -378,7 +378,7 @@ func importManifest(imports []imported) *results.Manifest {
 	planNames := map[string]bool{}
 	methods := map[string]*results.Method{}
 	var methodOrder []string
-	points := map[string][][]results.Param{}
+	points := map[string][][]workload.Param{}
 	for _, im := range imports {
 		if im.report == 1 {
 			planHash.Write([]byte(im.hash))
@@ -457,7 +457,7 @@ func appendNew(list []string, s string) []string {
 
 // sweepOf lists the parameters whose values differ between the points of
 // one profile, with their values in order of first appearance.
-func sweepOf(points [][]results.Param) []results.SweepDim {
+func sweepOf(points [][]workload.Param) []results.SweepDim {
 	var dims []results.SweepDim
 	for _, pt := range points {
 		for _, p := range pt {

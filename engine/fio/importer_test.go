@@ -15,6 +15,7 @@ import (
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 var importFixtures = []string{
@@ -229,7 +230,7 @@ func TestImportAppendedRuns(t *testing.T) {
 		if got := rec.Result.Read.IOPS; math.Abs(got-want) > 1e-6*want {
 			t.Errorf("%s: %v IOPS, fio printed %v in the report at line %d", name, got, want, line)
 		}
-		if !slices.ContainsFunc(rec.Point, func(p results.Param) bool { return p.Name == "report" && fmt.Sprint(p.Value) == strconv.Itoa(i+1) }) {
+		if !slices.ContainsFunc(rec.Point, func(p workload.Param) bool { return p.Name == "report" && fmt.Sprint(p.Value) == strconv.Itoa(i+1) }) {
 			t.Errorf("%s: point %v lacks its report", name, rec.Point)
 		}
 		note := "appended-2runs.json holds the reports of 2 fio runs appended one after another; this is report " + strconv.Itoa(i+1) + " of 2 (line " + strconv.Itoa(line) + ")"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // UntranslatableError reports a workload attribute fio cannot express as
@@ -45,7 +46,7 @@ func isRandom(rw string) bool { return strings.HasPrefix(rw, "rand") }
 func isMix(rw string) bool { return rw == "rw" || rw == "randrw" }
 
 // readShare is the fraction of I/Os that are reads.
-func readShare(w plan.Workload) float64 {
+func readShare(w workload.Workload) float64 {
 	switch w.RW {
 	case "read", "randread":
 		return 1
@@ -56,12 +57,12 @@ func readShare(w plan.Workload) float64 {
 }
 
 // writes reports whether w issues writes.
-func writes(w plan.Workload) bool { return readShare(w) < 1 }
+func writes(w workload.Workload) bool { return readShare(w) < 1 }
 
 // Translatable checks the parts of w that do not depend on the target and
 // returns every attribute fio cannot express, joined, each an
 // *UntranslatableError. A plan is checked with it before anything runs.
-func Translatable(w plan.Workload) error {
+func Translatable(w workload.Workload) error {
 	var errs []error
 	add := func(err error) {
 		if err != nil {
@@ -79,7 +80,7 @@ func Translatable(w plan.Workload) error {
 	return errors.Join(errs...)
 }
 
-func checkShape(w plan.Workload) error {
+func checkShape(w workload.Workload) error {
 	switch {
 	case !slices.Contains([]string{"read", "write", "randread", "randwrite", "rw", "randrw"}, w.RW):
 		return untranslatable("rw", "rw = %q is not a pattern; use read, write, randread, randwrite, rw or randrw", w.RW)
@@ -100,7 +101,7 @@ func checkShape(w plan.Workload) error {
 // checkIOEngine refuses an engine fio lacks, and a synchronous engine
 // asked for more than one I/O in flight: fio would silently run it at
 // depth 1 and measure something other than the plan asks.
-func checkIOEngine(w plan.Workload) error {
+func checkIOEngine(w workload.Workload) error {
 	if w.IOEngine == "" {
 		return nil
 	}
@@ -127,7 +128,7 @@ func engineNames() string {
 // ioEngine is the fio engine for w: the named one, or psync at depth 1
 // and io_uring, which keeps iodepth I/Os in flight with or without
 // O_DIRECT, at greater depths.
-func ioEngine(w plan.Workload) string {
+func ioEngine(w workload.Workload) string {
 	switch {
 	case w.IOEngine != "":
 		return w.IOEngine
@@ -137,7 +138,7 @@ func ioEngine(w plan.Workload) string {
 	return "psync"
 }
 
-func checkSizes(w plan.Workload) error {
+func checkSizes(w workload.Workload) error {
 	if len(w.BSSplit) == 0 {
 		if w.BS <= 0 {
 			return untranslatable("bs", "bs = %d: the block size must be a positive number of bytes", w.BS)
@@ -155,7 +156,7 @@ func checkSizes(w plan.Workload) error {
 	return nil
 }
 
-func splitWeights(split []plan.SizeWeight) []float64 {
+func splitWeights(split []workload.SizeWeight) []float64 {
 	ws := make([]float64, len(split))
 	for i, s := range split {
 		ws[i] = s.Weight
@@ -184,7 +185,7 @@ func wholePercents(weights []float64) ([]int, error) {
 	return pcts, nil
 }
 
-func checkZones(w plan.Workload) error {
+func checkZones(w workload.Workload) error {
 	if len(w.Zones) == 0 {
 		return nil
 	}
@@ -205,7 +206,7 @@ func checkZones(w plan.Workload) error {
 	return nil
 }
 
-func checkData(w plan.Workload) error {
+func checkData(w workload.Workload) error {
 	switch {
 	case !slices.Contains([]string{"", "random", "zero", "compressible", "dedupe"}, w.Data):
 		return untranslatable("data", "data = %q is not a pattern; use random, zero, compressible or dedupe", w.Data)
@@ -217,7 +218,7 @@ func checkData(w plan.Workload) error {
 	return nil
 }
 
-func checkTiming(w plan.Workload) error {
+func checkTiming(w workload.Workload) error {
 	for _, d := range []struct {
 		field string
 		v     time.Duration
@@ -229,7 +230,7 @@ func checkTiming(w plan.Workload) error {
 	return nil
 }
 
-func checkRate(w plan.Workload) error {
+func checkRate(w workload.Workload) error {
 	switch {
 	case w.RateIOPS < 0 || w.RateBW < 0 || w.RatePct < 0:
 		return untranslatable("rate", "rates must not be negative")
@@ -242,7 +243,7 @@ func checkRate(w plan.Workload) error {
 // checkVerify refuses what fio's verify phase cannot do: it reads back
 // only after a write phase that ends by size, and never starts when the
 // runtime is used up.
-func checkVerify(w plan.Workload) error {
+func checkVerify(w workload.Workload) error {
 	switch {
 	case !w.Verify:
 		return nil
@@ -259,7 +260,7 @@ func checkVerify(w plan.Workload) error {
 // replaced). The file needs nothing else to run: `fio --output-format=json+
 // FILE` reruns the step by hand. An attribute fio cannot express gives an
 // error that is, or joins, *UntranslatableError.
-func JobFile(name string, t driver.Target, w plan.Workload) (string, error) {
+func JobFile(name string, t driver.Target, w workload.Workload) (string, error) {
 	spec, err := buildSpec(name, t, w)
 	if err != nil {
 		return "", err
@@ -313,7 +314,7 @@ func writeOptions(b *strings.Builder, opts []option) {
 }
 
 // buildSpec translates w against t.
-func buildSpec(name string, t driver.Target, w plan.Workload) (jobSpec, error) {
+func buildSpec(name string, t driver.Target, w workload.Workload) (jobSpec, error) {
 	if err := Translatable(w); err != nil {
 		return jobSpec{}, err
 	}
@@ -342,7 +343,7 @@ func buildSpec(name string, t driver.Target, w plan.Workload) (jobSpec, error) {
 
 // checkDirect checks what O_DIRECT requires: transfers and the region's
 // start aligned to the target's logical block size.
-func checkDirect(t driver.Target, w plan.Workload, start, unit int64) error {
+func checkDirect(t driver.Target, w workload.Workload, start, unit int64) error {
 	lbs := int64(t.LogicalBlockSize())
 	switch {
 	case !w.Direct:
@@ -371,7 +372,7 @@ func jobName(name string) string {
 }
 
 // header describes the step in comments.
-func header(name string, w plan.Workload) []string {
+func header(name string, w workload.Workload) []string {
 	c := []string{"drivebench step " + name}
 	if w.RatePct > 0 && w.RateBase != "" {
 		c = append(c, fmt.Sprintf("rate: %g%% of the IOPS measured by step %s", w.RatePct, w.RateBase))
@@ -380,7 +381,7 @@ func header(name string, w plan.Workload) []string {
 }
 
 // globalOptions are the options every job of the file shares.
-func globalOptions(t driver.Target, w plan.Workload, unit int64) ([]option, error) {
+func globalOptions(t driver.Target, w workload.Workload, unit int64) ([]option, error) {
 	opts := []option{
 		{"filename", escapeFilename(t.Path)},
 		{"ioengine", ioEngine(w)},
@@ -426,7 +427,7 @@ func boolValue(b bool) string {
 	return "0"
 }
 
-func sizeOptions(w plan.Workload, unit int64) []option {
+func sizeOptions(w workload.Workload, unit int64) []option {
 	if len(w.BSSplit) == 0 {
 		return []option{{"bs", strconv.FormatInt(w.BS, 10)}}
 	}
@@ -442,7 +443,7 @@ func sizeOptions(w plan.Workload, unit int64) []option {
 
 // timeOptions bound the run: by time alone (time_based), or by time and a
 // budget (whichever ends first), or by the budget alone.
-func timeOptions(w plan.Workload) []option {
+func timeOptions(w workload.Workload) []option {
 	if w.Runtime <= 0 {
 		return nil
 	}
@@ -472,7 +473,7 @@ func fioDuration(d time.Duration) string {
 // randomOptions place random offsets as the native engine does: uniformly
 // with replacement (norandommap), from the workload's seed, skewed by
 // zones, continuing sequentially seq_pct of the time.
-func randomOptions(w plan.Workload) []option {
+func randomOptions(w workload.Workload) []option {
 	if !isRandom(w.RW) {
 		return nil
 	}
@@ -500,7 +501,7 @@ func randomOptions(w plan.Workload) []option {
 // between reads and writes by the mix. fio converts an IOPS cap to bytes
 // with the smallest transfer size, so with bs_split, or with both caps
 // set, the cap is given in bytes at the mean transfer size.
-func rateOptions(w plan.Workload) ([]option, error) {
+func rateOptions(w workload.Workload) ([]option, error) {
 	if w.RateIOPS == 0 && w.RateBW == 0 {
 		if w.RatePct > 0 {
 			return nil, untranslatable("rate_pct", "the rate is %g%% of the IOPS of step %s, known only once that step has run; resolve it into rate_iops first",
@@ -531,7 +532,7 @@ func rateOptions(w plan.Workload) ([]option, error) {
 
 // bytesCap is the step's rate in bytes per second: the lower of the
 // bandwidth cap and the IOPS cap at the mean transfer size.
-func bytesCap(w plan.Workload) float64 {
+func bytesCap(w workload.Workload) float64 {
 	limit := math.Inf(1)
 	if w.RateBW > 0 {
 		limit = w.RateBW
@@ -543,7 +544,7 @@ func bytesCap(w plan.Workload) float64 {
 }
 
 // meanSize is the mean transfer size of w.
-func meanSize(w plan.Workload) float64 {
+func meanSize(w workload.Workload) float64 {
 	if len(w.BSSplit) == 0 {
 		return float64(w.BS)
 	}
@@ -558,7 +559,7 @@ func meanSize(w plan.Workload) float64 {
 // rateValue writes a rate for the directions the pattern has: one value
 // for a pure read or write (fio applies it to either), read,write for a
 // mix.
-func rateValue(w plan.Workload, perDirection []string) string {
+func rateValue(w workload.Workload, perDirection []string) string {
 	switch {
 	case isMix(w.RW):
 		return perDirection[0] + "," + perDirection[1]
@@ -568,7 +569,7 @@ func rateValue(w plan.Workload, perDirection []string) string {
 	return perDirection[0]
 }
 
-func dataOptions(w plan.Workload) []option {
+func dataOptions(w workload.Workload) []option {
 	switch w.Data {
 	case "zero":
 		return []option{{"zero_buffers", "1"}}
@@ -580,7 +581,7 @@ func dataOptions(w plan.Workload) []option {
 	return nil
 }
 
-func verifyOptions(w plan.Workload) []option {
+func verifyOptions(w workload.Workload) []option {
 	if !w.Verify {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // The layout mirrors the native engine's, so the two engines touch the
@@ -24,7 +24,7 @@ type jobPart struct {
 }
 
 // granule divides every transfer size of w.
-func granule(w plan.Workload) int64 {
+func granule(w workload.Workload) int64 {
 	if len(w.BSSplit) == 0 {
 		return w.BS
 	}
@@ -43,7 +43,7 @@ func gcd(a, b int64) int64 {
 }
 
 // largestSize is the biggest transfer of w.
-func largestSize(w plan.Workload) int64 {
+func largestSize(w workload.Workload) int64 {
 	big := w.BS
 	if len(w.BSSplit) > 0 {
 		big = 0
@@ -56,7 +56,7 @@ func largestSize(w plan.Workload) int64 {
 
 // resolveRegion returns the start and length of the region of t that w
 // covers, the length a whole number of granules.
-func resolveRegion(t driver.Target, w plan.Workload, unit int64) (start, length int64, err error) {
+func resolveRegion(t driver.Target, w workload.Workload, unit int64) (start, length int64, err error) {
 	if t.Capacity <= 0 {
 		return 0, 0, untranslatable("size", "the capacity of %s is unknown, so the region cannot be placed; give the drive a size", t.Path)
 	}
@@ -82,7 +82,7 @@ func resolveRegion(t driver.Target, w plan.Workload, unit int64) (start, length 
 }
 
 // jobParts divides the region among the jobs of w.
-func jobParts(w plan.Workload, start, length, unit int64) ([]jobPart, error) {
+func jobParts(w workload.Workload, start, length, unit int64) ([]jobPart, error) {
 	n := int64(w.NumJobs)
 	parts := make([]jobPart, n)
 	random := isRandom(w.RW)
@@ -105,7 +105,7 @@ func jobParts(w plan.Workload, start, length, unit int64) ([]jobPart, error) {
 // assignBudgets sets each job's byte budget: w.Bytes (or bytes_pct
 // percent of the region) in total when set; otherwise loops passes over
 // the region, unless only time bounds the run.
-func assignBudgets(w plan.Workload, parts []jobPart, length, unit int64) error {
+func assignBudgets(w workload.Workload, parts []jobPart, length, unit int64) error {
 	n := int64(len(parts))
 	var budgets []int64
 	switch {
@@ -153,7 +153,7 @@ func evenShares(total, n, unit int64) []int64 {
 }
 
 // timeBoundOnly reports whether only the runtime bounds w.
-func timeBoundOnly(w plan.Workload) bool {
+func timeBoundOnly(w workload.Workload) bool {
 	return w.Runtime > 0 && w.Bytes == 0 && w.BytesPct == 0 && w.Loops == 0
 }
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestRuntimeAndBudgetStopAtWhicheverComesFirst runs with both a runtime
@@ -15,14 +15,14 @@ func TestRuntimeAndBudgetStopAtWhicheverComesFirst(t *testing.T) {
 	const capacity = 1 << 20
 	tests := []struct {
 		name       string
-		w          plan.Workload
+		w          workload.Workload
 		wantBytes  uint64 // 0: stopped by time, fewer than the budget
 		maxRuntime time.Duration
 	}{
-		{name: "bytes first", w: plan.Workload{Runtime: time.Minute, Bytes: 1000 * 4096}, wantBytes: 1000 * 4096, maxRuntime: 30 * time.Second},
-		{name: "loops first", w: plan.Workload{Runtime: time.Minute, Loops: 3}, wantBytes: 3 * capacity, maxRuntime: 30 * time.Second},
-		{name: "bytes_pct first", w: plan.Workload{Runtime: time.Minute, BytesPct: 400}, wantBytes: 4 * capacity, maxRuntime: 30 * time.Second},
-		{name: "runtime first", w: plan.Workload{Runtime: 300 * time.Millisecond, Loops: 1 << 20}, maxRuntime: 2 * time.Second},
+		{name: "bytes first", w: workload.Workload{Runtime: time.Minute, Bytes: 1000 * 4096}, wantBytes: 1000 * 4096, maxRuntime: 30 * time.Second},
+		{name: "loops first", w: workload.Workload{Runtime: time.Minute, Loops: 3}, wantBytes: 3 * capacity, maxRuntime: 30 * time.Second},
+		{name: "bytes_pct first", w: workload.Workload{Runtime: time.Minute, BytesPct: 400}, wantBytes: 4 * capacity, maxRuntime: 30 * time.Second},
+		{name: "runtime first", w: workload.Workload{Runtime: 300 * time.Millisecond, Loops: 1 << 20}, maxRuntime: 2 * time.Second},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

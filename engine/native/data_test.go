@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // writeRegion writes a 4 MiB file once, sequentially, with data = kind,
@@ -17,7 +17,7 @@ func writeRegion(t *testing.T, kind string, compressPct, dedupePct int) []byte {
 	t.Helper()
 	const capacity = 4 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
-	w := plan.Workload{RW: "write", BS: 16384, IODepth: 2, NumJobs: 2, Seed: 8,
+	w := workload.Workload{RW: "write", BS: 16384, IODepth: 2, NumJobs: 2, Seed: 8,
 		Data: kind, CompressPct: compressPct, DedupePct: dedupePct}
 	_, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil)
 	if err != nil {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/workload"
 
-	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"
 )
 
@@ -26,7 +26,7 @@ func TestDirectIO(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path, _ := patternFile(t, tt.dir(t), 256<<10)
-			w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 8192, IODepth: 2, NumJobs: 2, Direct: true, Offset: 4096, Bytes: 64 * 8192}
+			w := workload.Workload{RW: "randrw", ReadPct: 50, BS: 8192, IODepth: 2, NumJobs: 2, Direct: true, Offset: 4096, Bytes: 64 * 8192}
 			sys := &recordingSys{}
 			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
 			if tt.mayRefuse && errors.Is(err, ErrDirectRefused) {
@@ -74,7 +74,7 @@ func TestDirectRequiresAlignment(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := plan.Workload{RW: "randread", BS: tt.bs, IODepth: 1, NumJobs: 1, Direct: true, Offset: tt.offset}
+			w := workload.Workload{RW: "randread", BS: tt.bs, IODepth: 1, NumJobs: 1, Direct: true, Offset: tt.offset}
 			_, err := Engine{}.Run(context.Background(), driver.Target{Path: "/nonexistent", Capacity: 1 << 20, BlockSize: tt.blockSize}, w, nil)
 			var we *WorkloadError
 			if !errors.As(err, &we) || we.Field != tt.field || !strings.Contains(err.Error(), "direct = false") {
@@ -86,7 +86,7 @@ func TestDirectRequiresAlignment(t *testing.T) {
 
 func TestDirectRefused(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 64<<10)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Direct: true}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Direct: true}
 	target := driver.Target{Path: path, Capacity: 64 << 10, BlockSize: 4096}
 
 	t.Run("at open", func(t *testing.T) {

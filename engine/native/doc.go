@@ -1,5 +1,5 @@
 // Package native is drivebench's built-in I/O engine: it runs one
-// workload (plan.Workload) against one file or block device and returns
+// workload (workload.Workload) against one file or block device and returns
 // what it measured as a metrics.Result, in the same histogram and time
 // series model the fio driver produces, so the two engines' results
 // compare and merge exactly.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,7 +37,7 @@ type Engine struct {
 // the engine cannot run gives a nil result and a *WorkloadError (several,
 // joined, when several attributes are wrong). With verify, a bad block
 // gives the result and a *VerifyError.
-func (e Engine) Run(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
+func (e Engine) Run(ctx context.Context, t driver.Target, w workload.Workload, live func(metrics.Sample)) (*metrics.Result, error) {
 	return execute(ctx, t, w, live, unixSyscalls{}, e.interval())
 }
 
@@ -49,7 +49,7 @@ func (e Engine) interval() time.Duration {
 }
 
 // execute is Run over an injectable system interface.
-func execute(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls, interval time.Duration) (*metrics.Result, error) {
+func execute(ctx context.Context, t driver.Target, w workload.Workload, live func(metrics.Sample), sys syscalls, interval time.Duration) (*metrics.Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ type run struct {
 
 // prepare validates w against t, opens the target and sets up the jobs
 // and their slots.
-func prepare(t driver.Target, w plan.Workload, sys syscalls) (*run, error) {
+func prepare(t driver.Target, w workload.Workload, sys syscalls) (*run, error) {
 	if err := validate(w); err != nil {
 		return nil, err
 	}
@@ -163,7 +163,7 @@ func runNonce(seed uint64) uint64 {
 
 // allocate maps the I/O buffers: one per direction per slot, of the
 // largest transfer size, and the content deduplicated writes repeat.
-func (r *run) allocate(w plan.Workload) error {
+func (r *run) allocate(w workload.Workload) error {
 	l := r.layout
 	count := w.NumJobs * w.IODepth * l.buffersPerSlot()
 	r.data = newDataSpec(w)
@@ -182,12 +182,12 @@ func (r *run) allocate(w plan.Workload) error {
 }
 
 // newDataSpec resolves the workload's data pattern.
-func newDataSpec(w plan.Workload) *dataSpec {
+func newDataSpec(w workload.Workload) *dataSpec {
 	return &dataSpec{kind: dataKinds[w.Data], randomPerSector: sector * (100 - w.CompressPct) / 100, dedupePct: w.DedupePct}
 }
 
 // buildJobs creates the jobs and their slots.
-func (r *run) buildJobs(w plan.Workload) {
+func (r *run) buildJobs(w workload.Workload) {
 	l := r.layout
 	r.jobs = make([]*job, w.NumJobs)
 	buf := 0

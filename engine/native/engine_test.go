@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/workload"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"
 )
 
@@ -37,7 +37,7 @@ func TestSequentialFillWritesExactlyTheRegion(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("loops=%d,numjobs=%d,iodepth=%d", tt.loops, tt.numjobs, tt.iodepth), func(t *testing.T) {
 			path, before := patternFile(t, t.TempDir(), fileSize)
-			w := plan.Workload{RW: "write", BS: bs, IODepth: tt.iodepth, NumJobs: tt.numjobs,
+			w := workload.Workload{RW: "write", BS: bs, IODepth: tt.iodepth, NumJobs: tt.numjobs,
 				Offset: regionOff, Size: regionLen + 1000, Loops: tt.loops}
 			sys := &recordingSys{}
 			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: fileSize}, w, nil, sys)
@@ -76,7 +76,7 @@ func TestSequentialFillWritesExactlyTheRegion(t *testing.T) {
 func TestRandRWReadShare(t *testing.T) {
 	const ios = 40000
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randrw", ReadPct: 70, BS: 4096, IODepth: 2, NumJobs: 2, Bytes: ios * 4096, Seed: 7}
+	w := workload.Workload{RW: "randrw", ReadPct: 70, BS: 4096, IODepth: 2, NumJobs: 2, Bytes: ios * 4096, Seed: 7}
 	sys := &recordingSys{}
 	res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys)
 	if err != nil {
@@ -116,7 +116,7 @@ func TestOffsetsStayInsideTheRegionAligned(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.rw, func(t *testing.T) {
 			path, _ := patternFile(t, t.TempDir(), 512<<10)
-			w := plan.Workload{RW: tt.rw, ReadPct: 50, BS: bs, IODepth: 3, NumJobs: 2,
+			w := workload.Workload{RW: tt.rw, ReadPct: 50, BS: bs, IODepth: 3, NumJobs: 2,
 				Offset: regionOff, Size: 300000, Loops: loops, Seed: 3}
 			sys := &recordingSys{}
 			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 512 << 10}, w, nil, sys)
@@ -159,7 +159,7 @@ func recordedIOs(d *metrics.DirStats) uint64 {
 
 func TestBytesLimitsTheTransfer(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
-	w := plan.Workload{RW: "write", BS: 4096, IODepth: 4, NumJobs: 3, Bytes: 10 * 4096, Loops: 5}
+	w := workload.Workload{RW: "write", BS: 4096, IODepth: 4, NumJobs: 3, Bytes: 10 * 4096, Loops: 5}
 	sys := &recordingSys{}
 	res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
 	if err != nil {
@@ -174,7 +174,7 @@ func TestBytesLimitsTheTransfer(t *testing.T) {
 // of its own, as fio's jobs do, and every one is closed at the end.
 func TestEveryJobHasItsOwnOpenFile(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 3, Bytes: 3 * 64 * 4096}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 3, Bytes: 3 * 64 * 4096}
 	sys := &recordingSys{}
 	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
 		t.Fatal(err)
@@ -198,7 +198,7 @@ func TestEveryJobHasItsOwnOpenFile(t *testing.T) {
 // file, the run says which job and what to do, and closes what it opened.
 func TestAJobFileRefusedClosesTheOthers(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 3, Bytes: 3 * 4096}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 3, Bytes: 3 * 4096}
 	sys := &recordingSys{openLimit: 2}
 	_, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys)
 	if err == nil || !strings.Contains(err.Error(), "job 3 of 3") || !strings.Contains(err.Error(), "lower numjobs") {
@@ -212,7 +212,7 @@ func TestAJobFileRefusedClosesTheOthers(t *testing.T) {
 func TestSeedRepeatsOffsets(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 256<<10)
 	offsets := func(seed uint64) []transfer {
-		w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 200 * 4096, Seed: seed}
+		w := workload.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 200 * 4096, Seed: seed}
 		sys := &recordingSys{}
 		if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10}, w, nil, sys); err != nil {
 			t.Fatal(err)
@@ -234,7 +234,7 @@ func TestSeedRepeatsOffsets(t *testing.T) {
 
 func TestTimeBasedRunExcludesRamp(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 1, Runtime: time.Second, Ramp: 300 * time.Millisecond}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 1, Runtime: time.Second, Ramp: 300 * time.Millisecond}
 	sys := &recordingSys{}
 	var live []metrics.Sample
 	before := time.Now()
@@ -301,7 +301,7 @@ func TestCancelStopsTheRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path, _ := patternFile(t, t.TempDir(), 1<<20)
-			w := plan.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 2, Runtime: time.Minute, Ramp: tt.ramp}
+			w := workload.Workload{RW: "randread", BS: 4096, IODepth: 2, NumJobs: 2, Runtime: time.Minute, Ramp: tt.ramp}
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			sys := &recordingSys{after: func(n int) {
@@ -339,7 +339,7 @@ func TestIOErrorStopsTheRun(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("numjobs=%d,iodepth=%d", tt.numjobs, tt.iodepth), func(t *testing.T) {
 			path, _ := patternFile(t, t.TempDir(), 256<<10)
-			w := plan.Workload{RW: "write", BS: 4096, IODepth: tt.iodepth, NumJobs: tt.numjobs, Loops: 100}
+			w := workload.Workload{RW: "write", BS: 4096, IODepth: tt.iodepth, NumJobs: tt.numjobs, Loops: 100}
 			sys := &recordingSys{inject: func(tr transfer) (int, error, bool) {
 				return 0, unix.EIO, tr.offset == failAt
 			}}
@@ -364,7 +364,7 @@ func TestIOErrorStopsTheRun(t *testing.T) {
 func TestShortTransferIsAnError(t *testing.T) {
 	t.Run("read past the end of the file", func(t *testing.T) {
 		path, _ := patternFile(t, t.TempDir(), 64<<10)
-		w := plan.Workload{RW: "read", BS: 4096, IODepth: 1, NumJobs: 1, Offset: 64 << 10}
+		w := workload.Workload{RW: "read", BS: 4096, IODepth: 1, NumJobs: 1, Offset: 64 << 10}
 		_, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 128 << 10}, w, nil)
 		want := fmt.Sprintf("pread %s at offset %d: short transfer: 0 of 4096 bytes", path, 64<<10)
 		if err == nil || err.Error() != want {
@@ -373,7 +373,7 @@ func TestShortTransferIsAnError(t *testing.T) {
 	})
 	t.Run("partial write", func(t *testing.T) {
 		path, _ := patternFile(t, t.TempDir(), 64<<10)
-		w := plan.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 1}
+		w := workload.Workload{RW: "write", BS: 4096, IODepth: 1, NumJobs: 1}
 		sys := &recordingSys{inject: func(tr transfer) (int, error, bool) { return 100, nil, tr.offset == 8192 }}
 		_, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 64 << 10}, w, nil, sys)
 		var ioErr *IOError
@@ -419,7 +419,7 @@ func BenchmarkRandRead4KPageCache(b *testing.B) {
 				skipWithoutUring(b)
 			}
 			path, _ := patternFile(b, b.TempDir(), 4<<20)
-			w := plan.Workload{RW: "randread", BS: 4096, IODepth: bc.depth, NumJobs: 1, IOEngine: bc.engine, Bytes: int64(max(b.N, bc.depth)) * 4096}
+			w := workload.Workload{RW: "randread", BS: 4096, IODepth: bc.depth, NumJobs: 1, IOEngine: bc.engine, Bytes: int64(max(b.N, bc.depth)) * 4096}
 			b.ReportAllocs()
 			b.ResetTimer()
 			res, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 4 << 20}, w, nil)

@@ -6,9 +6,9 @@ import (
 	"os"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/workload"
 
 	"github.com/drivebench/drivebench/engine/native"
-	"github.com/drivebench/drivebench/plan"
 )
 
 // A sequential fill: two jobs of four outstanding 64 KiB writes cover a
@@ -25,7 +25,7 @@ func ExampleEngine_Run() {
 		fmt.Println(err)
 		return
 	}
-	w := plan.Workload{RW: "write", BS: 64 << 10, IODepth: 4, NumJobs: 2, Loops: 2}
+	w := workload.Workload{RW: "write", BS: 64 << 10, IODepth: 4, NumJobs: 2, Loops: 2}
 	res, err := native.Engine{}.Run(context.Background(), driver.Target{Path: f.Name(), Capacity: 1 << 20}, w, nil)
 	if err != nil {
 		fmt.Println(err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // gcCycles counts the garbage collections the program has finished.
@@ -26,7 +26,7 @@ func gcCycles() uint64 {
 // collection would otherwise start at), and the settings come back after.
 func TestRunHoldsGC(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Runtime: 400 * time.Millisecond, IOEngine: "psync"}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Runtime: 400 * time.Millisecond, IOEngine: "psync"}
 	runtime.GC()
 	percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
 	debug.SetGCPercent(percent)

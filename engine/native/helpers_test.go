@@ -11,7 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -141,8 +141,8 @@ func patternFile(t testing.TB, dir string, size int) (string, []byte) {
 }
 
 // baseWorkload is a small valid workload that tests adjust.
-func baseWorkload() plan.Workload {
-	return plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Seed: 42}
+func baseWorkload() workload.Workload {
+	return workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Seed: 42}
 }
 
 func readFile(t *testing.T, path string) []byte {
@@ -156,7 +156,7 @@ func readFile(t *testing.T, path string) []byte {
 
 // execPsync runs w through sys with one-second intervals, on psync unless
 // w names another ioengine: only psync's transfers pass through sys.
-func execPsync(ctx context.Context, t driver.Target, w plan.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
+func execPsync(ctx context.Context, t driver.Target, w workload.Workload, live func(metrics.Sample), sys syscalls) (*metrics.Result, error) {
 	if w.IOEngine == "" {
 		w.IOEngine = "psync"
 	}

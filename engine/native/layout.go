@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // layout is how a workload maps onto the target: the region, the pattern,
@@ -32,7 +32,7 @@ const unbounded = math.MaxInt64
 
 // planLayout resolves the region of t that w covers and divides the work
 // among w.NumJobs jobs. w must have passed validate.
-func planLayout(t driver.Target, w plan.Workload) (layout, error) {
+func planLayout(t driver.Target, w workload.Workload) (layout, error) {
 	sizes := newSizeMix(w)
 	granule := sizes.granule()
 	reg, err := resolveRegion(t, w, granule)
@@ -75,7 +75,7 @@ func (l layout) buffersPerSlot() int {
 // slice, so a sequential fill writes every block of the region once per
 // pass (fio's offset_increment = region/numjobs); each job of a random
 // pattern roams the whole region.
-func jobSlices(reg region, w plan.Workload, p pattern, granule int64) ([]region, error) {
+func jobSlices(reg region, w workload.Workload, p pattern, granule int64) ([]region, error) {
 	if p.random {
 		slices := make([]region, w.NumJobs)
 		for i := range slices {
@@ -95,7 +95,7 @@ func jobSlices(reg region, w plan.Workload, p pattern, granule int64) ([]region,
 // over the region, each sequential job covering its own slice loops
 // times; unbounded in a time-based run that sets none of them. A run with
 // both a runtime and a budget stops at whichever comes first.
-func jobBudgets(w plan.Workload, l layout) ([]int64, error) {
+func jobBudgets(w workload.Workload, l layout) ([]int64, error) {
 	n := w.NumJobs
 	switch {
 	case w.Bytes > 0:

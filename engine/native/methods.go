@@ -6,7 +6,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // ioMethod is how a job's I/Os reach the kernel (the workload's
@@ -47,7 +47,7 @@ func ioMethodNames() string {
 // O_DIRECT pread costs the Go scheduler a thread hand-off per I/O, which
 // a ring's wait avoids; and beyond one I/O in flight a thread per I/O
 // costs more than a ring.
-func chooseMethod(w plan.Workload) (ioMethod, error) {
+func chooseMethod(w workload.Workload) (ioMethod, error) {
 	if w.IOEngine != "" {
 		return ioMethods[w.IOEngine], nil
 	}

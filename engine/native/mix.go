@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // sizeMix is the transfer-size distribution: one size, or bs_split's
@@ -21,7 +21,7 @@ const weightScale = 1 << 32
 
 // newSizeMix builds the distribution of w: bs_split when set, else bs.
 // The weights must have passed validate.
-func newSizeMix(w plan.Workload) sizeMix {
+func newSizeMix(w workload.Workload) sizeMix {
 	if len(w.BSSplit) == 0 {
 		return sizeMix{sizes: []int64{w.BS}}
 	}
@@ -101,7 +101,7 @@ type zoneRange struct {
 // newZoneSet lays w.Zones out over reg in order, each RegionPct percent of
 // it, boundaries rounded down to the granule; the last zone ends at the
 // region's end. A zone without a whole granule is an error.
-func newZoneSet(zones []plan.Zone, reg region, granule int64) (zoneSet, error) {
+func newZoneSet(zones []workload.Zone, reg region, granule int64) (zoneSet, error) {
 	if len(zones) == 0 {
 		return zoneSet{}, nil
 	}

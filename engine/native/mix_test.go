@@ -9,13 +9,13 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
-var testSplit = []plan.SizeWeight{{Size: 4096, Weight: 50}, {Size: 16384, Weight: 30}, {Size: 65536, Weight: 20}}
+var testSplit = []workload.SizeWeight{{Size: 4096, Weight: 50}, {Size: 16384, Weight: 30}, {Size: 65536, Weight: 20}}
 
 func TestSizeMixFollowsTheWeights(t *testing.T) {
-	m := newSizeMix(plan.Workload{BSSplit: append(testSplit, plan.SizeWeight{Size: 8192, Weight: 0})})
+	m := newSizeMix(workload.Workload{BSSplit: append(testSplit, workload.SizeWeight{Size: 8192, Weight: 0})})
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 200000
 	counts := map[int64]int{}
@@ -41,7 +41,7 @@ func TestBSSplitRandomRun(t *testing.T) {
 		budget   = 4000 * 4096
 	)
 	path, _ := patternFile(t, t.TempDir(), capacity)
-	w := plan.Workload{RW: "randrw", ReadPct: 50, BSSplit: testSplit, IODepth: 2, NumJobs: 2, Bytes: budget, Offset: 8192, Seed: 5}
+	w := workload.Workload{RW: "randrw", ReadPct: 50, BSSplit: testSplit, IODepth: 2, NumJobs: 2, Bytes: budget, Offset: 8192, Seed: 5}
 	sys := &recordingSys{}
 	res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys)
 	if err != nil {
@@ -69,7 +69,7 @@ func TestBSSplitRandomRun(t *testing.T) {
 func TestBSSplitSequentialPassCoversTheRegionOnce(t *testing.T) {
 	const capacity = 1 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
-	w := plan.Workload{RW: "write", BSSplit: testSplit, IODepth: 3, NumJobs: 2, Size: 900 << 10, Seed: 9}
+	w := workload.Workload{RW: "write", BSSplit: testSplit, IODepth: 3, NumJobs: 2, Size: 900 << 10, Seed: 9}
 	sys := &recordingSys{}
 	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys); err != nil {
 		t.Fatal(err)
@@ -90,8 +90,8 @@ func TestBSSplitSequentialPassCoversTheRegionOnce(t *testing.T) {
 func TestZonesSkewTheOffsets(t *testing.T) {
 	const capacity = 4 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 2, Bytes: 20000 * 4096, Seed: 4,
-		Zones: []plan.Zone{{AccessPct: 80, RegionPct: 10}, {AccessPct: 15, RegionPct: 40}, {AccessPct: 5, RegionPct: 50}}}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 2, Bytes: 20000 * 4096, Seed: 4,
+		Zones: []workload.Zone{{AccessPct: 80, RegionPct: 10}, {AccessPct: 15, RegionPct: 40}, {AccessPct: 5, RegionPct: 50}}}
 	sys := &recordingSys{}
 	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestZonesSkewTheOffsets(t *testing.T) {
 func TestSeqPctContinuesFromThePreviousIO(t *testing.T) {
 	const capacity = 64 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
-	w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 20000 * 4096, SeqPct: 60, Seed: 2}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 20000 * 4096, SeqPct: 60, Seed: 2}
 	sys := &recordingSys{}
 	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys); err != nil {
 		t.Fatal(err)
@@ -137,8 +137,8 @@ func TestMixesRepeatForASeed(t *testing.T) {
 	const capacity = 4 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
 	log := func(seed uint64) []transfer {
-		w := plan.Workload{RW: "randrw", ReadPct: 70, BSSplit: testSplit, IODepth: 1, NumJobs: 1, Bytes: 500 * 4096, SeqPct: 30, Seed: seed,
-			Zones: []plan.Zone{{AccessPct: 90, RegionPct: 20}, {AccessPct: 10, RegionPct: 80}}}
+		w := workload.Workload{RW: "randrw", ReadPct: 70, BSSplit: testSplit, IODepth: 1, NumJobs: 1, Bytes: 500 * 4096, SeqPct: 30, Seed: seed,
+			Zones: []workload.Zone{{AccessPct: 90, RegionPct: 20}, {AccessPct: 10, RegionPct: 80}}}
 		sys := &recordingSys{}
 		if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys); err != nil {
 			t.Fatal(err)

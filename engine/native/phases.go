@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // supervisor drives a run through its phases from one goroutine: the ramp
@@ -14,7 +14,7 @@ import (
 // cancellation).
 type supervisor struct {
 	r        *run
-	w        plan.Workload
+	w        workload.Workload
 	live     func(metrics.Sample)
 	interval time.Duration
 
@@ -29,7 +29,7 @@ type supervisor struct {
 }
 
 // supervise runs the workload to its end and assembles the result.
-func (r *run) supervise(ctx context.Context, w plan.Workload, live func(metrics.Sample), interval time.Duration) (*metrics.Result, error) {
+func (r *run) supervise(ctx context.Context, w workload.Workload, live func(metrics.Sample), interval time.Duration) (*metrics.Result, error) {
 	s := &supervisor{r: r, w: w, live: live, interval: interval, began: time.Now()}
 	defer holdGC()()
 	cpuStart := cpuTime()

@@ -8,7 +8,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 func TestReserveProcsAddsPsAndGivesThemBack(t *testing.T) {
@@ -55,7 +55,7 @@ func TestEveryBlockingWaiterHasItsP(t *testing.T) {
 			}
 			before := runtime.GOMAXPROCS(0)
 			path, _ := patternFile(t, t.TempDir(), 1<<20)
-			w := plan.Workload{RW: "randread", BS: 4096, IOEngine: tt.engine, NumJobs: tt.numjobs, IODepth: tt.iodepth,
+			w := workload.Workload{RW: "randread", BS: 4096, IOEngine: tt.engine, NumJobs: tt.numjobs, IODepth: tt.iodepth,
 				Runtime: 50 * time.Millisecond, Seed: 1}
 			var during []int
 			live := func(metrics.Sample) { during = append(during, runtime.GOMAXPROCS(0)) }

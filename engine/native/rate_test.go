@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 func TestUniformScheduleIsExact(t *testing.T) {
@@ -95,7 +95,7 @@ func TestRateTargetIsMet(t *testing.T) {
 			}
 			t.Parallel()
 			path, _ := patternFile(t, t.TempDir(), 1<<20)
-			w := plan.Workload{RW: "randread", BS: 8192, IODepth: tt.depth, NumJobs: tt.numjobs, Runtime: 2 * time.Second,
+			w := workload.Workload{RW: "randread", BS: 8192, IODepth: tt.depth, NumJobs: tt.numjobs, Runtime: 2 * time.Second,
 				IOEngine: tt.engine, RateIOPS: tt.iops, RateBW: tt.bw, Arrival: tt.arrival, Seed: 3}
 			res, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil)
 			if err != nil {
@@ -139,7 +139,7 @@ func TestStallShowsAsLatencyOfTheIOsBehindIt(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("rate=%g", tt.rate), func(t *testing.T) {
 			path, _ := patternFile(t, t.TempDir(), 1<<20)
-			w := plan.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 800 * 4096, RateIOPS: tt.rate, Seed: 1}
+			w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 800 * 4096, RateIOPS: tt.rate, Seed: 1}
 			sys := &recordingSys{after: func(n int) {
 				if n == 100 {
 					time.Sleep(stall)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestRotationLosesNoRecord records from several goroutines while the
@@ -119,7 +119,7 @@ func TestDrainFoldsIntoTheLastInterval(t *testing.T) {
 
 func TestLiveSeriesOfAWriteRun(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randwrite", BS: 4096, IODepth: 2, NumJobs: 2, Runtime: 500 * time.Millisecond, IOEngine: "psync"}
+	w := workload.Workload{RW: "randwrite", BS: 4096, IODepth: 2, NumJobs: 2, Runtime: 500 * time.Millisecond, IOEngine: "psync"}
 	var live []metrics.Sample
 	res, err := Engine{Interval: 100 * time.Millisecond}.Run(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w,
 		func(s metrics.Sample) { live = append(live, s) })
@@ -193,7 +193,7 @@ func TestLongRunKeepsMemoryBounded(t *testing.T) {
 		t.Skip("runs for a second")
 	}
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 4, NumJobs: 2, Runtime: time.Second, IOEngine: "psync"}
+	w := workload.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 4, NumJobs: 2, Runtime: time.Second, IOEngine: "psync"}
 	var res *metrics.Result
 	grown := heapGrowth(func() any {
 		var err error

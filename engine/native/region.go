@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // region is the byte range of the target a workload works on: start and
@@ -25,7 +25,7 @@ func (r region) blocks(unit int64) int64 { return r.length / unit }
 // the end), rounded down to a multiple of unit (the granule of the
 // transfer sizes). It fails when the region is empty or reaches past the
 // capacity.
-func resolveRegion(t driver.Target, w plan.Workload, unit int64) (region, error) {
+func resolveRegion(t driver.Target, w workload.Workload, unit int64) (region, error) {
 	if t.Capacity <= 0 {
 		return region{}, fmt.Errorf("target %s has no usable capacity (%d bytes)", t.Path, t.Capacity)
 	}
@@ -48,7 +48,7 @@ func resolveRegion(t driver.Target, w plan.Workload, unit int64) (region, error)
 
 // requestedLength is the region length before rounding and the attribute
 // it came from.
-func requestedLength(capacity int64, w plan.Workload) (int64, string) {
+func requestedLength(capacity int64, w workload.Workload) (int64, string) {
 	switch {
 	case w.Size > 0:
 		return w.Size, "size"
@@ -60,7 +60,7 @@ func requestedLength(capacity int64, w plan.Workload) (int64, string) {
 }
 
 // unitName names the unit a region is rounded to, for messages.
-func unitName(w plan.Workload, unit int64) string {
+func unitName(w workload.Workload, unit int64) string {
 	if len(w.BSSplit) == 0 {
 		return fmt.Sprintf("bs = %d bytes", unit)
 	}

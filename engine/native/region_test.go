@@ -4,8 +4,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine/driver"
-
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 func TestResolveRegion(t *testing.T) {
@@ -28,7 +27,7 @@ func TestResolveRegion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			w := plan.Workload{BS: tt.bs, Offset: tt.offset, Size: tt.size, SizePct: tt.sizePct}
+			w := workload.Workload{BS: tt.bs, Offset: tt.offset, Size: tt.size, SizePct: tt.sizePct}
 			got, err := resolveRegion(driver.Target{Path: "x", Capacity: capacity}, w, tt.bs)
 			if err != nil {
 				t.Fatal(err)
@@ -41,7 +40,7 @@ func TestResolveRegion(t *testing.T) {
 }
 
 func TestResolveRegionWithoutCapacity(t *testing.T) {
-	if _, err := resolveRegion(driver.Target{Path: "x"}, plan.Workload{BS: 4096}, 4096); err == nil {
+	if _, err := resolveRegion(driver.Target{Path: "x"}, workload.Workload{BS: 4096}, 4096); err == nil {
 		t.Error("a target without capacity gave a region")
 	}
 }

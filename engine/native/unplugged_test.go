@@ -10,7 +10,7 @@ import (
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // TestSequentialRingIOsReachTheDeviceAsTheyAre runs a sequential job on a
@@ -25,7 +25,7 @@ func TestSequentialRingIOsReachTheDeviceAsTheyAre(t *testing.T) {
 	const size, bs = 64 << 20, 128 << 10
 	dev := blockdevtest.LoopDevice(t, size, "--direct-io=on")
 	before := deviceReads(t, dev)
-	w := plan.Workload{RW: "read", BS: bs, IOEngine: "io_uring", NumJobs: 1, IODepth: 8, Direct: true, Bytes: size, Seed: 1}
+	w := workload.Workload{RW: "read", BS: bs, IOEngine: "io_uring", NumJobs: 1, IODepth: 8, Direct: true, Bytes: size, Seed: 1}
 	if _, err := (Engine{}).Run(context.Background(), driver.Target{Path: dev, Capacity: size, BlockSize: 512}, w, nil); err != nil {
 		t.Fatal(err)
 	}

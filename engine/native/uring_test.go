@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -32,7 +32,7 @@ func TestUringRunsEveryPattern(t *testing.T) {
 		for _, rw := range []string{"read", "write", "rw", "randread", "randwrite", "randrw"} {
 			t.Run(fmt.Sprintf("%s,direct=%v", rw, direct), func(t *testing.T) {
 				path, before := patternFile(t, t.TempDir(), capacity)
-				w := plan.Workload{RW: rw, ReadPct: 50, BS: bs, IODepth: 16, NumJobs: 2, Direct: direct, Loops: 2, Seed: 1, IOEngine: "io_uring"}
+				w := workload.Workload{RW: rw, ReadPct: 50, BS: bs, IODepth: 16, NumJobs: 2, Direct: direct, Loops: 2, Seed: 1, IOEngine: "io_uring"}
 				res, err := Engine{}.Run(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil)
 				if err != nil {
 					t.Fatal(err)
@@ -66,7 +66,7 @@ func TestUringRefusalSaysWhatToDo(t *testing.T) {
 			refuseUring(t, tt.errno)
 			path, _ := patternFile(t, t.TempDir(), 64<<10)
 			target := driver.Target{Path: path, Capacity: 64 << 10}
-			w := plan.Workload{RW: "randread", BS: 4096, IODepth: 4, NumJobs: 1, Bytes: 64 * 4096, IOEngine: "io_uring"}
+			w := workload.Workload{RW: "randread", BS: 4096, IODepth: 4, NumJobs: 1, Bytes: 64 * 4096, IOEngine: "io_uring"}
 			_, err := Engine{}.Run(context.Background(), target, w, nil)
 			if !errors.Is(err, ErrIOUringUnavailable) || !errors.Is(err, tt.errno) ||
 				!strings.Contains(err.Error(), tt.says) || !strings.Contains(err.Error(), `set ioengine = "psync"`) {
@@ -95,7 +95,7 @@ func refuseUring(t *testing.T, errno unix.Errno) {
 func TestUringCancelStopsTheRun(t *testing.T) {
 	skipWithoutUring(t)
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := plan.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 32, NumJobs: 2, Runtime: time.Minute, IOEngine: "io_uring"}
+	w := workload.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 32, NumJobs: 2, Runtime: time.Minute, IOEngine: "io_uring"}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()

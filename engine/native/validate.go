@@ -6,6 +6,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Limits on outstanding I/Os: every one has its own buffers and, with
@@ -29,7 +30,7 @@ func (c *checker) check(ok bool, field, format string, args ...any) {
 
 // validate checks the parts of w that do not depend on the target and
 // returns every problem found, joined.
-func validate(w plan.Workload) error {
+func validate(w workload.Workload) error {
 	var c checker
 	validateShape(&c, w)
 	validateRegion(&c, w)
@@ -39,7 +40,7 @@ func validate(w plan.Workload) error {
 	return errors.Join(c.errs...)
 }
 
-func validateShape(c *checker, w plan.Workload) {
+func validateShape(c *checker, w workload.Workload) {
 	_, known := patterns[w.RW]
 	c.check(known, "rw", "rw = %q is not a pattern; use one of %s", w.RW, patternNames())
 	c.check(w.BS > 0 || len(w.BSSplit) > 0, "bs", "bs = %d: the block size must be a positive number of bytes", w.BS)
@@ -57,7 +58,7 @@ func validateShape(c *checker, w plan.Workload) {
 	c.check(w.ReadPct >= 0 && w.ReadPct <= 100, "read_pct", "read_pct = %d: must be between 0 and 100", w.ReadPct)
 }
 
-func validateRegion(c *checker, w plan.Workload) {
+func validateRegion(c *checker, w workload.Workload) {
 	c.check(w.Runtime >= 0, "runtime", "runtime = %v: must not be negative", w.Runtime)
 	c.check(w.Ramp >= 0, "ramp", "ramp = %v: must not be negative", w.Ramp)
 	c.check(w.Bytes >= 0, "bytes", "bytes = %d: must not be negative", w.Bytes)
@@ -75,7 +76,7 @@ func validateRegion(c *checker, w plan.Workload) {
 
 // transferUnit is the granule of w's transfer sizes; 0 when they are
 // invalid.
-func transferUnit(w plan.Workload) int64 {
+func transferUnit(w workload.Workload) int64 {
 	if len(w.BSSplit) == 0 {
 		return max(w.BS, 0)
 	}
@@ -89,7 +90,7 @@ func transferUnit(w plan.Workload) int64 {
 	return g
 }
 
-func validateRate(c *checker, w plan.Workload) {
+func validateRate(c *checker, w workload.Workload) {
 	c.check(finite(w.RateIOPS) && w.RateIOPS >= 0, "rate_iops", "rate_iops = %g: must be a positive number of I/Os a second, or 0 for no limit", w.RateIOPS)
 	c.check(finite(w.RateBW) && w.RateBW >= 0, "rate_bw", "rate_bw = %g: must be a positive number of bytes a second, or 0 for no limit", w.RateBW)
 	c.check(w.RateIOPS <= 0 || w.RateBW <= 0, "rate_bw", "rate_iops and rate_bw are both set; a run follows one rate target, so drop one")
@@ -101,7 +102,7 @@ func validateRate(c *checker, w plan.Workload) {
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
-func validateMix(c *checker, w plan.Workload) {
+func validateMix(c *checker, w workload.Workload) {
 	var sum float64
 	for i, sw := range w.BSSplit {
 		c.check(sw.Size > 0, "bs_split", "entry %d: size = %d must be a positive number of bytes", i+1, sw.Size)
@@ -116,7 +117,7 @@ func validateMix(c *checker, w plan.Workload) {
 	validateZones(c, w.Zones)
 }
 
-func validateZones(c *checker, zones []plan.Zone) {
+func validateZones(c *checker, zones []workload.Zone) {
 	if len(zones) == 0 {
 		return
 	}
@@ -131,7 +132,7 @@ func validateZones(c *checker, zones []plan.Zone) {
 	c.check(math.Abs(reg-100) <= percentSlack, "zones", "the zones' region_pct add up to %g%%, not 100%%", reg)
 }
 
-func validateData(c *checker, w plan.Workload) {
+func validateData(c *checker, w workload.Workload) {
 	kind, known := dataKinds[w.Data]
 	c.check(known, "data", "data = %q: use \"random\", \"zero\", \"compressible\" or \"dedupe\"", w.Data)
 	c.check(w.CompressPct >= 0 && w.CompressPct <= 100, "compress_pct", "compress_pct = %d: must be between 0 and 100", w.CompressPct)
@@ -150,7 +151,7 @@ func validateData(c *checker, w plan.Workload) {
 
 // checkTarget checks what depends on both the workload and the target:
 // O_DIRECT alignment and the size of the verify table.
-func checkTarget(t driver.Target, w plan.Workload, l layout) error {
+func checkTarget(t driver.Target, w workload.Workload, l layout) error {
 	if w.Direct {
 		if err := checkDirect(t, w, l); err != nil {
 			return err
@@ -165,7 +166,7 @@ func checkTarget(t driver.Target, w plan.Workload, l layout) error {
 
 // checkDirect checks what O_DIRECT requires of the region and transfer
 // sizes: all aligned to the target's logical block size.
-func checkDirect(t driver.Target, w plan.Workload, l layout) error {
+func checkDirect(t driver.Target, w workload.Workload, l layout) error {
 	lbs := int64(t.LogicalBlockSize())
 	for _, size := range l.sizes.sizes {
 		if size%lbs != 0 {

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -58,7 +58,7 @@ func TestVerifyFindsEveryFault(t *testing.T) {
 			}
 		},
 	}
-	w := plan.Workload{RW: "write", BS: bs, IODepth: 1, NumJobs: 1, Loops: 2, Verify: true}
+	w := workload.Workload{RW: "write", BS: bs, IODepth: 1, NumJobs: 1, Loops: 2, Verify: true}
 	res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys)
 	var v *VerifyError
 	if !errors.As(err, &v) {
@@ -114,11 +114,11 @@ func corruptBytes(t *testing.T, path string, blocks map[int64]bool, size int64, 
 func TestVerifyPassesACleanRun(t *testing.T) {
 	tests := []struct {
 		engine string
-		w      plan.Workload
+		w      workload.Workload
 	}{
-		{engine: "psync", w: plan.Workload{RW: "randwrite", BSSplit: testSplit, IODepth: 4, NumJobs: 2, Loops: 3}},
-		{engine: "io_uring", w: plan.Workload{RW: "randrw", ReadPct: 30, BS: 8192, IODepth: 16, NumJobs: 2, Loops: 3}},
-		{engine: "io_uring", w: plan.Workload{RW: "write", BS: 4096, IODepth: 8, NumJobs: 3, Loops: 2, Direct: true}},
+		{engine: "psync", w: workload.Workload{RW: "randwrite", BSSplit: testSplit, IODepth: 4, NumJobs: 2, Loops: 3}},
+		{engine: "io_uring", w: workload.Workload{RW: "randrw", ReadPct: 30, BS: 8192, IODepth: 16, NumJobs: 2, Loops: 3}},
+		{engine: "io_uring", w: workload.Workload{RW: "write", BS: 4096, IODepth: 8, NumJobs: 3, Loops: 2, Direct: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.engine+","+tt.w.RW, func(t *testing.T) {
@@ -227,7 +227,7 @@ func TestVerifyFindsCorruptionAfterUringWrites(t *testing.T) {
 			corruptBytes(t, path, corrupted, 16384, rng)
 		}
 	}}
-	w := plan.Workload{RW: "write", BS: 16384, IODepth: 8, NumJobs: 2, Loops: 2, Verify: true, IOEngine: "io_uring", Direct: true}
+	w := workload.Workload{RW: "write", BS: 16384, IODepth: 8, NumJobs: 2, Loops: 2, Verify: true, IOEngine: "io_uring", Direct: true}
 	_, err := execute(context.Background(), driver.Target{Path: path, Capacity: capacity}, w, nil, sys, time.Second)
 	var v *VerifyError
 	if !errors.As(err, &v) {

@@ -24,6 +24,7 @@ import (
 	"github.com/drivebench/drivebench/catalog"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 func main() {
@@ -254,7 +255,7 @@ func newGenerator(fixture string, steps, drives int) (*generator, error) {
 	}
 	for _, p := range g.profiles {
 		if p.Result.Read != nil && hist(p.Result.Read) {
-			g.fleetProfile, g.fleetPoint = p.Source, catalog.PointText(append(slices.Clone(p.Point), results.Param{Name: "round", Value: 0}))
+			g.fleetProfile, g.fleetPoint = p.Source, catalog.PointText(append(slices.Clone(p.Point), workload.Param{Name: "round", Value: 0}))
 			break
 		}
 	}
@@ -275,7 +276,7 @@ func (g *generator) run(i int) (*results.Manifest, []*results.Record) {
 	// A newer firmware is a little faster.
 	f := g.factor[drive] * (1 - 0.03*float64(round%len(model.firmwares)))
 	var recs []*results.Record
-	add := func(base *results.Record, point []results.Param, result *metrics.Result) {
+	add := func(base *results.Record, point []workload.Param, result *metrics.Result) {
 		r := *base
 		r.StepID = fmt.Sprintf("%06x%06x", i, len(recs))
 		r.Point = point
@@ -292,7 +293,7 @@ func (g *generator) run(i int) (*results.Manifest, []*results.Record) {
 	}
 	for j := 0; len(recs) < g.steps; j++ {
 		base := g.profiles[j%len(g.profiles)]
-		point := append(slices.Clone(base.Point), results.Param{Name: "round", Value: j / len(g.profiles)})
+		point := append(slices.Clone(base.Point), workload.Param{Name: "round", Value: j / len(g.profiles)})
 		add(base, point, scaled(base.Result, f))
 	}
 	return &m, recs

@@ -20,7 +20,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/engine/native"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -57,7 +57,7 @@ func main() {
 
 func run() error {
 	var (
-		w        plan.Workload
+		w        workload.Workload
 		file     string
 		size     int64
 		interval time.Duration
@@ -141,7 +141,7 @@ func target(file string, size int64) (driver.Target, error) {
 	return driver.Target{Path: file, Capacity: end}, nil
 }
 
-func summarize(res *metrics.Result, w plan.Workload) report {
+func summarize(res *metrics.Result, w workload.Workload) report {
 	var merged metrics.Histogram
 	var bytes uint64
 	for _, d := range []*metrics.DirStats{res.Read, res.Write} {

@@ -1,0 +1,555 @@
+package workload
+
+import (
+	"cmp"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/drivebench/drivebench/format"
+)
+
+// Kind is the type of a parameter's value, which says how a plan writes
+// it, how it is checked and how it is written back.
+type Kind string
+
+// The kinds of parameter values. A point holds counts, sizes and
+// percentages as int64, choices and text as string, rates as float64.
+const (
+	Count     Kind = "count"      // a whole number from Min to Max
+	Size      Kind = "size"       // a number of bytes ("4KiB")
+	Region    Kind = "region"     // a number of bytes or a percentage ("25%")
+	Percent   Kind = "percentage" // a whole percentage from Min to Max
+	Choice    Kind = "choice"     // one of Values
+	Text      Kind = "text"       // free text
+	Bool      Kind = "bool"       // true or false
+	Duration  Kind = "duration"   // a duration ("60s")
+	Rate      Kind = "rate"       // a number of I/Os per second, more than 0
+	Bandwidth Kind = "bandwidth"  // bytes per second ("6200MB/s")
+	Split     Kind = "split"      // sizes to weights: { "4KiB" = 10, ... }
+	Zones     Kind = "zones"      // a list of { access_pct, region_pct }
+)
+
+// Option is one workload parameter, as fio's options.c describes one of
+// fio's: every stage that reads, checks, writes or compares a parameter
+// reads this row of Options.
+type Option struct {
+	// Name is the attribute a plan sets it with.
+	Name string
+	Kind Kind
+	// Min and Max bound a Count or a Percent.
+	Min, Max int64
+	// Values are the values a Choice takes; nil for the engine, whose
+	// values are the engines a build has (see Engines).
+	Values []string
+	// Sweep says whether a sweep block and a sweep point can vary it;
+	// Adaptive whether an adaptive sweep's hook can set it.
+	Sweep, Adaptive bool
+	// Measured says whether it changes what a step measures: two runs of
+	// a point that differ in it measure different things. A run's length
+	// and its seed do not.
+	Measured bool
+	// Fio is the fio option it becomes ("" for none). FioValue, when set,
+	// writes the option's value for w ("" leaves the option out); nil when
+	// the fio engine computes it from the target (a region, a per-job
+	// rate). FromFio sets the parameter in w from the option's value in
+	// a job fio ran.
+	Fio      string
+	FioValue func(w *Workload) string
+	FromFio  func(w *Workload, value string) error
+	// Default is the value a profile has when it does not set it, as the
+	// plan language reference writes it.
+	Default string
+	// Doc is the first sentence of its description in the reference.
+	Doc string
+	// Get returns the parameter's value in w as a point holds it; Set
+	// sets it from such a value (for the parameters of a point: Sweep or
+	// Adaptive).
+	Get func(w *Workload) any
+	Set func(w *Workload, v any)
+	// Text writes its value in w for people, in the plan's units: "4KiB",
+	// "60s", "50% of the region"; "" when w has none or it does not apply
+	// (a read share of a pattern that does not mix).
+	Text func(w *Workload) string
+}
+
+// Lookup returns the option named name, nil when there is none.
+func Lookup(name string) *Option {
+	for i := range Options {
+		if Options[i].Name == name {
+			return &Options[i]
+		}
+	}
+	return nil
+}
+
+// Names lists the options that pass keep, in table order.
+func Names(keep func(*Option) bool) []string {
+	var names []string
+	for i := range Options {
+		if keep(&Options[i]) {
+			names = append(names, Options[i].Name)
+		}
+	}
+	return names
+}
+
+// Swept reports whether a sweep can vary an option.
+func Swept(o *Option) bool { return o.Sweep }
+
+// Limits of the counts a plan sets. They keep a mistyped number from
+// expanding into millions of threads.
+const (
+	MaxIODepth = 65536
+	MaxNumJobs = 4096
+)
+
+// Defaults of a profile's workload.
+const (
+	DefaultBS      = 4 << 10
+	DefaultIODepth = 1
+	DefaultNumJobs = 1
+	DefaultReadPct = 50
+	DefaultEngine  = "native"
+)
+
+// Values some options take.
+var (
+	RWModes      = []string{"read", "write", "randread", "randwrite", "rw", "randrw"}
+	Arrivals     = []string{"uniform", "poisson"}
+	DataPatterns = []string{"random", "zero", "compressible", "dedupe"}
+)
+
+// Options is the workload parameter table, in the order the plan
+// language reference lists them.
+var Options = []Option{
+	{
+		Name: "rw", Kind: Choice, Values: RWModes, Sweep: true, Adaptive: true, Measured: true,
+		Fio: "rw", FioValue: func(w *Workload) string { return w.RW }, FromFio: rwFromFio,
+		Default: "required, unless swept or given by a mix",
+		Doc:     "The I/O pattern; `rw` and `randrw` mix reads and writes.",
+		Get:     func(w *Workload) any { return w.RW },
+		Set:     func(w *Workload, v any) { w.RW, _ = v.(string) },
+		Text:    func(w *Workload) string { return w.RW },
+	},
+	{
+		Name: "read_pct", Kind: Percent, Min: 0, Max: 100, Sweep: true, Adaptive: true, Measured: true,
+		Fio: "rwmixread", FioValue: mixOnly(func(w *Workload) int { return w.ReadPct }),
+		FromFio: intFromFio(func(w *Workload, n int) { w.ReadPct = n }),
+		Default: "`50` for mixes",
+		Doc:     "Share of reads in percent, for `rw` and `randrw` only.",
+		Get:     func(w *Workload) any { return int64(w.ReadPct) },
+		Set:     func(w *Workload, v any) { w.ReadPct = int(asInt(v)) },
+		Text: func(w *Workload) string {
+			if !IsMix(w.RW) {
+				return ""
+			}
+			return strconv.Itoa(w.ReadPct)
+		},
+	},
+	{
+		Name: "random_pct", Kind: Percent, Min: 1, Max: 100, Measured: true,
+		Fio: "percentage_random", FioValue: func(w *Workload) string {
+			if w.SeqPct == 0 {
+				return "" // fio's default: every offset random
+			}
+			return randomPctText(w)
+		},
+		FromFio: intFromFio(func(w *Workload, n int) { w.SeqPct = 100 - n }),
+		Default: "`100`",
+		Doc:     "For the random patterns: the share of I/Os at a random offset; the rest continue sequentially from the previous one.",
+		Get:     func(w *Workload) any { return int64(100 - w.SeqPct) },
+		Text:    randomPctText,
+	},
+	{
+		Name: "bs", Kind: Size, Sweep: true, Adaptive: true, Measured: true,
+		Fio: "bs", FioValue: func(w *Workload) string {
+			if len(w.BSSplit) > 0 {
+				return ""
+			}
+			return strconv.FormatInt(w.BS, 10)
+		},
+		FromFio: sizeFromFio(func(w *Workload, n int64) { w.BS, w.BSSplit = n, nil }),
+		Default: "`\"4KiB\"`",
+		Doc:     "Block size.",
+		Get:     func(w *Workload) any { return w.BS },
+		Set:     func(w *Workload, v any) { w.BS, w.BSSplit = asInt(v), nil },
+		Text: func(w *Workload) string {
+			if len(w.BSSplit) > 0 {
+				return ""
+			}
+			return format.BlockSize(w.BS)
+		},
+	},
+	{
+		Name: "bs_split", Kind: Split, Measured: true, Fio: "bssplit",
+		Default: "none",
+		Doc:     "A transfer-size distribution, as in a mix; replaces `bs`.",
+		Get:     func(w *Workload) any { return w.BSSplit },
+		Text:    func(w *Workload) string { return SplitText(w.BSSplit) },
+	},
+	{
+		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution",
+		Default: "none: uniform",
+		Doc:     "Skewed random offsets, as in a mix.",
+		Get:     func(w *Workload) any { return w.Zones },
+		Text:    func(w *Workload) string { return ZonesText(w.Zones) },
+	},
+	{
+		Name: "iodepth", Kind: Count, Min: 1, Max: MaxIODepth, Sweep: true, Adaptive: true, Measured: true,
+		Fio: "iodepth", FioValue: func(w *Workload) string { return strconv.Itoa(w.IODepth) },
+		FromFio: intFromFio(func(w *Workload, n int) { w.IODepth = n }),
+		Default: "`1`",
+		Doc:     "Queue depth per job.",
+		Get:     func(w *Workload) any { return int64(w.IODepth) },
+		Set:     func(w *Workload, v any) { w.IODepth = int(asInt(v)) },
+		Text:    func(w *Workload) string { return strconv.Itoa(w.IODepth) },
+	},
+	{
+		Name: "numjobs", Kind: Count, Min: 1, Max: MaxNumJobs, Sweep: true, Adaptive: true, Measured: true,
+		Fio:     "numjobs",
+		FromFio: intFromFio(func(w *Workload, n int) { w.NumJobs = n }),
+		Default: "`1`",
+		Doc:     "Number of jobs.",
+		Get:     func(w *Workload) any { return int64(w.NumJobs) },
+		Set:     func(w *Workload, v any) { w.NumJobs = int(asInt(v)) },
+		Text:    func(w *Workload) string { return strconv.Itoa(w.NumJobs) },
+	},
+	{
+		Name: "runtime", Kind: Duration, Fio: "runtime",
+		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Runtime = d }),
+		Default: "none: one of `runtime` and `io_size` is required",
+		Doc:     "How long to measure, after the ramp.",
+		Get:     func(w *Workload) any { return w.Runtime },
+		Text:    func(w *Workload) string { return durationText(w.Runtime) },
+	},
+	{
+		Name: "ramp", Kind: Duration, Fio: "ramp_time",
+		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Ramp = d }),
+		Default: "`0`",
+		Doc:     "How long to run before measuring.",
+		Get:     func(w *Workload) any { return w.Ramp },
+		Text: func(w *Workload) string {
+			if w.Runtime <= 0 {
+				return ""
+			}
+			return FormatDuration(w.Ramp)
+		},
+	},
+	{
+		Name: "io_size", Kind: Region, Fio: "io_size",
+		Default: "none: one of `runtime` and `io_size` is required",
+		Doc:     "Bytes to transfer: a size, or a share of the region such as `\"400%\"` (four times the region).",
+		Get:     func(w *Workload) any { return w.Bytes },
+		Text:    ioSizeText,
+	},
+	{
+		Name: "direct", Kind: Bool, Measured: true,
+		Fio: "direct", FioValue: func(w *Workload) string { return fioBool(w.Direct) },
+		FromFio: boolFromFio(func(w *Workload, b bool) { w.Direct = b }),
+		Default: "`false`",
+		Doc:     "Bypass the page cache (`O_DIRECT`).",
+		Get:     func(w *Workload) any { return w.Direct },
+		Text:    func(w *Workload) string { return strconv.FormatBool(w.Direct) },
+	},
+	{
+		Name: "offset", Kind: Size, Measured: true, Fio: "offset",
+		Default: "`0`",
+		Doc:     "Start of the region.",
+		Get:     func(w *Workload) any { return w.Offset },
+		Text: func(w *Workload) string {
+			if w.Offset == 0 {
+				return ""
+			}
+			return FormatSize(w.Offset)
+		},
+	},
+	{
+		Name: "size", Kind: Region, Measured: true, Fio: "size",
+		Default: "to the end of the drive",
+		Doc:     "Length of the region, in bytes or as a share of the drive such as `\"25%\"`.",
+		Get:     func(w *Workload) any { return w.Size },
+		Text:    regionSizeText,
+	},
+	{
+		Name: "rate_iops", Kind: Rate, Adaptive: true, Measured: true, Fio: "rate_iops",
+		Default: "no limit",
+		Doc:     "Cap the run at this many I/Os per second, open loop: each I/O is scheduled at its intended time and its latency counted from then, so queueing is not hidden.",
+		Get:     func(w *Workload) any { return w.RateIOPS },
+		Set:     func(w *Workload, v any) { w.RateIOPS, _ = v.(float64) },
+		Text:    rateIOPSText,
+	},
+	{
+		Name: "rate_bw", Kind: Bandwidth, Measured: true, Fio: "rate",
+		Default: "no limit",
+		Doc:     "Cap the run at this bandwidth, open loop.",
+		Get:     func(w *Workload) any { return w.RateBW },
+		Text: func(w *Workload) string {
+			if w.RateBW <= 0 || w.RatePct > 0 {
+				return ""
+			}
+			return FormatSize(int64(w.RateBW)) + "/s"
+		},
+	},
+	{
+		Name: "arrival", Kind: Choice, Values: Arrivals, Measured: true,
+		Fio: "rate_process", FioValue: func(w *Workload) string {
+			if w.Arrival == "poisson" {
+				return w.Arrival
+			}
+			return ""
+		},
+		Default: "`\"uniform\"`",
+		Doc:     "How rate-limited I/Os are spaced: evenly, or as a Poisson process.",
+		Get:     func(w *Workload) any { return w.Arrival },
+		Text: func(w *Workload) string {
+			if !w.RateLimited() {
+				return ""
+			}
+			return cmp.Or(w.Arrival, "uniform")
+		},
+	},
+	{
+		Name: "data", Kind: Choice, Values: DataPatterns, Measured: true,
+		Default: "`\"random\"`",
+		Doc:     "What writes carry: incompressible bytes, zeros, buffers of which `compress_pct` percent compresses away, or buffers of which `dedupe_pct` percent repeat earlier ones.",
+		Get:     func(w *Workload) any { return w.Data },
+		Text: func(w *Workload) string {
+			if !w.Writes() && !w.Verify {
+				return ""
+			}
+			return cmp.Or(w.Data, "random")
+		},
+	},
+	{
+		Name: "compress_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
+		Fio: "buffer_compress_percentage", FioValue: pctOf(func(w *Workload) int { return w.CompressPct }),
+		Default: "required with `data = \"compressible\"`",
+		Doc:     "The compressible share of each buffer.",
+		Get:     func(w *Workload) any { return int64(w.CompressPct) },
+		Text:    pctOf(func(w *Workload) int { return w.CompressPct }),
+	},
+	{
+		Name: "dedupe_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
+		Fio: "dedupe_percentage", FioValue: pctOf(func(w *Workload) int { return w.DedupePct }),
+		Default: "required with `data = \"dedupe\"`",
+		Doc:     "The share of buffers that repeat earlier ones.",
+		Get:     func(w *Workload) any { return int64(w.DedupePct) },
+		Text:    pctOf(func(w *Workload) int { return w.DedupePct }),
+	},
+	{
+		Name: "verify", Kind: Bool, Measured: true, Fio: "verify",
+		Default: "`false`",
+		Doc:     "Write a header (offset, generation, checksum) into every block and read the region back after the run, reporting every block that is corrupt, misplaced or stale.",
+		Get:     func(w *Workload) any { return w.Verify },
+		Text:    func(w *Workload) string { return strconv.FormatBool(w.Verify) },
+	},
+	{
+		Name: "engine", Kind: Choice, Measured: true,
+		Default: "the drive's engine",
+		Doc:     "The driver for this profile's steps.",
+		Get:     func(w *Workload) any { return w.Engine },
+		Text:    func(w *Workload) string { return cmp.Or(w.Engine, DefaultEngine) },
+	},
+	{
+		Name: "ioengine", Kind: Text, Measured: true,
+		Fio: "ioengine", FromFio: func(w *Workload, v string) error { w.IOEngine = v; return nil },
+		Default: "`\"\"`: the engine's choice",
+		Doc:     "The I/O method within the engine, such as `\"io_uring\"` or `\"libaio\"`.",
+		Get:     func(w *Workload) any { return w.IOEngine },
+		Text:    func(w *Workload) string { return w.IOEngine },
+	},
+	{
+		Name: "seed", Kind: Count, Min: 0, Fio: "randseed",
+		Default: "`0`: derived from the step's ID",
+		Doc:     "Seed of the random offsets.",
+		Get:     func(w *Workload) any { return int64(w.Seed) },
+		Text: func(w *Workload) string {
+			if w.Seed == 0 {
+				return ""
+			}
+			return strconv.FormatUint(w.Seed, 10)
+		},
+	},
+}
+
+// asInt reads a point's whole-number value.
+func asInt(v any) int64 {
+	switch x := v.(type) {
+	case int64:
+		return x
+	case int:
+		return int64(x)
+	case float64:
+		return int64(x)
+	}
+	return 0
+}
+
+// randomPctText is the share of random offsets of a random pattern; ""
+// for a sequential one.
+func randomPctText(w *Workload) string {
+	if !IsRandom(w.RW) {
+		return ""
+	}
+	return strconv.Itoa(100 - w.SeqPct)
+}
+
+// mixOnly writes a share that applies to a mix only.
+func mixOnly(get func(*Workload) int) func(*Workload) string {
+	return func(w *Workload) string {
+		if !IsMix(w.RW) {
+			return ""
+		}
+		return strconv.Itoa(get(w))
+	}
+}
+
+// pctOf writes a share that is set, "" when it is zero.
+func pctOf(get func(*Workload) int) func(*Workload) string {
+	return func(w *Workload) string {
+		if get(w) == 0 {
+			return ""
+		}
+		return strconv.Itoa(get(w))
+	}
+}
+
+// durationText writes a duration that is set.
+func durationText(d time.Duration) string {
+	if d <= 0 {
+		return ""
+	}
+	return FormatDuration(d)
+}
+
+// ioSizeText is the bytes a run transfers: "10GiB", "400% of the region".
+func ioSizeText(w *Workload) string {
+	switch {
+	case w.Bytes > 0:
+		return FormatSize(w.Bytes)
+	case w.BytesPct > 0:
+		return strconv.FormatFloat(w.BytesPct, 'f', -1, 64) + "% of the region"
+	}
+	return ""
+}
+
+// regionSizeText is the region's length: "16GiB", "25% of the drive"; ""
+// to the end of the drive.
+func regionSizeText(w *Workload) string {
+	switch {
+	case w.Size > 0:
+		return FormatSize(w.Size)
+	case w.SizePct > 0:
+		return strconv.FormatFloat(w.SizePct, 'f', -1, 64) + "% of the drive"
+	}
+	return ""
+}
+
+// rateIOPSText is an IOPS cap, or a rate curve point's share of its
+// maximum: the cap that follows from it is measured at run time, so it is
+// no part of what the plan asked for.
+func rateIOPSText(w *Workload) string {
+	switch {
+	case w.RatePct > 0:
+		return strconv.FormatFloat(w.RatePct, 'f', -1, 64) + "% of the maximum"
+	case w.RateIOPS > 0:
+		return strconv.FormatFloat(w.RateIOPS, 'f', -1, 64)
+	}
+	return ""
+}
+
+// SplitText writes a transfer-size distribution: "4KiB 10%, 8KiB 90%".
+func SplitText(split []SizeWeight) string {
+	parts := make([]string, len(split))
+	for i, s := range split {
+		parts[i] = format.BlockSize(s.Size) + " " + strconv.FormatFloat(s.Weight, 'f', -1, 64) + "%"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ZonesText writes a skew as its zones: "80% in 20%, 20% in 80%".
+func ZonesText(zones []Zone) string {
+	parts := make([]string, len(zones))
+	for i, z := range zones {
+		parts[i] = strconv.FormatFloat(z.AccessPct, 'f', -1, 64) + "% in " + strconv.FormatFloat(z.RegionPct, 'f', -1, 64) + "%"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// fioBool writes a flag as fio takes it.
+func fioBool(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// rwFromFio reads fio's rw option: its pattern, without the ":N" of a
+// sequential stride; readwrite is fio's other name for rw.
+func rwFromFio(w *Workload, v string) error {
+	pattern, _, _ := strings.Cut(v, ":")
+	if pattern == "readwrite" {
+		pattern = "rw"
+	}
+	for _, m := range RWModes {
+		if m == pattern {
+			w.RW = m
+			return nil
+		}
+	}
+	return fmt.Errorf("%q is not a pattern drivebench runs (%s)", v, strings.Join(RWModes, ", "))
+}
+
+// intFromFio reads a whole number of 0 or more from fio.
+func intFromFio(set func(*Workload, int)) func(*Workload, string) error {
+	return func(w *Workload, v string) error {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q is not a whole number", v)
+		}
+		set(w, n)
+		return nil
+	}
+}
+
+// sizeFromFio reads one size from fio: "4k", "4096" (fio's bare K, M, G
+// are powers of 1024, as in a plan).
+func sizeFromFio(set func(*Workload, int64)) func(*Workload, string) error {
+	return func(w *Workload, v string) error {
+		n, err := ParseSize(v)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%q is not one block size", v)
+		}
+		set(w, n)
+		return nil
+	}
+}
+
+// durationFromFio reads a fio time: a bare number is seconds, as in fio.
+func durationFromFio(set func(*Workload, time.Duration)) func(*Workload, string) error {
+	return func(w *Workload, v string) error {
+		d, err := ParseDuration(v)
+		if err != nil {
+			return err
+		}
+		set(w, d)
+		return nil
+	}
+}
+
+// boolFromFio reads a fio flag: 0 or 1.
+func boolFromFio(set func(*Workload, bool)) func(*Workload, string) error {
+	return func(w *Workload, v string) error {
+		switch strings.TrimSpace(v) {
+		case "0":
+			set(w, false)
+		case "1":
+			set(w, true)
+		default:
+			return fmt.Errorf("%q is not 0 or 1", v)
+		}
+		return nil
+	}
+}

@@ -1,0 +1,130 @@
+package workload
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// Workload is everything an engine needs to run one step, and what a
+// step's record keeps of it: the plan's workload with the values fixed at
+// run time (a rate curve point's rate, the seed). Reports, acceptance and
+// comparisons read it from the record, never from the plan, so a results
+// folder explains itself after the plan has changed. Sizes are in bytes,
+// durations in nanoseconds.
+//
+// Its JSON form is two contracts at once: the records on disk read it by
+// field name, and node IDs hash it field by field in declaration order
+// (plan.Expand), so a new field goes at the end with omitempty, which
+// keeps every existing ID and record as it was.
+type Workload struct {
+	// RW is one of read, write, randread, randwrite, rw (sequential mix)
+	// and randrw (random mix).
+	RW string `json:"rw"`
+	// ReadPct is the share of reads in percent for rw and randrw.
+	ReadPct int   `json:"read_pct"`
+	BS      int64 `json:"bs"`
+	IODepth int   `json:"iodepth"`
+	NumJobs int   `json:"numjobs"`
+	// Runtime and Ramp bound a time-based run; when Runtime is zero the run
+	// transfers Bytes and stops.
+	Runtime time.Duration `json:"runtime_ns"`
+	Ramp    time.Duration `json:"ramp_ns"`
+	Bytes   int64         `json:"bytes,omitempty"`
+	// BytesPct is a byte count as a percentage of the region, such as 400
+	// for four times the region; when Runtime is also set, the run stops
+	// at whichever bound comes first (and likewise for Bytes).
+	BytesPct float64 `json:"bytes_pct,omitempty"`
+	Direct   bool    `json:"direct"`
+	// The region of the target: Offset bytes from its start, Size bytes
+	// long, or SizePct percent of the capacity. Zero Size and SizePct mean
+	// to the end of the drive.
+	Offset  int64   `json:"offset,omitempty"`
+	Size    int64   `json:"size,omitempty"`
+	SizePct float64 `json:"size_pct,omitempty"`
+	// Loops is how many times a byte-count run covers the region (the
+	// passes of a precondition).
+	Loops int `json:"loops,omitempty"`
+	// Engine is the driver ("native"); IOEngine the I/O method within it.
+	Engine   string `json:"engine"`
+	IOEngine string `json:"ioengine,omitempty"`
+	// Seed makes random offsets reproducible.
+	Seed uint64 `json:"seed"`
+
+	// RateIOPS and RateBW cap the run open loop: each I/O is scheduled at
+	// its intended time and its latency counted from then. Zero is
+	// unlimited. Arrival is "uniform" (the default) or "poisson".
+	RateIOPS float64 `json:"rate_iops,omitempty"`
+	RateBW   float64 `json:"rate_bw,omitempty"`
+	Arrival  string  `json:"arrival,omitempty"`
+	// RatePct, with RateBase, sets RateIOPS at run time to RatePct percent
+	// of the IOPS measured by the step whose ID is RateBase: the points of
+	// a rate curve after its uncontrolled maximum.
+	RatePct  float64 `json:"rate_pct,omitempty"`
+	RateBase string  `json:"rate_base,omitempty"`
+	// BSSplit is a transfer-size distribution; when set it replaces BS.
+	BSSplit []SizeWeight `json:"bs_split,omitempty"`
+	// SeqPct is the share of I/Os of a random workload that continue
+	// sequentially from the previous one (vdbench's 100 - seekpct).
+	SeqPct int `json:"seq_pct,omitempty"`
+	// Zones skew random offsets: AccessPct of the I/Os land in RegionPct
+	// of the region, zone after zone (fio's zoned random_distribution).
+	Zones []Zone `json:"zones,omitempty"`
+	// Data is the write buffer pattern: "random" (the default), "zero",
+	// "compressible" (CompressPct percent of each buffer compresses away)
+	// or "dedupe" (DedupePct percent of buffers repeat earlier ones).
+	Data        string `json:"data,omitempty"`
+	CompressPct int    `json:"compress_pct,omitempty"`
+	DedupePct   int    `json:"dedupe_pct,omitempty"`
+	// Verify writes a header (offset, generation, checksum) into every
+	// block and reads the region back after the run, reporting every block
+	// that is corrupt, misplaced or stale.
+	Verify bool `json:"verify,omitempty"`
+}
+
+// SizeWeight is one transfer size of a distribution and its weight in
+// percent.
+type SizeWeight struct {
+	Size   int64   `json:"size"`
+	Weight float64 `json:"weight"`
+}
+
+// Zone is one part of a skewed access distribution.
+type Zone struct {
+	AccessPct float64 `json:"access_pct"`
+	RegionPct float64 `json:"region_pct"`
+}
+
+// Writes reports whether the workload issues any write.
+func (w *Workload) Writes() bool {
+	switch w.RW {
+	case "write", "randwrite":
+		return true
+	case "rw", "randrw":
+		return w.ReadPct < 100
+	}
+	return false
+}
+
+// RateLimited reports whether the workload ran under an open-loop cap, so
+// its figures are what the cap allowed, not what the drive can do.
+func (w *Workload) RateLimited() bool {
+	return w.RatePct > 0 || w.RateIOPS > 0 || w.RateBW > 0
+}
+
+// IsMix reports whether an rw mode mixes reads and writes.
+func IsMix(rw string) bool {
+	return rw == "rw" || rw == "randrw"
+}
+
+// IsRandom reports whether an rw mode draws random offsets.
+func IsRandom(rw string) bool {
+	return strings.HasPrefix(rw, "rand")
+}
+
+// Clone returns a copy of w that shares no slice with it, to change or
+// to keep while w changes.
+func (w Workload) Clone() Workload {
+	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
+	return w
+}
