@@ -354,7 +354,7 @@ func stepRows(r *run) []*batch {
 				mets.add(r.id, rec.StepID, name, res.Metrics[name])
 			}
 		}
-		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, PointText(rec.Point), rec.Engine,
+		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, rec.Point.Key(), rec.Engine,
 			workloadJSON(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
 		for i, v := range verdictRows(rec) {
 			drive := drives[v[0].(string)]
@@ -430,15 +430,4 @@ func verdictRows(rec *results.Record) [][]any {
 		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Subject, v.Status, v.Message, nil, nil, v.Where})
 	}
 	return rows
-}
-
-// PointText is the stored form of a sweep point: name=value pairs in the
-// plan's order, joined by commas ("iodepth=32,numjobs=4"); "" for a step
-// that is not a point of a sweep.
-func PointText(point []workload.Param) string {
-	parts := make([]string, len(point))
-	for i, p := range point {
-		parts[i] = p.Name + "=" + fmt.Sprint(p.Value)
-	}
-	return strings.Join(parts, ",")
 }

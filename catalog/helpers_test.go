@@ -150,7 +150,7 @@ func makeRun(t *testing.T, root string, d drive, start time.Time, lat func(r *ra
 				ns := lat(r)
 				h.Record(ns)
 				if sink != nil {
-					sink(rec.Source, PointText(rec.Point), ns)
+					sink(rec.Source, rec.Point.Key(), ns)
 				}
 			}
 			rec.Result.Read.Hist = &h

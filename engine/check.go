@@ -12,7 +12,6 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
-	"github.com/drivebench/drivebench/workload"
 )
 
 // runCheck calls the check's hook with the results of its profile on its
@@ -152,7 +151,7 @@ func pointValue(rec *results.Record) script.Point {
 	for _, p := range rec.Point {
 		params[p.Name] = p.Value
 	}
-	pt := script.Point{Name: pointName(rec.Point), Params: params, Status: rec.Status}
+	pt := script.Point{Name: rec.Point.Key(), Params: params, Status: rec.Status}
 	if res := rec.Result; res != nil {
 		pt.Read, pt.Write, pt.Metrics = direction(res.Read), direction(res.Write), res.Metrics
 		for _, s := range res.Series {
@@ -174,14 +173,6 @@ func roundPointName(n *plan.Node, name string) string {
 		return round
 	}
 	return round + "," + name
-}
-
-func pointName(point []workload.Param) string {
-	parts := make([]string, len(point))
-	for i, p := range point {
-		parts[i] = fmt.Sprintf("%s=%v", p.Name, p.Value)
-	}
-	return strings.Join(parts, ",")
 }
 
 // direction shows one direction's statistics to a hook; nil when the step

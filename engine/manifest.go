@@ -274,7 +274,7 @@ func pointsText(pr *plan.Profile) string {
 	for i, pt := range pr.ListedPoints {
 		words := make([]string, len(pt))
 		for j, prm := range pt {
-			words[j] = prm.Name + "=" + sweepValueText(prm.Name, prm.Value)
+			words[j] = prm.String()
 		}
 		parts[i] = strings.Join(words, " ")
 	}
@@ -285,18 +285,11 @@ func sweepDims(axes []plan.SweepAxis) []results.SweepDim {
 	for _, a := range axes {
 		d := results.SweepDim{Param: a.Param}
 		for _, v := range a.Values {
-			d.Values = append(d.Values, sweepValueText(a.Param, v))
+			d.Values = append(d.Values, workload.Param{Name: a.Param, Value: v}.ValueText())
 		}
 		dims = append(dims, d)
 	}
 	return dims
-}
-
-func sweepValueText(param string, v any) string {
-	if n, ok := v.(int64); ok && param == "bs" {
-		return workload.FormatSize(n)
-	}
-	return fmt.Sprint(v)
 }
 
 // relTo shows path relative to dir when it lies inside it.

@@ -57,7 +57,7 @@ func (n *Node) AdaptivePoint(params map[string]any) (*Node, error) {
 	normalizeSeqPct(&w)
 	child := &Node{
 		Kind:     KindProfile,
-		Name:     n.Name + " / " + formatPoint(point),
+		Name:     n.Name + " / " + workload.Point(point).String(),
 		Drive:    n.Drive,
 		Source:   n.Source,
 		Point:    point,

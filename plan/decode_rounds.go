@@ -368,7 +368,7 @@ func (l *loader) trackParams(attr *hcl.Attribute, v cty.Value, p *Profile) []wor
 		}
 		if !slices.Contains(p.Sweep[axis].Values, x) {
 			l.errorAt(s.value, "Tracked Point Not Swept", fmt.Sprintf(
-				"track.%s = %s is not one of the swept values of %s.", key, formatParamValue(workload.Param{Name: key, Value: x}), key))
+				"track.%s = %s is not one of the swept values of %s.", key, workload.Param{Name: key, Value: x}.ValueText(), key))
 			return nil
 		}
 		byName[key] = x

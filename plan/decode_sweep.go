@@ -137,7 +137,7 @@ func (l *loader) decodeSweepPoints(p *Profile, attr *hcl.Attribute, attrs, swept
 			continue
 		}
 		pt = orderParams(pt, names)
-		text := formatPoint(pt)
+		text := workload.Point(pt).String()
 		if seen[text] {
 			l.errorAt(sites[i], "Duplicate Sweep Value", fmt.Sprintf("points[%d] (%s) is listed twice; each point runs once. Remove one.", i, text))
 			valid = false

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/workload"
@@ -236,7 +235,7 @@ func expandPoints(c *chain, pr *Profile) []string {
 func roundName(group string, round, rounds int, point []workload.Param) string {
 	name := fmt.Sprintf("%s / round %d/%d", group, round, rounds)
 	if len(point) > 0 {
-		name += " / " + formatPoint(point)
+		name += " / " + workload.Point(point).String()
 	}
 	return name
 }
@@ -315,7 +314,7 @@ func profileNode(d *Drive, pr *Profile, point []workload.Param) *Node {
 	}
 	name := d.Name + " / " + pr.Name
 	if len(point) > 0 {
-		name += " / " + formatPoint(point)
+		name += " / " + workload.Point(point).String()
 	}
 	return &Node{
 		Kind:     KindProfile,
@@ -399,23 +398,6 @@ func applyParam(w *workload.Workload, p workload.Param) {
 			w.BS, w.BSSplit = v, nil
 		}
 	}
-}
-
-// formatPoint prints a sweep point for people: "iodepth=4, bs=64KiB".
-func formatPoint(point []workload.Param) string {
-	parts := make([]string, len(point))
-	for i, p := range point {
-		parts[i] = p.Name + "=" + formatParamValue(p)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// formatParamValue prints a parameter value in the unit a plan uses.
-func formatParamValue(p workload.Param) string {
-	if n, ok := p.Value.(int64); ok && p.Name == "bs" {
-		return workload.FormatSize(n)
-	}
-	return fmt.Sprint(p.Value)
 }
 
 // nodeIdentity is the content a node's ID is derived from. It leaves out

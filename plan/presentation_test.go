@@ -71,7 +71,7 @@ func TestExplicitSweepPoints(t *testing.T) {
 func fmtValues(v []any) string {
 	parts := make([]string, len(v))
 	for i, x := range v {
-		parts[i] = formatParamValue(workload.Param{Value: x})
+		parts[i] = workload.Param{Value: x}.ValueText()
 	}
 	return strings.Join(parts, ",")
 }

@@ -263,7 +263,7 @@ func paramAxis(param string, entries []entry) *plot.Axis {
 			}
 		}
 	}
-	return plot.ValuesAxis(param, xs, func(v float64) string { return paramText(workload.Param{Name: param, Value: v}) })
+	return plot.ValuesAxis(param, xs, func(v float64) string { return workload.Param{Name: param, Value: v}.ValueText() })
 }
 
 func sweepChart(profile string, entries []entry, param string) *plot.Chart {
@@ -357,10 +357,10 @@ func heatMapChart(title string, e entry, dims []string, headline string) *plot.C
 	}
 	colVals, rowVals := categories(rows, dims[0]), categories(rows, dims[1])
 	for _, v := range colVals {
-		h.Cols = append(h.Cols, paramText(workload.Param{Name: dims[0], Value: v}))
+		h.Cols = append(h.Cols, workload.Param{Name: dims[0], Value: v}.ValueText())
 	}
 	for _, v := range rowVals {
-		h.Rows = append(h.Rows, paramText(workload.Param{Name: dims[1], Value: v}))
+		h.Rows = append(h.Rows, workload.Param{Name: dims[1], Value: v}.ValueText())
 	}
 	h.Cells = make([][]float64, len(rowVals))
 	for i := range h.Cells {

@@ -40,7 +40,7 @@ func ladderGroups(t *ProfileResult) (names []string, groups [][]Row) {
 		var parts []string
 		for _, p := range r.Params {
 			if slices.Contains(other, p.Name) {
-				parts = append(parts, p.Name+"="+paramText(workload.Param{Name: p.Name, Value: p.Value}))
+				parts = append(parts, workload.Param(p).String())
 			}
 		}
 		key := strings.Join(parts, ", ")

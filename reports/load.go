@@ -50,7 +50,7 @@ func loadName(r Row, curve bool) string {
 	var parts []string
 	for _, p := range r.Params {
 		if slices.Contains(loadParams, p.Name) {
-			parts = append(parts, p.Name+"="+paramText(workload.Param{Name: p.Name, Value: p.Value}))
+			parts = append(parts, workload.Param(p).String())
 		}
 	}
 	if len(parts) == 0 || len(parts) == len(r.Params) {

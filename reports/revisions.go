@@ -53,7 +53,7 @@ func buildEarlierSteps(unlisted []*results.Record, rev *revisions) []EarlierStep
 	for _, r := range unlisted {
 		e := EarlierStep{
 			StepID: r.StepID, Name: r.Name, Kind: r.Kind, Drive: r.Drive, Source: r.Source,
-			Point: pointLabel(r.Point), Status: cmp.Or(r.Status, "unknown"), Error: r.Error,
+			Point: r.Point.String(), Status: cmp.Or(r.Status, "unknown"), Error: r.Error,
 			PlanHash: rev.earlier(r), Finished: r.Finished.UTC(),
 		}
 		if res := r.Result; res != nil {

@@ -44,7 +44,7 @@ func groupPoints(steps []step) []pointSteps {
 		case ok:
 			key, round = "aggregate "+agg, true
 		case steady:
-			key, round = "point "+pointLabel(s.info.Point), true
+			key, round = "point "+s.info.Point.String(), true
 		}
 		i, seen := index[key]
 		if !seen {

@@ -2,13 +2,10 @@ package reports
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
-	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
@@ -65,7 +62,7 @@ func buildTable(steps []step, rev *revisions, lead string, u bwUnit) ProfileResu
 func buildRow(s step, rev *revisions) Row {
 	row := Row{
 		StepID:   s.info.ID,
-		Point:    pointLabel(s.info.Point),
+		Point:    s.info.Point.String(),
 		Params:   buildParams(s.info.Point),
 		Status:   s.status(),
 		PlanHash: rev.earlier(s.rec),
@@ -287,36 +284,6 @@ func latencyOrInf(f *Figures) float64 {
 		return math.Inf(1)
 	}
 	return *f.MeanLatNs
-}
-
-// pointLabel writes a sweep point for people: "iodepth=4, bs=4KiB".
-func pointLabel(point []workload.Param) string {
-	parts := make([]string, len(point))
-	for i, p := range point {
-		parts[i] = p.Name + "=" + paramText(p)
-	}
-	return strings.Join(parts, ", ")
-}
-
-// paramText writes a parameter value, block sizes in binary units.
-func paramText(p workload.Param) string {
-	var n float64
-	switch v := p.Value.(type) {
-	case nil:
-		return ""
-	case float64:
-		n = v
-	case int64:
-		n = float64(v)
-	case int:
-		n = float64(v)
-	default:
-		return fmt.Sprint(v)
-	}
-	if p.Name == "bs" && n > 0 && n == math.Trunc(n) && n < 1<<62 {
-		return format.BlockSize(int64(n))
-	}
-	return strconv.FormatFloat(n, 'f', -1, 64)
 }
 
 func buildParams(point []workload.Param) []Param {

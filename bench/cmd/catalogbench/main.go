@@ -255,7 +255,7 @@ func newGenerator(fixture string, steps, drives int) (*generator, error) {
 	}
 	for _, p := range g.profiles {
 		if p.Result.Read != nil && hist(p.Result.Read) {
-			g.fleetProfile, g.fleetPoint = p.Source, catalog.PointText(append(slices.Clone(p.Point), workload.Param{Name: "round", Value: 0}))
+			g.fleetProfile, g.fleetPoint = p.Source, append(slices.Clone(p.Point), workload.Param{Name: "round", Value: 0}).Key()
 			break
 		}
 	}
