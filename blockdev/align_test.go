@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -94,18 +95,15 @@ func TestFileDirectAlignmentLoop(t *testing.T) {
 // TestFileDirectAlignmentTmpfs: a file system without a device gets the
 // smallest direct read the kernel accepts, or ErrNoDirectIO.
 func TestFileDirectAlignmentTmpfs(t *testing.T) {
-	if _, err := os.Stat("/dev/shm"); err != nil {
-		t.Skip("no /dev/shm")
-	}
 	dir, err := os.MkdirTemp("/dev/shm", "drivebench-align-")
 	if err != nil {
-		t.Skip(err)
+		testenv.Require(t, "/dev/shm", "%v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	path := writtenFile(t, dir, 64<<10)
 	got, err := FileDirectAlignment(path)
 	if errors.Is(err, ErrNoDirectIO) {
-		t.Skipf("this kernel's tmpfs refuses O_DIRECT: %v", err)
+		testenv.Require(t, "O_DIRECT on tmpfs", "this kernel's tmpfs refuses it (Linux 6.6 and later accept it): %v", err)
 	}
 	if err != nil || !slices.Contains(probeSizes, got) {
 		t.Fatalf("FileDirectAlignment = %d, %v; want one of %v", got, err, probeSizes)

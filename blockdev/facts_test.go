@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -71,7 +72,7 @@ func TestBlockInfoRejectsFiles(t *testing.T) {
 // TestBlockInfoLoop compares BlockInfo on loop devices with what
 // blockdev(8) reports.
 func TestBlockInfoLoop(t *testing.T) {
-	requireTool(t, "blockdev")
+	testenv.Command(t, "blockdev", "util-linux")
 	for _, sector := range []string{"512", "4096"} {
 		t.Run(sector, func(t *testing.T) {
 			loop := blockdevtest.LoopDevice(t, 48<<20, "--sector-size", sector)

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -83,15 +84,15 @@ func TestCheckFileWritableSignatures(t *testing.T) {
 	}{
 		{name: "zero-filled", make: func(*testing.T, string) {}},
 		{name: "ext4", make: func(t *testing.T, img string) {
-			requireTool(t, "mkfs.ext4")
+			testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 			run(t, "", "mkfs.ext4", "-q", "-F", img)
 		}, want: "holds an ext4 filesystem"},
 		{name: "GPT", make: func(t *testing.T, img string) {
-			requireTool(t, "sfdisk")
+			testenv.Command(t, "sfdisk", "fdisk")
 			run(t, "label: gpt\n,8M\n", "sfdisk", "-q", img)
 		}, want: "has a GPT partition table"},
 		{name: "MBR", make: func(t *testing.T, img string) {
-			requireTool(t, "sfdisk")
+			testenv.Command(t, "sfdisk", "fdisk")
 			run(t, "label: dos\n,8M\n", "sfdisk", "-q", img)
 		}, want: "has an MBR partition table"},
 		{name: "md RAID 1.2", make: func(t *testing.T, img string) {
@@ -130,7 +131,7 @@ func writeAt(t *testing.T, img string, writes []write) {
 // mounted, as in use (allow_existing_data does not lift it, as for a
 // mounted device), naming the loop device and its mount point.
 func TestCheckFileWritableLoopExt4(t *testing.T) {
-	requireTool(t, "mkfs.ext4")
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	img := craftImage(t, 32<<20, nil)
 	run(t, "", "mkfs.ext4", "-q", "-F", img)
 	loop, _ := blockdevtest.Attach(t, img)
@@ -163,7 +164,7 @@ func TestCheckFileWritableLoop(t *testing.T) {
 		checkUnsafe(t, CheckFileWritable(img), "", false)
 	})
 	t.Run("idle loop device on an ext4 image", func(t *testing.T) {
-		requireTool(t, "mkfs.ext4")
+		testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 		img := craftImage(t, 8<<20, nil)
 		run(t, "", "mkfs.ext4", "-q", "-F", img)
 		loop, _ := blockdevtest.Attach(t, img)
@@ -193,7 +194,7 @@ func TestCheckFileWritableLoop(t *testing.T) {
 		checkUnsafe(t, CheckFileWritable(img), "", false)
 	})
 	t.Run("LVM physical volume", func(t *testing.T) {
-		requireTool(t, "pvcreate")
+		testenv.Command(t, "pvcreate", "lvm2")
 		img := craftImage(t, 16<<20, nil)
 		loop, detach := blockdevtest.Attach(t, img)
 		run(t, "", "pvcreate", "-q", "-f", loop)
@@ -201,9 +202,9 @@ func TestCheckFileWritableLoop(t *testing.T) {
 		checkUnsafe(t, CheckFileWritable(img), "is an LVM2 physical volume", false)
 	})
 	t.Run("partition of the loop device mounted", func(t *testing.T) {
-		requireTool(t, "sfdisk")
-		requireTool(t, "partx")
-		requireTool(t, "mkfs.ext4")
+		testenv.Command(t, "sfdisk", "fdisk")
+		testenv.Command(t, "partx", "util-linux")
+		testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 		img := craftImage(t, 32<<20, nil)
 		run(t, "label: gpt\n,8M\n", "sfdisk", "-q", img)
 		loop, _ := blockdevtest.Attach(t, img, "--partscan")

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -104,9 +105,7 @@ func checkUnsafe(t *testing.T, err error, want string, inUse bool) {
 // anonymous (btrfs) and swap areas: both are matched by the source's
 // device number. Creating the stand-in device node needs root.
 func TestCheckWritableMatchesSourceDevice(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("creating a device node needs root")
-	}
+	testenv.Root(t, "creating a device node needs root")
 	tests := []struct {
 		name, mountinfo, swaps, want string
 	}{
@@ -121,7 +120,7 @@ func TestCheckWritableMatchesSourceDevice(t *testing.T) {
 			f.Disk(true)
 			node := filepath.Join(t.TempDir(), "sdz1")
 			if err := unix.Mknod(node, unix.S_IFBLK|0o600, int(unix.Mkdev(8, 241))); err != nil {
-				t.Skipf("mknod: %v", err)
+				testenv.Require(t, "a device node", "mknod %s: %v", node, err)
 			}
 			if tt.mountinfo != "" {
 				f.File("mountinfo", strings.ReplaceAll(tt.mountinfo, "NODE", node))
@@ -151,14 +150,6 @@ func TestCheckWritableSystemErrors(t *testing.T) {
 	}
 }
 
-// requireTool skips unless a command is installed.
-func requireTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Skipf("%s is not installed", name)
-	}
-}
-
 // run runs a command, failing the test with its output on error.
 func run(t *testing.T, stdin, name string, args ...string) {
 	t.Helper()
@@ -177,7 +168,7 @@ func TestCheckWritableLoopZeroed(t *testing.T) {
 }
 
 func TestCheckWritableLoopExt4(t *testing.T) {
-	requireTool(t, "mkfs.ext4")
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	loop := blockdevtest.LoopDevice(t, 32<<20)
 	run(t, "", "mkfs.ext4", "-q", "-F", loop)
 	checkUnsafe(t, CheckWritable(loop), "holds an ext4 filesystem", false)
@@ -187,7 +178,7 @@ func TestCheckWritableLoopExt4(t *testing.T) {
 }
 
 func TestCheckWritableLoopPartitionTables(t *testing.T) {
-	requireTool(t, "sfdisk")
+	testenv.Command(t, "sfdisk", "fdisk")
 	for _, tt := range []struct{ label, want string }{
 		{"gpt", "has a GPT partition table"},
 		{"dos", "has an MBR partition table"},
@@ -204,9 +195,9 @@ func TestCheckWritableLoopPartitionTables(t *testing.T) {
 // partition, and checks both refusals. Partition devices are added with
 // partx because this kernel may not scan loop devices itself.
 func TestCheckWritableLoopPartitions(t *testing.T) {
-	requireTool(t, "sfdisk")
-	requireTool(t, "partx")
-	requireTool(t, "mkfs.ext4")
+	testenv.Command(t, "sfdisk", "fdisk")
+	testenv.Command(t, "partx", "util-linux")
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	loop := blockdevtest.LoopDevice(t, 32<<20, "--partscan")
 	run(t, "label: gpt\n,8M\n", "sfdisk", "-q", loop)
 	part := loop + "p1"

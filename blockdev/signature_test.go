@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // write places a byte string at an offset of a crafted image.
@@ -231,30 +233,29 @@ func TestDetectSignatureReadError(t *testing.T) {
 }
 
 // TestDetectSignatureRealTools formats image files with the real tools
-// where installed and checks DetectSignature against blkid's verdict.
+// and checks DetectSignature against blkid's verdict.
 func TestDetectSignatureRealTools(t *testing.T) {
 	tests := []struct {
 		name string
 		tool string
+		pkg  string // Debian's package of tool
 		args []string
 		in   string
 		want string
 	}{
-		{"mkfs.ext2", "mkfs.ext2", []string{"-q", "-F"}, "", "ext2"},
-		{"mkfs.ext3", "mkfs.ext3", []string{"-q", "-F"}, "", "ext3"},
-		{"mkfs.ext4", "mkfs.ext4", []string{"-q", "-F"}, "", "ext4"},
-		{"mkswap", "mkswap", nil, "", "swap"},
-		{"mkfs.xfs", "mkfs.xfs", []string{"-q", "-f"}, "", "xfs"},
-		{"mkfs.btrfs", "mkfs.btrfs", []string{"-q", "-f"}, "", "btrfs"},
-		{"mkfs.vfat", "mkfs.vfat", nil, "", "vfat"},
-		{"sfdisk gpt", "sfdisk", []string{"-q"}, "label: gpt\n,1M\n", "gpt"},
-		{"sfdisk dos", "sfdisk", []string{"-q"}, "label: dos\n,1M\n", "dos"},
+		{"mkfs.ext2", "mkfs.ext2", "e2fsprogs", []string{"-q", "-F"}, "", "ext2"},
+		{"mkfs.ext3", "mkfs.ext3", "e2fsprogs", []string{"-q", "-F"}, "", "ext3"},
+		{"mkfs.ext4", "mkfs.ext4", "e2fsprogs", []string{"-q", "-F"}, "", "ext4"},
+		{"mkswap", "mkswap", "util-linux", nil, "", "swap"},
+		{"mkfs.xfs", "mkfs.xfs", "xfsprogs", []string{"-q", "-f"}, "", "xfs"},
+		{"mkfs.btrfs", "mkfs.btrfs", "btrfs-progs", []string{"-q", "-f"}, "", "btrfs"},
+		{"mkfs.vfat", "mkfs.vfat", "dosfstools", nil, "", "vfat"},
+		{"sfdisk gpt", "sfdisk", "fdisk", []string{"-q"}, "label: gpt\n,1M\n", "gpt"},
+		{"sfdisk dos", "sfdisk", "fdisk", []string{"-q"}, "label: dos\n,1M\n", "dos"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := exec.LookPath(tt.tool); err != nil {
-				t.Skipf("%s is not installed", tt.tool)
-			}
+			testenv.Command(t, tt.tool, tt.pkg)
 			img := craftImage(t, 0, nil)
 			if err := os.Truncate(img, 320<<20); err != nil { // xfs and btrfs need 300 MiB
 				t.Fatal(err)
@@ -267,7 +268,7 @@ func TestDetectSignatureRealTools(t *testing.T) {
 			if got := detectFile(t, img); got != tt.want {
 				t.Errorf("DetectSignature = %q, want %q", got, tt.want)
 			}
-			if blkid := blkidType(t, img); blkid != "" && blkid != tt.want {
+			if blkid := blkidType(t, img); blkid != tt.want {
 				t.Errorf("blkid says %q, want %q", blkid, tt.want)
 			}
 		})
@@ -280,9 +281,7 @@ func TestDetectSignatureRealTools(t *testing.T) {
 // what DetectSignature expects. blkid skips RAID probes on images under
 // 1.44 MB and wants four ZFS uberblocks in a device of 64 MiB or more.
 func TestDetectSignatureFixturesMatchBlkid(t *testing.T) {
-	if _, err := exec.LookPath("blkid"); err != nil {
-		t.Skip("blkid is not installed")
-	}
+	testenv.Command(t, "blkid", "util-linux")
 	var ubs []write
 	for i := 0; i < 4; i++ {
 		ubs = append(ubs, zfsLabel(128<<10+i*1024, le64(0x00bab10c)+le64(5000))...)
@@ -310,12 +309,10 @@ func TestDetectSignatureFixturesMatchBlkid(t *testing.T) {
 	}
 }
 
-// blkidType asks blkid for the TYPE or PTTYPE of an image, "" if blkid is
-// missing.
+// blkidType asks blkid for the TYPE or PTTYPE of an image, "" when it
+// finds neither.
 func blkidType(t *testing.T, path string) string {
-	if _, err := exec.LookPath("blkid"); err != nil {
-		return ""
-	}
+	testenv.Command(t, "blkid", "util-linux")
 	out, _ := exec.Command("blkid", "-p", "-o", "export", path).Output()
 	for _, line := range strings.Split(string(out), "\n") {
 		if v, ok := strings.CutPrefix(line, "TYPE="); ok {

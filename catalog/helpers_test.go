@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 )
@@ -40,7 +41,7 @@ func backends(t *testing.T) []backend {
 	if dsn := os.Getenv(PostgresEnv); dsn != "" {
 		out = append(out, backend{"postgresql", freshPostgres(t, dsn)})
 	} else {
-		t.Logf("%s is unset: PostgreSQL is not tested here (./test.sh starts a server and sets it)", PostgresEnv)
+		testenv.RequirePart(t, "PostgreSQL", "%s is unset, so the catalog is not tested on it (./test.sh starts a server and sets it)", PostgresEnv)
 	}
 	return out
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // metricsFixtures are results folders of every kind the reports know:
@@ -94,7 +96,7 @@ print(n)`
 		}
 		return
 	}
-	t.Log("prometheus_client is not installed (apt-get install python3-prometheus-client): the export is not read by it")
+	testenv.RequirePart(t, "prometheus_client", "python3 cannot import it (apt-get install python3-prometheus-client; ./test.sh installs it): the export is not read by it")
 }
 
 // promtoolChecks lints the Prometheus text with promtool, when installed.
@@ -102,7 +104,7 @@ print(n)`
 func promtoolChecks(t *testing.T, text string) {
 	t.Helper()
 	if _, err := exec.LookPath("promtool"); err != nil {
-		t.Log("promtool is not installed (apt-get install prometheus): the Prometheus text is not linted")
+		testenv.RequirePart(t, "promtool", "it is not installed (./test.sh takes it out of the prometheus package): the Prometheus text is not linted")
 		return
 	}
 	cmd := exec.Command("promtool", "check", "metrics")

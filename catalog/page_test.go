@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/internal/browser"
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 func TestFleetPage(t *testing.T) {
@@ -41,7 +42,7 @@ func TestFleetPage(t *testing.T) {
 		browser.CheckSelfContained(t, page)
 		switch _, err := os.Stat(browser.Path); {
 		case err != nil:
-			t.Logf("%s is absent: the fleet page is not loaded in a browser", browser.Path)
+			testenv.RequirePart(t, "Chromium", "%s is absent (apt-get install chromium; ./test.sh installs it): the fleet page is not loaded in a browser", browser.Path)
 		case c.Kind() == "sqlite":
 			// The page is drawn by the same code on either database.
 			browser.CheckPage(t, path)

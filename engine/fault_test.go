@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/faultfs"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -17,9 +18,7 @@ import (
 // or short transfers at chosen offsets: the step that hits the fault fails
 // with the offset and errno, and the other steps still run.
 func TestRunOnFailingTarget(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("fault injection mounts a FUSE file system and needs root")
-	}
+	testenv.Root(t, "fault injection mounts a FUSE file system")
 	cases := []struct {
 		name     string
 		fault    faultfs.Fault
@@ -41,7 +40,7 @@ func TestRunOnFailingTarget(t *testing.T) {
 			os.Mkdir(mnt, 0o755)
 			m, err := faultfs.New(mnt, backing, []faultfs.Fault{tc.fault})
 			if err != nil {
-				t.Skipf("cannot mount FUSE here: %v", err)
+				testenv.Require(t, "a FUSE mount", "%v", err)
 			}
 			defer m.Close()
 			p, g := load(t, "testdata/faulty.hcl", map[string]string{"target": m.Path()})
@@ -80,9 +79,7 @@ func expectStep(t *testing.T, rec *results.Record, wantErr string, offset int64)
 // TestRunResultsDiskFull fills the results folder's disk after the first
 // step: the run stops with a clear error and the first record is intact.
 func TestRunResultsDiskFull(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs for the results folder needs root")
-	}
+	testenv.Root(t, "mounting a small tmpfs for the results folder needs root")
 	dir := t.TempDir()
 	target := filepath.Join(dir, "target.bin")
 	if err := os.WriteFile(target, make([]byte, 1<<20), 0o644); err != nil {
@@ -91,7 +88,7 @@ func TestRunResultsDiskFull(t *testing.T) {
 	small := filepath.Join(dir, "small")
 	os.Mkdir(small, 0o755)
 	if err := syscall.Mount("tmpfs", small, "tmpfs", 0, "size=2m"); err != nil {
-		t.Skipf("cannot mount tmpfs: %v", err)
+		testenv.Require(t, "a tmpfs mount", "%v", err)
 	}
 	defer syscall.Unmount(small, 0)
 	p, g := load(t, "testdata/two-reads.hcl", map[string]string{"target": target})

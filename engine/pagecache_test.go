@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -21,7 +22,7 @@ func TestPageCacheShare(t *testing.T) {
 	}
 	pct, ok := pageCacheShare(path, 0, 4<<20)
 	if !ok {
-		t.Skip("this kernel cannot tell what the page cache holds (cachestat needs Linux 6.5)")
+		testenv.Require(t, "cachestat", "this kernel cannot tell what the page cache holds (cachestat needs Linux 6.5)")
 	}
 	if pct < 50 {
 		t.Errorf("%.1f %% cached right after writing the file", pct)
@@ -74,7 +75,7 @@ func TestCacheWarnings(t *testing.T) {
 // and says its figures are memory's; an O_DIRECT read says nothing of it.
 func TestBufferedReadOfCachedDataIsMarked(t *testing.T) {
 	if _, ok := pageCacheShare("testdata/cached.hcl", 0, 1); !ok {
-		t.Skip("this kernel cannot tell what the page cache holds (cachestat needs Linux 6.5)")
+		testenv.Require(t, "cachestat", "this kernel cannot tell what the page cache holds (cachestat needs Linux 6.5)")
 	}
 	p, g := load(t, "testdata/cached.hcl", nil)
 	out, err := Run(context.Background(), p, g, Options{Dir: filepath.Join(t.TempDir(), "out")})

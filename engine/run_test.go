@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
@@ -211,9 +211,7 @@ func TestRunStopsAtSteadyState(t *testing.T) {
 // attribute, and gives records of the same shape, with fio's job file kept
 // beside each record.
 func TestRunSwitchesEngines(t *testing.T) {
-	if _, err := exec.LookPath("fio"); err != nil {
-		t.Skip("fio is not installed (apt-get install fio)")
-	}
+	testenv.Command(t, "fio", "fio")
 	p, g := load(t, "testdata/small.hcl", map[string]string{"engine": "fio"})
 	dir := filepath.Join(t.TempDir(), "out")
 	out, err := Run(context.Background(), p, g, Options{Dir: dir})

@@ -206,7 +206,7 @@ func TestBusiestJudgesEachThreadOverItsSpan(t *testing.T) {
 func TestDescendantsFindsAChild(t *testing.T) {
 	cmd := exec.Command("sleep", "30")
 	if err := cmd.Start(); err != nil {
-		t.Skipf("cannot start sleep: %v", err)
+		t.Fatalf("cannot start sleep: %v", err)
 	}
 	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
 	for name, list := range map[string]func(int) []int{"descendants": descendants, "descendantsByScan": descendantsByScan} {

@@ -6,17 +6,17 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
-// mountOrSkip mounts a 1 MiB file with faults, skipping where FUSE
-// cannot be mounted (not root, no /dev/fuse).
+// mountOrSkip mounts a 1 MiB file with faults, ending the test where
+// FUSE cannot be mounted (not root, no /dev/fuse).
 func mountOrSkip(t *testing.T, faults []Fault) *Mount {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("faultfs tests mount FUSE file systems and need root")
-	}
+	testenv.Root(t, "faultfs tests mount FUSE file systems")
 	if _, err := os.Stat("/dev/fuse"); err != nil {
-		t.Skip("no /dev/fuse on this machine")
+		testenv.Require(t, "/dev/fuse", "%v (modprobe fuse)", err)
 	}
 	dir := t.TempDir()
 	backing := filepath.Join(dir, "backing")

@@ -21,7 +21,7 @@ var browserCases = []string{"review", "qemu", "vendor-acceptance", "sysbench-fil
 // load with no console message and give a screenshot of that size. The
 // screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
 func TestHTMLInChromium(t *testing.T) {
-	browser.Skip(t, "the HTML report is not checked in a browser")
+	browser.Require(t, "the HTML report is not checked in a browser")
 	for _, gc := range goldenCases {
 		if !slices.Contains(browserCases, gc.name) {
 			continue
@@ -44,7 +44,7 @@ func TestHTMLInChromium(t *testing.T) {
 // TestConsoleCheckSeesErrors makes sure the console check is not blind:
 // a page whose script fails must be caught.
 func TestConsoleCheckSeesErrors(t *testing.T) {
-	browser.Skip(t, "the console check is not exercised")
+	browser.Require(t, "the console check is not exercised")
 	dir := t.TempDir()
 	page := filepath.Join(dir, "broken.html")
 	html := `<!DOCTYPE html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head>` +

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 func TestCallResult(t *testing.T) {
@@ -217,6 +219,6 @@ func writeFile(t *testing.T, dir, name, content string) {
 func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
-		t.Skipf("cannot make symbolic links here: %v", err)
+		testenv.Require(t, "symbolic links", "%v", err)
 	}
 }

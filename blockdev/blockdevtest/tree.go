@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"golang.org/x/sys/unix"
 )
 
@@ -148,7 +149,7 @@ func Attach(t testing.TB, file string, args ...string) (dev string, detach func(
 	requireLoopDevices(t)
 	out, err := exec.Command("losetup", append(append([]string{"--find", "--show"}, args...), file)...).CombinedOutput()
 	if err != nil {
-		t.Skipf("losetup could not attach a loop device: %v: %s", err, out)
+		testenv.Require(t, "a loop device", "losetup could not attach one: %v: %s", err, out)
 	}
 	dev = strings.TrimSpace(string(out))
 	var once sync.Once
@@ -169,9 +170,7 @@ func Attach(t testing.TB, file string, args ...string) (dev string, detach func(
 func Ext4(t testing.TB, size int64, args ...string) string {
 	t.Helper()
 	dev := LoopDevice(t, size, args...)
-	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		t.Skip("mkfs.ext4 is not installed")
-	}
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	if out, err := exec.Command("mkfs.ext4", "-q", "-F", dev).CombinedOutput(); err != nil {
 		t.Fatalf("mkfs.ext4 %s: %v: %s", dev, err, out)
 	}
@@ -183,7 +182,7 @@ func Mount(t testing.TB, dev, fstype string) string {
 	t.Helper()
 	dir := t.TempDir()
 	if err := unix.Mount(dev, dir, fstype, 0, ""); err != nil {
-		t.Skipf("mount %s: %v", dev, err)
+		testenv.Require(t, "a mount", "mount %s (%s) on %s: %v", dev, fstype, dir, err)
 	}
 	t.Cleanup(func() { unmount(t, dir) })
 	return dir
@@ -205,13 +204,9 @@ func unmount(t testing.TB, dir string) {
 	}
 }
 
-// requireLoopDevices skips unless the test can create loop devices.
+// requireLoopDevices ends the test unless it can create loop devices.
 func requireLoopDevices(t testing.TB) {
 	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("loop device tests need root")
-	}
-	if _, err := exec.LookPath("losetup"); err != nil {
-		t.Skip("losetup is not installed")
-	}
+	testenv.Root(t, "attaching a loop device needs root")
+	testenv.Command(t, "losetup", "mount")
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // complete runs the bash completion function on a command line (the last
@@ -28,9 +30,7 @@ func bashComplete(t *testing.T, script string, words ...string) []string {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestBashCompletion(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash is not installed")
-	}
+	testenv.Command(t, "bash", "bash")
 	code, script, errOut := runCLI(t, "completion", "bash")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
@@ -63,9 +63,7 @@ func TestZshAndFishCompletionParse(t *testing.T) {
 			if code != exitOK || !strings.Contains(script, "validate") || !strings.Contains(script, "resume") {
 				t.Fatalf("exit %d, script:\n%s", code, script)
 			}
-			if _, err := exec.LookPath(sh.shell); err != nil {
-				t.Skipf("%s is not installed; test.sh installs it", sh.shell)
-			}
+			testenv.Command(t, sh.shell, sh.shell)
 			path := filepath.Join(t.TempDir(), "drivebench."+sh.shell)
 			os.WriteFile(path, []byte(script), 0o644)
 			if out, err := exec.Command(sh.shell, sh.check, path).CombinedOutput(); err != nil {
@@ -92,9 +90,7 @@ func TestManPageFromHelp(t *testing.T) {
 			}
 		}
 	}
-	if _, err := exec.LookPath("groff"); err != nil {
-		t.Skip("groff is not installed")
-	}
+	testenv.Command(t, "groff", "groff-base")
 	cmd := exec.Command("groff", "-man", "-Tutf8", "-ww", "-z")
 	cmd.Stdin = strings.NewReader(page)
 	if out, err := cmd.CombinedOutput(); err != nil || len(out) > 0 {

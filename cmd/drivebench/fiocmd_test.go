@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -88,9 +89,7 @@ func TestExportFio(t *testing.T) {
 	if !strings.Contains(string(first), "rw=write") || !strings.Contains(string(first), "scratch-scratch.img") {
 		t.Errorf("the first file should be the fill of the scratch drive:\n%s", first)
 	}
-	if _, err := exec.LookPath("fio"); err != nil {
-		t.Skip("fio is not installed; the job files were not checked by fio")
-	}
+	testenv.Command(t, "fio", "fio")
 	for _, f := range files {
 		if msg, err := exec.Command("fio", "--parse-only", f).CombinedOutput(); err != nil {
 			t.Errorf("fio --parse-only %s: %v\n%s", f, err, msg)
@@ -144,9 +143,7 @@ func chartFiles(t *testing.T, dir string) []string {
 // charts as the quickstart run by drivebench. (The check is listed; its
 // verdicts need the plan's hook, which fio does not run.)
 func TestExportImportRoundTrip(t *testing.T) {
-	if _, err := exec.LookPath("fio"); err != nil {
-		t.Skip("fio is not installed")
-	}
+	testenv.Command(t, "fio", "fio")
 	tmp := t.TempDir()
 	vars := []string{"-var", "runtime=500ms", "-var", "size=16MiB"}
 	native := filepath.Join(tmp, "native")
@@ -239,9 +236,7 @@ profile "many" {
 			t.Errorf("%s lacks %q:\n%s", files[1], want, text)
 		}
 	}
-	if _, err := exec.LookPath("fio"); err != nil {
-		t.Skip("fio is not installed")
-	}
+	testenv.Command(t, "fio", "fio")
 	out, err := exec.Command("fio", "--output-format=json", files[0]).Output()
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // TestGoInstallAtVersion publishes this commit as a release to a module
@@ -17,11 +19,11 @@ import (
 // only when DRIVEBENCH_INSTALL_TEST=1 (test.sh sets it).
 func TestGoInstallAtVersion(t *testing.T) {
 	if os.Getenv("DRIVEBENCH_INSTALL_TEST") != "1" {
-		t.Skip("set DRIVEBENCH_INSTALL_TEST=1 to build a release with go install (test.sh does)")
+		testenv.Require(t, "DRIVEBENCH_INSTALL_TEST=1", "set it to build a release with go install (test.sh does)")
 	}
 	root := repoRoot(t)
 	if err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Run(); err != nil {
-		t.Skip("not a git checkout: the release is made from the commit")
+		testenv.Require(t, "a git checkout", "the release is made from the commit: git rev-parse HEAD: %v", err)
 	}
 	const path, version = "github.com/drivebench/drivebench", "v0.99.0"
 	proxy := t.TempDir()

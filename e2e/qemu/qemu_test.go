@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // guestSerial is the serial number the emulated controller reports.
@@ -58,18 +60,15 @@ func TestQEMUNVMe(t *testing.T) {
 	t.Logf("tier took %s", time.Since(start).Round(time.Second))
 }
 
-// requireTier skips unless the tier is asked for and can run here.
+// requireTier ends the test unless the tier is asked for and can run
+// here.
 func requireTier(t *testing.T) {
 	if os.Getenv("DRIVEBENCH_E2E_QEMU") != "1" {
-		t.Skip("the QEMU tier is off; set DRIVEBENCH_E2E_QEMU=1 to boot a guest with an emulated NVMe drive (needs root)")
+		testenv.Require(t, "DRIVEBENCH_E2E_QEMU=1", "the QEMU tier is off; set it to boot a guest with an emulated NVMe drive (needs root; test.sh sets it)")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("the QEMU tier runs as root, as in CI: it downloads the guest's kernel with apt-get and caches it under /var/cache")
-	}
+	testenv.Root(t, "the QEMU tier downloads the guest's kernel with apt-get and caches it under /var/cache")
 	for _, tool := range tools {
-		if _, err := exec.LookPath(tool.name); err != nil {
-			t.Skipf("the QEMU tier needs %s (install %s)", tool.name, tool.pkg)
-		}
+		testenv.Command(t, tool.name, tool.pkg)
 	}
 }
 

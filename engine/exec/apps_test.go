@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/script"
@@ -53,14 +54,6 @@ func runExample(t *testing.T, file, dir string, vars map[string]string) *engine.
 	return out
 }
 
-// needProgram skips the test when a program is not installed.
-func needProgram(t *testing.T, name, pkg string) {
-	t.Helper()
-	if _, err := osexec.LookPath(name); err != nil {
-		t.Skipf("%s is not installed (Debian: apt-get install %s)", name, pkg)
-	}
-}
-
 // metricsOf returns each exec step's metrics by step name.
 func metricsOf(out *engine.Outcome, prefix string) map[string]map[string]float64 {
 	m := map[string]map[string]float64{}
@@ -76,7 +69,7 @@ func TestSysbenchFileioExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs sysbench")
 	}
-	needProgram(t, "sysbench", "sysbench")
+	testenv.Command(t, "sysbench", "sysbench")
 	dir := t.TempDir()
 	out := runExample(t, "sysbench-fileio.hcl", dir, map[string]string{
 		"runtime": "1", "file_size": "32M", "files": "2", "modes": `["rndrw"]`, "threads": "[1, 2]",
@@ -103,16 +96,14 @@ func TestPostgresOLTPExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a PostgreSQL server")
 	}
-	if os.Geteuid() != 0 {
-		t.Skip("the PostgreSQL example runs its server as the postgres account, which needs root")
-	}
-	needProgram(t, "sysbench", "sysbench")
+	testenv.Root(t, "the PostgreSQL example runs its server as the postgres account")
+	testenv.Command(t, "sysbench", "sysbench")
 	initdb, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb")
 	if len(initdb) == 0 {
-		t.Skip("PostgreSQL is not installed (Debian: apt-get install postgresql)")
+		testenv.Require(t, "PostgreSQL", "/usr/lib/postgresql/*/bin/initdb is absent (apt-get install postgresql; ./test.sh installs it)")
 	}
 	if _, err := user.Lookup("postgres"); err != nil {
-		t.Skip("there is no postgres account")
+		testenv.Require(t, "the postgres account", "%v (apt-get install postgresql makes it)", err)
 	}
 	// t.TempDir's parent is private to root; the server's account must
 	// reach its data directory.

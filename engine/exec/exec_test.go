@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // run runs c with its output in files of a temporary folder and returns
@@ -113,12 +115,10 @@ func TestRunCancelled(t *testing.T) {
 }
 
 func TestRunAsAnotherUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("running as another account needs root")
-	}
+	testenv.Root(t, "running as another account needs root")
 	u, err := user.Lookup("nobody")
 	if err != nil {
-		t.Skip("no user nobody here")
+		testenv.Require(t, "the account nobody", "%v", err)
 	}
 	// t.TempDir's parent is private to root; this folder is not.
 	dir, err := os.MkdirTemp("", "drivebench-exec-")

@@ -3,21 +3,19 @@ package fio
 import (
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/workload"
 )
 
-// needFio skips the test when fio is not installed.
+// needFio ends the test when fio is not installed.
 func needFio(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("fio"); err != nil {
-		t.Skip("fio is not installed (apt-get install fio); skipping the tests that run it")
-	}
+	testenv.Command(t, "fio", "fio")
 }
 
 // dataFile creates a file of size bytes of random data, so that reads

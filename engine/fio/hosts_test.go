@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/metrics"
 )
 
@@ -38,11 +40,15 @@ func (s *fioServer) kill() {
 
 // startServers starts n fio servers: each in its own network namespace
 // with its own address when namespaces is set, the test runs as root and
-// `ip netns` works, otherwise on loopback ports of one address.
+// `ip netns` works, otherwise on loopback ports of one address (which
+// fails the test under DRIVEBENCH_REQUIRE=all).
 func startServers(t *testing.T, n int, namespaces bool) []*fioServer {
 	t.Helper()
 	var servers []*fioServer
-	if namespaces && os.Geteuid() == 0 {
+	switch {
+	case namespaces && os.Geteuid() != 0:
+		testenv.RequirePart(t, "root", "network namespaces for the fio servers need root; the servers listen on loopback ports instead")
+	case namespaces:
 		servers = namespaceServers(t, n)
 	}
 	if servers == nil {
@@ -111,7 +117,7 @@ func namespaceServers(t *testing.T, n int) []*fioServer {
 		}
 		for _, s := range steps {
 			if out, err := exec.Command(s[0], s[1:]...).CombinedOutput(); err != nil {
-				t.Logf("network namespaces unavailable (%s: %v %s); using loopback ports", strings.Join(s, " "), err, out)
+				testenv.RequirePart(t, "network namespaces", "%s: %v %s (apt-get install iproute2); the servers listen on loopback ports instead", strings.Join(s, " "), err, bytes.TrimSpace(out))
 				for _, srv := range servers {
 					srv.kill()
 				}

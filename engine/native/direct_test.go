@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/workload"
 
 	"golang.org/x/sys/unix"
@@ -30,7 +31,7 @@ func TestDirectIO(t *testing.T) {
 			sys := &recordingSys{}
 			res, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 256 << 10, BlockSize: 4096}, w, nil, sys)
 			if tt.mayRefuse && errors.Is(err, ErrDirectRefused) {
-				t.Skipf("%s refuses O_DIRECT: %v", path, err)
+				testenv.Require(t, "O_DIRECT", "%s refuses it: %v", path, err)
 			}
 			if err != nil {
 				t.Fatal(err)
@@ -54,7 +55,7 @@ func TestDirectIO(t *testing.T) {
 func shmDir(t *testing.T) string {
 	dir, err := os.MkdirTemp("/dev/shm", "native-test")
 	if err != nil {
-		t.Skipf("no /dev/shm: %v", err)
+		testenv.Require(t, "/dev/shm", "%v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir

@@ -416,7 +416,7 @@ func BenchmarkRandRead4KPageCache(b *testing.B) {
 	}{{"psync", 1}, {"io_uring", 32}} {
 		b.Run(fmt.Sprintf("%s,iodepth=%d", bc.engine, bc.depth), func(b *testing.B) {
 			if bc.engine == "io_uring" {
-				skipWithoutUring(b)
+				requireUring(b)
 			}
 			path, _ := patternFile(b, b.TempDir(), 4<<20)
 			w := workload.Workload{RW: "randread", BS: 4096, IODepth: bc.depth, NumJobs: 1, IOEngine: bc.engine, Bytes: int64(max(b.N, bc.depth)) * 4096}

@@ -50,8 +50,8 @@ func TestEveryBlockingWaiterHasItsP(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.engine, func(t *testing.T) {
-			if tt.engine == "io_uring" && !uringAvailable() {
-				t.Skip("the kernel refuses io_uring")
+			if tt.engine == "io_uring" {
+				requireUring(t)
 			}
 			before := runtime.GOMAXPROCS(0)
 			path, _ := patternFile(t, t.TempDir(), 1<<20)

@@ -91,7 +91,7 @@ func TestRateTargetIsMet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s,%s,%gIOPS,%gB/s", tt.engine, tt.arrival, tt.iops, tt.bw), func(t *testing.T) {
 			if tt.engine == "io_uring" {
-				skipWithoutUring(t)
+				requireUring(t)
 			}
 			t.Parallel()
 			path, _ := patternFile(t, t.TempDir(), 1<<20)

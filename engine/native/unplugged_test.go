@@ -19,9 +19,7 @@ import (
 // all 8 of the ring's I/Os submitted in one call, the kernel's plug
 // merged them into requests of up to 512 KiB.
 func TestSequentialRingIOsReachTheDeviceAsTheyAre(t *testing.T) {
-	if !uringAvailable() {
-		t.Skip("the kernel refuses io_uring")
-	}
+	requireUring(t)
 	const size, bs = 64 << 20, 128 << 10
 	dev := blockdevtest.LoopDevice(t, size, "--direct-io=on")
 	before := deviceReads(t, dev)

@@ -11,19 +11,21 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
-func skipWithoutUring(t testing.TB) {
+// requireUring ends the test when the kernel refuses io_uring.
+func requireUring(t testing.TB) {
 	t.Helper()
 	if !uringAvailable() {
-		t.Skip("the kernel refuses io_uring here; ioengine = \"psync\" is covered by the other tests")
+		testenv.Require(t, "io_uring", "the kernel refuses it here (Linux 5.1 and later have it, unless io_uring_disabled is set)")
 	}
 }
 
 func TestUringRunsEveryPattern(t *testing.T) {
-	skipWithoutUring(t)
+	requireUring(t)
 	const (
 		capacity = 1 << 20
 		bs       = 8192
@@ -93,7 +95,7 @@ func refuseUring(t *testing.T, errno unix.Errno) {
 }
 
 func TestUringCancelStopsTheRun(t *testing.T) {
-	skipWithoutUring(t)
+	requireUring(t)
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
 	w := workload.Workload{RW: "randrw", ReadPct: 50, BS: 4096, IODepth: 32, NumJobs: 2, Runtime: time.Minute, IOEngine: "io_uring"}
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
@@ -112,7 +114,7 @@ func TestUringCancelStopsTheRun(t *testing.T) {
 }
 
 func TestUringRegistersFileAndBuffers(t *testing.T) {
-	skipWithoutUring(t)
+	requireUring(t)
 	path, _ := patternFile(t, t.TempDir(), 64<<10)
 	fd, err := unix.Open(path, unix.O_RDONLY, 0)
 	if err != nil {

@@ -122,8 +122,8 @@ func TestVerifyPassesACleanRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.engine+","+tt.w.RW, func(t *testing.T) {
-			if tt.engine == "io_uring" && !uringAvailable() {
-				t.Skip("the kernel refuses io_uring")
+			if tt.engine == "io_uring" {
+				requireUring(t)
 			}
 			const capacity = 1 << 20
 			path, _ := patternFile(t, t.TempDir(), capacity)
@@ -212,9 +212,7 @@ func TestBlockTableKeepsWritesApart(t *testing.T) {
 }
 
 func TestVerifyFindsCorruptionAfterUringWrites(t *testing.T) {
-	if !uringAvailable() {
-		t.Skip("the kernel refuses io_uring")
-	}
+	requireUring(t)
 	const capacity = 2 << 20
 	path, _ := patternFile(t, t.TempDir(), capacity)
 	rng := rand.New(rand.NewPCG(9, 9))

@@ -16,16 +16,19 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // Path is where Debian's chromium package installs the browser.
 const Path = "/usr/bin/chromium"
 
-// Skip skips the test when Chromium is absent.
-func Skip(t *testing.T, what string) {
+// Require ends the test when Chromium is absent (testenv.Require): what
+// says what then goes unchecked.
+func Require(t *testing.T, what string) {
 	t.Helper()
 	if _, err := os.Stat(Path); err != nil {
-		t.Skipf("%s is absent (apt-get install chromium): %s", Path, what)
+		testenv.Require(t, "Chromium", "%s is absent (apt-get install chromium; ./test.sh installs it): %s", Path, what)
 	}
 }
 
