@@ -6,10 +6,8 @@ import (
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
 	"testing"
-	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -21,27 +19,29 @@ func gcCycles() uint64 {
 }
 
 // TestRunHoldsGC: while a run lasts the collector does not run, however
-// much the rest of the program allocates (here, the live callback, 2 MiB
-// a sample, as many samples as the machine allows: far past the 4 MiB a
-// collection would otherwise start at), and the settings come back after.
+// much the rest of the program allocates (here 2 MiB every 50 reads, 40
+// MiB in all: far past the 4 MiB a collection would otherwise start at),
+// and the settings come back after.
 func TestRunHoldsGC(t *testing.T) {
 	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Runtime: 400 * time.Millisecond, IOEngine: "psync"}
+	w := workload.Workload{RW: "randread", BS: 4096, IODepth: 1, NumJobs: 1, Bytes: 1000 * 4096, IOEngine: "psync"}
 	runtime.GC()
 	percent, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1)
 	debug.SetGCPercent(percent)
 	var kept [][]byte
 	before := gcCycles()
 	var during uint64
-	live := func(metrics.Sample) {
-		kept = append(kept, make([]byte, 2<<20))
-		during = gcCycles() - before
-	}
-	if _, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, live, &recordingSys{}, 10*time.Millisecond); err != nil {
+	sys := &recordingSys{after: func(n int) {
+		if n%50 == 0 {
+			kept = append(kept, make([]byte, 2<<20))
+			during = gcCycles() - before
+		}
+	}}
+	if _, err := execPsync(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys); err != nil {
 		t.Fatal(err)
 	}
-	if len(kept) < 3 {
-		t.Skipf("only %d samples: the machine gave the run too little time to tell", len(kept))
+	if len(kept) != 20 {
+		t.Fatalf("%d allocations, want one every 50 of the 1000 reads", len(kept))
 	}
 	if during > 0 {
 		t.Errorf("%d collections during a run that allocated %d MiB", during, 2*len(kept))
