@@ -88,6 +88,8 @@ type run struct {
 	userSpaceFS bool
 	// base is the origin of the run's clock, in nanotime's terms.
 	base int64
+	// virtual, when set, is the clock instead of nanotime (tests).
+	virtual *virtualClock
 
 	// stop tells the slots to issue no further I/O.
 	stop atomic.Bool

@@ -101,6 +101,10 @@ func (r *run) sleepUntil(due int64) bool {
 		if wait <= 0 {
 			return true
 		}
+		if r.virtual != nil {
+			r.virtual.advance(due)
+			continue
+		}
 		ts := unix.NsecToTimespec(min(wait, int64(longestNap)))
 		_ = unix.Nanosleep(&ts, nil)
 	}

@@ -259,7 +259,7 @@ func (rj *ringJob) reap() {
 	if head == tail {
 		return
 	}
-	now := at - rj.r.base
+	now := rj.r.clockAt(at)
 	for p := head; p != tail; p++ {
 		c := rj.rg.cqe(p)
 		i := int(c.userData)
