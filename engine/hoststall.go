@@ -52,6 +52,9 @@ const (
 type stallWatch struct {
 	stop  chan struct{}
 	start time.Time
+	// sleep sleeps for a nap: nanosleep, or in tests a sleep made late
+	// as a held machine makes it.
+	sleep func(nap time.Duration)
 	mu    sync.Mutex
 	// wakes are the wake-ups, each with how late it was.
 	wakes []wake
@@ -60,7 +63,18 @@ type stallWatch struct {
 // watchStalls starts the probe, or returns nil when this process may not
 // raise a thread to real-time priority.
 func watchStalls() *stallWatch {
-	s := &stallWatch{stop: make(chan struct{}), start: time.Now()}
+	return startStallWatch(nanosleep)
+}
+
+// nanosleep sleeps for d; a signal may end it early.
+func nanosleep(d time.Duration) {
+	ts := unix.NsecToTimespec(d.Nanoseconds())
+	_ = unix.Nanosleep(&ts, nil) // EINTR only ends a sleep early
+}
+
+// startStallWatch starts a probe whose naps are taken by sleep.
+func startStallWatch(sleep func(time.Duration)) *stallWatch {
+	s := &stallWatch{stop: make(chan struct{}), start: time.Now(), sleep: sleep}
 	ready := make(chan bool)
 	go s.probe(ready)
 	if !<-ready {
@@ -87,9 +101,8 @@ func (s *stallWatch) probe(ready chan<- bool) {
 	ready <- true
 	for {
 		nap := stallNapMin + rand.N(stallNapMax-stallNapMin)
-		ts := unix.NsecToTimespec(nap.Nanoseconds())
 		t := time.Now()
-		_ = unix.Nanosleep(&ts, nil) // EINTR only ends a sleep early
+		s.sleep(nap)
 		now := time.Now()
 		late := max(now.Sub(t)-nap, 0)
 		select {

@@ -1,11 +1,12 @@
 package engine
 
 import (
-	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -65,29 +66,44 @@ func TestStallWarning(t *testing.T) {
 }
 
 // TestStallWatchMeasures runs the probe as root, who may give it its
-// real-time priority: it must start, wake over the time it runs, and
-// give a share between 0 and 100. Whether the machine was held is not
-// asserted: that is the host's doing.
+// real-time priority, with every other nap made late by 10 ms, as a held
+// machine makes it: each of those wake-ups must be counted held, at least
+// 10 ms late. The other wake-ups are not asserted: whether the machine
+// was held then is the host's doing.
 func TestStallWatchMeasures(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("the stall probe needs real-time priority (CAP_SYS_NICE): run as root")
-	}
-	w := watchStalls()
-	if w == nil {
-		t.Fatal("watchStalls refused real-time priority to root")
-	}
-	deadline := time.Now().Add(time.Minute)
-	for {
-		w.mu.Lock()
-		n := len(w.wakes)
-		w.mu.Unlock()
-		if n >= 2 || time.Now().After(deadline) {
-			break
+	testenv.Root(t, "the stall probe needs real-time priority (CAP_SYS_NICE)")
+	const held = 10 * time.Millisecond
+	var naps atomic.Int64
+	w := startStallWatch(func(nap time.Duration) {
+		if naps.Add(1)%2 == 1 {
+			nanosleep(nap)
+			return
 		}
-		time.Sleep(stallNapMax)
+		// Held through a signal that ends a nanosleep early.
+		end := time.Now().Add(nap + held)
+		for d := time.Until(end); d > 0; d = time.Until(end) {
+			nanosleep(d)
+		}
+	})
+	if w == nil {
+		t.Fatal("the probe was refused real-time priority as root")
+	}
+	var wakes []wake
+	for deadline := time.Now().Add(time.Minute); len(wakes) < 6; time.Sleep(stallNapMax) {
+		if time.Now().After(deadline) {
+			w.finish()
+			t.Fatalf("%d wake-ups in a minute, want 6", len(wakes))
+		}
+		wakes = w.wakeUps()
 	}
 	st := w.finish()
-	if st == nil || st.Samples < 2 || st.HeldPct < 0 || st.HeldPct > 100 || st.Held > st.Samples {
-		t.Errorf("stalls %+v, want at least two wake-ups in a minute", st)
+	for i := 1; i < len(wakes); i += 2 {
+		if wakes[i].late < held {
+			t.Errorf("wake-up %d came %v late, want at least the %v it was held", i+1, wakes[i].late, held)
+		}
+	}
+	n := len(wakes) / 2
+	if st.Samples < len(wakes) || st.Held < n || st.MaxLateMs < 10 || st.HeldMs < float64(10*n) {
+		t.Errorf("stalls %+v, want at least %d of %d wake-ups held, for 10 ms or more each", *st, n, len(wakes))
 	}
 }
