@@ -14,6 +14,7 @@ import (
 	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"github.com/drivebench/drivebench/engine/native"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -219,9 +220,7 @@ func TestRunRefusesMountedImage(t *testing.T) {
 // ext4Image makes a 16 MiB ext4 image file.
 func ext4Image(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		t.Skip("mkfs.ext4 is not installed")
-	}
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	img := filepath.Join(t.TempDir(), "ext4.img")
 	if err := os.WriteFile(img, make([]byte, 16<<20), 0o644); err != nil {
 		t.Fatal(err)

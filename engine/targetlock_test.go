@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/drivebench/drivebench/blockdev"
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/plan"
 	"golang.org/x/sys/unix"
 )
@@ -259,7 +259,7 @@ func TestTargetLockLoopDevice(t *testing.T) {
 		unix.Stat(loop, &st)
 		node := filepath.Join(t.TempDir(), "alias")
 		if err := unix.Mknod(node, unix.S_IFBLK|0o600, int(st.Rdev)); err != nil {
-			t.Skipf("cannot make a second node of %s: %v", loop, err)
+			testenv.Require(t, "a device node", "cannot make a second node of %s: %v", loop, err)
 		}
 		p2, g2 := lockPlan(t, node, true, "")
 		_, err := Run(context.Background(), p2, g2, Options{Dir: filepath.Join(t.TempDir(), "out")})
@@ -282,9 +282,7 @@ func TestTargetLockLoopDevice(t *testing.T) {
 	})
 
 	t.Run("fio on the claimed device", func(t *testing.T) {
-		if _, err := exec.LookPath("fio"); err != nil {
-			t.Skip("fio is not installed")
-		}
+		testenv.Command(t, "fio", "fio")
 		p, g := lockPlan(t, loop, true, `engine = "fio"`)
 		var claimed []bool
 		observe := func(e Event) {

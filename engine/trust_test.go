@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
 )
@@ -97,11 +98,11 @@ func memoryDir(t *testing.T) string {
 	}
 	var fs unix.Statfs_t
 	if unix.Statfs("/dev/shm", &fs) != nil || fs.Type != unix.TMPFS_MAGIC {
-		t.Skip("no tmpfs to test on: run as root to mount one, or mount one on /dev/shm")
+		testenv.Require(t, "a tmpfs", "run as root to mount one, or mount one on /dev/shm")
 	}
 	dir, err := os.MkdirTemp("/dev/shm", "drivebench-test-")
 	if err != nil {
-		t.Skipf("no folder on /dev/shm: %v", err)
+		testenv.Require(t, "a folder on /dev/shm", "%v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // TestGuardOfImageFiles: a plan that writes to an ext4 image file is
@@ -18,9 +19,7 @@ import (
 // devices need root). Once a run has written over it, it holds random
 // data, and runs go ahead without the allowance.
 func TestGuardOfImageFiles(t *testing.T) {
-	if _, err := exec.LookPath("mkfs.ext4"); err != nil {
-		t.Skip("mkfs.ext4 is not installed")
-	}
+	testenv.Command(t, "mkfs.ext4", "e2fsprogs")
 	img := filepath.Join(t.TempDir(), "ext4.img")
 	if err := os.WriteFile(img, make([]byte, 16<<20), 0o644); err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
 )
@@ -57,13 +58,11 @@ func TestSwappedTargetIsFlagged(t *testing.T) {
 			return "data.img", writeDataFile(t, "data.img"), func(t *testing.T) uint64 { return writeDataFile(t, "data.img") }
 		}},
 		{"loop device given another file", func(t *testing.T) (string, uint64, func(*testing.T) uint64) {
-			if os.Geteuid() != 0 {
-				t.Skip("not root: a loop device needs root")
-			}
+			testenv.Root(t, "a loop device needs root")
 			ino := writeDataFile(t, "one.img")
 			out, err := exec.Command("losetup", "--find", "--show", "--read-only", "one.img").Output()
 			if err != nil {
-				t.Skipf("losetup: %v", err)
+				testenv.Require(t, "a loop device", "losetup: %v", err)
 			}
 			dev := strings.TrimSpace(string(out))
 			t.Cleanup(func() { exec.Command("losetup", "-d", dev).Run() })

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/internal/testenv"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -63,7 +65,7 @@ func FuzzParseProcLocks(f *testing.F) {
 // line.
 func TestFlockHolders(t *testing.T) {
 	if _, err := os.Stat(procLocks); err != nil {
-		t.Skipf("no %s: %v", procLocks, err)
+		testenv.Require(t, procLocks, "%v", err)
 	}
 	path := filepath.Join(t.TempDir(), "drivebench.lock")
 	f, err := os.Create(path)
