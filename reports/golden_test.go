@@ -13,7 +13,14 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+// The reports' inputs, the results folders under testdata/, are never
+// rewritten by -update, which rewrites only what the reports are expected
+// to be (testdata/golden/). The one made by a program, the qemu fixture's
+// health document, is made by go generate ./reports.
+//
+//go:generate go run ./internal/genhealth
+
+var update = flag.Bool("update", false, "rewrite the expected reports under testdata/golden/ (never their inputs: go generate ./reports)")
 
 // loadRun reads a results folder the way the report command does.
 func loadRun(t testing.TB, dir string) (*results.Manifest, []*results.Record) {

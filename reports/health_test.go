@@ -11,6 +11,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/nvme/nvmetest"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -27,86 +28,15 @@ func (d driveHealthDoc) record() *results.Health {
 	return engine.HealthRecord("nvme0", d.Before, d.After, d.EngineBytesWritten, d.Error)
 }
 
-// qemuSnapshot decodes the pages QEMU's emulated controller returned
-// (nvme/testdata), as nvme.Snapshot reads them from a device.
+// qemuSnapshot is the snapshot of QEMU's emulated controller taken at
+// at (nvme/testdata).
 func qemuSnapshot(t testing.TB, at time.Time) *nvme.HealthSnapshot {
 	t.Helper()
-	page := func(name string) []byte {
-		data, err := os.ReadFile(filepath.Join("..", "nvme", "testdata", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return data
-	}
-	ctrl, err := nvme.DecodeIDCtrl(page("qemu-nvme-id-ctrl.bin"))
+	s, err := nvmetest.QEMUSnapshot(filepath.Join("..", "nvme", "testdata"), at)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ns, err := nvme.DecodeIDNs(page("qemu-nvme-id-ns.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	smart, err := nvme.DecodeSmartLog(page("qemu-nvme-smart-log.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &nvme.HealthSnapshot{Path: "/dev/nvme0n1", Time: at, NSID: 1, IDCtrl: ctrl, IDNs: ns, SmartLog: smart}
-}
-
-// after is the snapshot once the host has read and written the given
-// I/Os and bytes: QEMU counts data units of 1,000 blocks of 512 bytes,
-// rounded up, and one command per I/O.
-func after(before *nvme.HealthSnapshot, at time.Time, read, written, readIOs, writeIOs uint64) *nvme.HealthSnapshot {
-	s := *before
-	log := *before.SmartLog
-	units := func(bytes uint64) uint64 { return (bytes + nvme.DataUnitBytes - 1) / nvme.DataUnitBytes }
-	log.DataUnitsRead = nvme.Uint128From(log.DataUnitsRead.Lo + units(read))
-	log.DataUnitsWritten = nvme.Uint128From(log.DataUnitsWritten.Lo + units(written))
-	log.HostReadCommands = nvme.Uint128From(log.HostReadCommands.Lo + readIOs)
-	log.HostWriteCommands = nvme.Uint128From(log.HostWriteCommands.Lo + writeIOs)
-	s.Time, s.SmartLog = at, &log
-	return &s
-}
-
-// qemuHealth is the health document of the qemu fixture's drive: its
-// before snapshot is the QEMU pages, taken as the resumed run started;
-// the after snapshot adds what the records of that run read and wrote.
-func qemuHealth(t testing.TB) driveHealthDoc {
-	t.Helper()
-	m, recs := loadRun(t, filepath.Join("testdata", "qemu"))
-	start := m.Created.Add(-350 * time.Millisecond)
-	var read, written, readIOs, writeIOs uint64
-	var end time.Time
-	for _, r := range recs {
-		if !r.Started.After(start) {
-			continue
-		}
-		if r.Finished.After(end) {
-			end = r.Finished
-		}
-		if r.Result == nil || r.Kind != kindProfile && r.Kind != kindPrecondition {
-			continue
-		}
-		if d := r.Result.Read; d != nil {
-			read, readIOs = read+d.Bytes, readIOs+d.IOs
-		}
-		if d := r.Result.Write; d != nil {
-			written, writeIOs = written+d.Bytes, writeIOs+d.IOs
-		}
-	}
-	before := qemuSnapshot(t, start)
-	return driveHealthDoc{Before: before, After: after(before, end.Add(120*time.Millisecond), read, written, readIOs, writeIOs), EngineBytesWritten: written}
-}
-
-// TestQEMUHealthFixture keeps testdata/qemu/health/nvme0.json the
-// document the engine would store for that run on QEMU's controller;
-// -update rewrites it.
-func TestQEMUHealthFixture(t *testing.T) {
-	data, err := json.MarshalIndent(qemuHealth(t).record(), "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	compareGolden(t, filepath.Join("testdata", "qemu", results.HealthDir, "nvme0.json"), append(data, '\n'))
+	return s
 }
 
 // healthSummary builds the Summary of one drive's health, as stored in
@@ -142,7 +72,7 @@ func TestHealthFromNVMe(t *testing.T) {
 		{
 			name: "quiet run",
 			doc: func() driveHealthDoc {
-				a := after(before, t0.Add(41*time.Minute), 0, 1_024_000_000, 0, 250_000)
+				a := nvmetest.After(before, t0.Add(41*time.Minute), 0, 1_024_000_000, 0, 250_000)
 				return driveHealthDoc{Before: before, After: a, EngineBytesWritten: 1_023_410_176}
 			},
 			check: func(t *testing.T, h DriveHealth) {
@@ -170,7 +100,7 @@ func TestHealthFromNVMe(t *testing.T) {
 		{
 			name: "errors, warnings and heat",
 			doc: func() driveHealthDoc {
-				a := after(before, t0.Add(6*time.Hour), 0, 0, 0, 0)
+				a := nvmetest.After(before, t0.Add(6*time.Hour), 0, 0, 0, 0)
 				log := *a.SmartLog
 				log.Temperature, log.CriticalWarning = 345, nvme.WarnTemperature|nvme.WarnReliability
 				log.MediaErrors, log.NumErrLogEntries, log.PercentUsed = nvme.Uint128From(3), nvme.Uint128From(1), 2
@@ -196,7 +126,7 @@ func TestHealthFromNVMe(t *testing.T) {
 		{
 			name: "something else wrote",
 			doc: func() driveHealthDoc {
-				a := after(before, t0.Add(time.Minute), 0, 512_001, 0, 2)
+				a := nvmetest.After(before, t0.Add(time.Minute), 0, 512_001, 0, 2)
 				return driveHealthDoc{Before: before, After: a}
 			},
 			lines: []string{"Between the readings the drive counted 1.02 MB written (2 data units of 512,000 bytes), though drivebench wrote nothing to it in that time. " +
@@ -221,7 +151,7 @@ func TestHealthFromNVMe(t *testing.T) {
 		{
 			name: "counters reset",
 			doc: func() driveHealthDoc {
-				a := after(before, t0.Add(time.Minute), 0, 0, 0, 0)
+				a := nvmetest.After(before, t0.Add(time.Minute), 0, 0, 0, 0)
 				log := *a.SmartLog
 				log.DataUnitsRead = nvme.Uint128From(0)
 				a.SmartLog = &log
