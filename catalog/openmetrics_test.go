@@ -58,7 +58,7 @@ func TestMetricsExportIsValid(t *testing.T) {
 		}
 		for _, want := range []string{
 			// Both hook verdicts of one step, told apart by their index.
-			`kind="check",name="p99-under-1ms",metric="",subject="",index="2",drivebench_verdict="pass"} 1`,
+			`kind="check",name="p99-under-1ms",metric="",subject="p99-under-1ms",index="2",drivebench_verdict="pass"} 1`,
 			`drive="cm9",model="KIOXIA KCM9XRJE15T3",serial="X4E0A01ZT1A8",firmware="0102",plan="review",step="474c12d43a37d86f",profile="4k-70-30-mix",point="iodepth=1",direction="write",quantile="0.999"} 0.000299008`,
 		} {
 			if !strings.Contains(om.String(), want) {

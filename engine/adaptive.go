@@ -27,7 +27,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 			rec.Status, rec.Error = results.StatusInterrupted, interruptReason(ctx)
 			return nil
 		case err != nil:
-			r.hookFailed(rec, "adaptive "+n.Source, err)
+			r.hookFailed(rec, results.AdaptiveCheck(n.Source), err)
 			return nil
 		case params == nil:
 			rec.Log = append(rec.Log, fmt.Sprintf("next_point returned None after %d points", len(rec.Points)))
@@ -65,7 +65,8 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 	msg := fmt.Sprintf("stopped after max_points = %d points while next_point still asked for more; raise max_points if the search needs them",
 		n.Adaptive.MaxPoints)
 	rec.Log = append(rec.Log, msg)
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictWarn, Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: results.AdaptiveCheck(n.Source), Drive: n.Drive, Subject: results.StepWithin(n.Name, n.Drive),
+		Status: results.VerdictWarn, Code: results.CodeMaxPoints, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 
@@ -73,7 +74,8 @@ func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
 func (r *runner) badPoint(n *plan.Node, rec *results.Record, err error) {
 	msg := fmt.Sprintf("next_point asked for a point that cannot run: %v", err)
 	rec.Status, rec.Error = results.StatusFailed, msg
-	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: "adaptive " + n.Source, Drive: n.Drive, Status: results.VerdictError, Message: msg,
+	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: results.AdaptiveCheck(n.Source), Drive: n.Drive, Subject: results.StepWithin(n.Name, n.Drive),
+		Status: results.VerdictError, Code: results.CodeBadPoint, Message: msg,
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 

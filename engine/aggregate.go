@@ -41,6 +41,6 @@ func (r *runner) runAggregate(n *plan.Node, rec *results.Record) {
 	used := rounds[len(rounds)-keep:]
 	rec.Result = judging.AverageRounds(used)
 	for _, u := range used {
-		rec.Log = append(rec.Log, "uses round "+u.Name)
+		rec.Uses = append(rec.Uses, u.Name)
 	}
 }

@@ -28,16 +28,18 @@ func (r *runner) runCheck(ctx context.Context, n *plan.Node, rec *results.Record
 		return
 	}
 	for _, v := range verdicts {
-		rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: c.Name, Drive: n.Drive, Status: v.Status, Message: v.Message})
+		rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: c.Name, Drive: n.Drive, Subject: results.StepWithin(n.Name, n.Drive),
+			Status: v.Status, Code: results.CodeHook, Message: v.Message})
 	}
 }
 
 // hookFailed records a hook's error on a step: the step fails, with an
 // "error" verdict of the judgement named check that points into the .star
-// file, and the hook's backtrace in the log.
+// file, its subject the step, and the hook's backtrace in the log.
 func (r *runner) hookFailed(rec *results.Record, check string, err error) {
 	rec.Status, rec.Error = results.StatusFailed, err.Error()
-	v := results.Verdict{Check: check, Drive: rec.Drive, Status: results.VerdictError, Message: err.Error()}
+	v := results.Verdict{Check: check, Drive: rec.Drive, Subject: results.StepWithin(rec.Name, rec.Drive),
+		Status: results.VerdictError, Code: results.CodeHookError, Message: err.Error()}
 	var se *script.Error
 	if errors.As(err, &se) {
 		v.Message, v.Where = se.Msg, se.Place()

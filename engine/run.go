@@ -560,7 +560,7 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 		rec.Warnings = append(rec.Warnings, *warn)
 	}
 	rec.Warnings = append(rec.Warnings, cache.finish(rec.Host)...)
-	endThermal(res, &rec.Log)
+	rec.Thermal = endThermal(res, &rec.Log)
 	if res != nil && res.Latency == "" && rec.Engine == "native" {
 		res.Latency = metrics.LatencyEngine
 	}

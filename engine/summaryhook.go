@@ -69,7 +69,7 @@ func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *r
 // failed step with an error verdict.
 func (r *runner) summaryFailed(s *results.Summary) {
 	rec := &results.Record{Kind: "summary", Name: "report summary (" + s.Hook + ")", Status: results.StatusFailed, Error: s.Error}
-	rec.Verdicts = []results.Verdict{{Check: "summary", Status: results.VerdictError, Message: s.Error, Where: s.Where}}
+	rec.Verdicts = []results.Verdict{{Check: "summary", Subject: rec.Name, Status: results.VerdictError, Code: results.CodeHookError, Message: s.Error, Where: s.Where}}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.out.Records = append(r.out.Records, rec)
@@ -98,7 +98,7 @@ func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
 	add := func(rec *results.Record) {
 		steps = append(steps, stepModel(rec))
 		for _, v := range rec.Verdicts {
-			verdicts = append(verdicts, map[string]any{"check": v.Check, "drive": v.Drive, "status": v.Status, "message": v.Message, "where": v.Where})
+			verdicts = append(verdicts, map[string]any{"check": v.Check, "drive": v.Drive, "status": v.Status, "code": v.Code, "subject": v.Subject, "message": v.Message, "where": v.Where})
 		}
 		for _, row := range rec.Acceptance {
 			acceptance = append(acceptance, acceptanceModel(rec.Drive, row))
@@ -167,7 +167,7 @@ func dirModel(d *plan.DirMeasure) any {
 func acceptanceModel(drive string, row results.AcceptanceRow) map[string]any {
 	m := map[string]any{
 		"drive": drive, "spec": row.Spec, "metric": row.Metric, "unit": row.Unit, "claimed": row.Claimed,
-		"measured": nil, "ratio": nil, "verdict": row.Verdict, "reason": row.Reason, "conditions": row.Conditions,
+		"measured": nil, "ratio": nil, "verdict": row.Verdict, "code": row.Code, "reason": row.Reason, "conditions": row.Conditions,
 		"step": row.Step, "tolerance_pct": row.TolerancePct,
 	}
 	if row.Measured != nil {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -86,85 +85,36 @@ func (s *thermalSampler) finish(start time.Time) ([]metrics.ThermalSample, error
 	return out, s.err
 }
 
-// thermalSummary says in one line how hot the drive ran during a step and
-// whether it throttled: the growth of its throttle counters from the first
-// reading to the last.
-func thermalSummary(samples []metrics.ThermalSample) string {
-	if len(samples) == 0 {
-		return ""
-	}
-	lo, hi := samples[0].TempC, samples[0].TempC
-	for _, s := range samples {
-		lo, hi = min(lo, s.TempC), max(hi, s.TempC)
-	}
-	first, last := samples[0], samples[len(samples)-1]
-	line := fmt.Sprintf("drive temperature %d to %d °C over %d readings", lo, hi, len(samples))
-	if lo == hi {
-		line = fmt.Sprintf("drive temperature %d °C over %d readings", lo, len(samples))
-	}
-	var events []string
-	if n := last.Throttle1 - first.Throttle1; n > 0 {
-		events = append(events, fmt.Sprintf("light thermal throttling %s (%d s)", times(n), last.Throttle1Sec-first.Throttle1Sec))
-	}
-	if n := last.Throttle2 - first.Throttle2; n > 0 {
-		events = append(events, fmt.Sprintf("heavy thermal throttling %s (%d s)", times(n), last.Throttle2Sec-first.Throttle2Sec))
-	}
-	if n := last.WarningMin - first.WarningMin; n > 0 {
-		events = append(events, fmt.Sprintf("%d min above the warning temperature", n))
-	}
-	if n := last.CriticalMin - first.CriticalMin; n > 0 {
-		events = append(events, fmt.Sprintf("%d min above the critical temperature", n))
-	}
-	if len(events) == 0 {
-		return line + "; no thermal throttling"
-	}
-	line += "; THROTTLED: "
-	for i, e := range events {
-		if i > 0 {
-			line += ", "
-		}
-		line += e
-	}
-	return line
-}
-
 // watchThermal starts sampling the drive behind path when it is NVMe and
-// returns the function that ends it, which adds the samples to res and a
-// summary line to log; for other drives both do nothing.
-func watchThermal(path string) func(res *metrics.Result, log *[]string) {
+// returns the function that ends it, which adds the samples to res and
+// returns their summary, and says in log why readings failed; for other
+// drives both do nothing.
+func watchThermal(path string) func(res *metrics.Result, log *[]string) *metrics.ThermalSummary {
 	if !nvme.IsNVMe(path) {
-		return func(*metrics.Result, *[]string) {}
+		return func(*metrics.Result, *[]string) *metrics.ThermalSummary { return nil }
 	}
 	d, err := nvme.Open(path)
 	if err != nil {
-		return func(_ *metrics.Result, log *[]string) {
+		return func(_ *metrics.Result, log *[]string) *metrics.ThermalSummary {
 			*log = append(*log, "no drive temperature readings: "+err.Error())
+			return nil
 		}
 	}
 	s := startThermal(thermalInterval, d.SmartLog)
-	return func(res *metrics.Result, log *[]string) {
+	return func(res *metrics.Result, log *[]string) *metrics.ThermalSummary {
 		defer d.Close()
 		start := time.Now()
 		if res != nil {
 			start = res.Start
 		}
 		samples, err := s.finish(start)
-		if res != nil {
-			res.Thermal = samples
-			if line := thermalSummary(samples); line != "" {
-				*log = append(*log, line)
-			}
-		}
 		if err != nil {
 			*log = append(*log, "drive temperature readings stopped: "+err.Error())
 		}
+		if res == nil {
+			return nil
+		}
+		res.Thermal = samples
+		return metrics.SummarizeThermal(samples)
 	}
-}
-
-// times says how often something happened.
-func times(n uint32) string {
-	if n == 1 {
-		return "once"
-	}
-	return fmt.Sprintf("%d times", n)
 }

@@ -39,35 +39,14 @@ func TestThermalSamplerReadsAtStartAndEnd(t *testing.T) {
 	}
 }
 
-func TestThermalSummary(t *testing.T) {
-	tests := []struct {
-		name    string
-		samples []metrics.ThermalSample
-		want    string
-	}{
-		{"none", nil, ""},
-		{"steady", []metrics.ThermalSample{{TempC: 50}, {TempC: 50}}, "drive temperature 50 °C over 2 readings; no thermal throttling"},
-		{"throttled", []metrics.ThermalSample{
-			{TempC: 60, Throttle1: 4, Throttle1Sec: 100, WarningMin: 7},
-			{TempC: 78},
-			{TempC: 83, Throttle1: 6, Throttle1Sec: 130, Throttle2: 1, Throttle2Sec: 5, WarningMin: 9},
-		}, "drive temperature 60 to 83 °C over 3 readings; THROTTLED: light thermal throttling 2 times (30 s), heavy thermal throttling once (5 s), 2 min above the warning temperature"},
-	}
-	for _, tt := range tests {
-		if got := thermalSummary(tt.samples); got != tt.want {
-			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestThermalOnAFileDoesNothing: a step on a file gets no readings and no
-// log line.
+// TestThermalOnAFileDoesNothing: a step on a file gets no readings, no
+// summary and no log line.
 func TestThermalOnAFileDoesNothing(t *testing.T) {
 	var log []string
 	res := &metrics.Result{}
-	watchThermal(t.TempDir())(res, &log)
-	if len(res.Thermal) != 0 || len(log) != 0 || strings.Join(log, "") != "" {
-		t.Errorf("thermal %v, log %v", res.Thermal, log)
+	summary := watchThermal(t.TempDir())(res, &log)
+	if len(res.Thermal) != 0 || summary != nil || len(log) != 0 || strings.Join(log, "") != "" {
+		t.Errorf("thermal %v, summary %v, log %v", res.Thermal, summary, log)
 	}
 }
 

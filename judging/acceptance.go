@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -32,29 +31,22 @@ func Accept(a *plan.Accept, spec []*plan.SpecEntry, drive string, cands []Candid
 			row := acceptRow(a, e, metric, cands, drive)
 			rows = append(rows, row)
 			if row.Verdict != results.VerdictSkip {
-				verdicts = append(verdicts, results.Verdict{Check: a.Name, Drive: drive, Subject: row.Spec + " " + row.Metric, Status: row.Verdict, Message: rowMessage(row)})
+				figure := row.Comparison
+				verdicts = append(verdicts, results.Verdict{Check: a.Name, Drive: drive, Subject: row.Subject(), Status: row.Verdict, Code: row.Code,
+					Message: RowMessage(row.Subject(), row.Reason, row.Conditions), Figure: &figure})
 			}
 		}
 	}
 	return rows, verdicts
 }
 
-// rowMessage is a row as a verdict's message.
-func rowMessage(row results.AcceptanceRow) string {
-	msg := fmt.Sprintf("%s %s: %s", row.Spec, row.Metric, row.Reason)
-	if len(row.Conditions) > 0 {
-		msg += " [" + strings.Join(row.Conditions, "; ") + "]"
-	}
-	return msg
-}
-
 // acceptRow compares one figure of a spec entry with the best-matching
 // candidate.
 func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []Candidate, drive string) results.AcceptanceRow {
-	row := results.AcceptanceRow{Spec: e.Name, Metric: metric, Claimed: e.Values[metric], TolerancePct: a.TolerancePct}
+	row := results.AcceptanceRow{Spec: e.Name, Comparison: results.Comparison{Metric: metric, Claimed: e.Values[metric], TolerancePct: a.TolerancePct}}
 	f, measurable := figureOf(metric)
 	if !measurable {
-		return skipRow(row, fmt.Sprintf("drivebench does not measure %s; check it by other means", metric))
+		return skipRow(row, results.CodeNotMeasurable, fmt.Sprintf("drivebench does not measure %s; check it by other means", metric))
 	}
 	row.Unit, row.Better = f.unit, "lower"
 	if f.higher {
@@ -62,15 +54,15 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []Candida
 	}
 	switch {
 	case e.RW == "":
-		return skipRow(row, "the spec entry states no rw, so no step can be matched with it; add the pattern it was measured with, such as rw = \"randread\"")
+		return skipRow(row, results.CodeNoPattern, "the spec entry states no rw, so no step can be matched with it; add the pattern it was measured with, such as rw = \"randread\"")
 	case e.PCIeGen != 0 && a.PCIeGen != 0 && e.PCIeGen != a.PCIeGen:
-		return skipRow(row, fmt.Sprintf("the figure is for a PCIe Gen %d link, and the drive under test is on Gen %d", e.PCIeGen, a.PCIeGen))
+		return skipRow(row, results.CodeOtherLink, fmt.Sprintf("the figure is for a PCIe Gen %d link, and the drive under test is on Gen %d", e.PCIeGen, a.PCIeGen))
 	case row.Claimed <= 0:
-		return skipRow(row, fmt.Sprintf("the spec claims %s %s, which no measurement can be compared with", plan.FormatNumber(row.Claimed), f.unit))
+		return skipRow(row, results.CodeNoClaim, fmt.Sprintf("the spec claims %s %s, which no measurement can be compared with", plan.FormatNumber(row.Claimed), f.unit))
 	}
 	same := slices.DeleteFunc(slices.Clone(cands), func(c Candidate) bool { return c.Workload.RW != e.RW })
 	if len(same) == 0 {
-		row.Verdict = results.VerdictWarn
+		row.Verdict, row.Code = results.VerdictWarn, results.CodeNotMeasured
 		row.Reason = fmt.Sprintf("not measured: no profile of this plan ran rw = %s on drive %s; add one to check this figure", e.RW, drive)
 		return row
 	}
@@ -82,32 +74,28 @@ func acceptRow(a *plan.Accept, e *plan.SpecEntry, metric string, cands []Candida
 	return row
 }
 
-func skipRow(row results.AcceptanceRow, reason string) results.AcceptanceRow {
-	row.Verdict, row.Reason = results.VerdictSkip, reason
+func skipRow(row results.AcceptanceRow, code, reason string) results.AcceptanceRow {
+	row.Verdict, row.Code, row.Reason = results.VerdictSkip, code, reason
 	return row
 }
 
-// judge sets the measured figure, the ratio and the verdict: a figure
-// missed under conditions that differ from the spec's is a warning.
+// judge sets the measured figure, the ratio, the verdict and its code: a
+// figure missed under conditions that differ from the spec's is a
+// warning.
 func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool) {
 	ratio := measured / row.Claimed
 	row.Measured, row.Ratio = &measured, &ratio
 	tol := row.TolerancePct / 100
 	met := f.higher && measured >= row.Claimed*(1-tol) || !f.higher && measured <= row.Claimed*(1+tol)
-	shown := fmt.Sprintf("%s measured against %s claimed (%.1f%%)", showFigure(measured, f.unit), showFigure(row.Claimed, f.unit), ratio*100)
-	short := "short"
-	if !f.higher {
-		short = "over"
-	}
-	tolerance := strings.TrimSuffix(plan.FormatNumber(row.TolerancePct), ".0") + "%"
 	switch {
 	case met:
-		row.Verdict, row.Reason = results.VerdictPass, shown+": within the "+tolerance+" tolerance"
+		row.Verdict, row.Code = results.VerdictPass, results.CodeWithin
 	case differs:
-		row.Verdict = results.VerdictWarn
-		row.Reason = fmt.Sprintf("%s: more than %s %s, but under other conditions than the spec's, so not like with like", shown, tolerance, short)
+		row.Verdict, row.Code = results.VerdictWarn, results.CodeConditionsDiffer
+	case f.higher:
+		row.Verdict, row.Code = results.VerdictFail, results.CodeShort
 	default:
-		row.Verdict = results.VerdictFail
-		row.Reason = fmt.Sprintf("%s: more than %s %s, under the spec's own conditions", shown, tolerance, short)
+		row.Verdict, row.Code = results.VerdictFail, results.CodeOver
 	}
+	row.Reason, _ = ComparedReason(row.Code, row.Comparison, nil)
 }

@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 
@@ -133,12 +134,17 @@ func TestAccept(t *testing.T) {
 	if len(verdicts) != 4 {
 		t.Fatalf("%d verdicts, want one per row not skipped: 4", len(verdicts))
 	}
-	first := results.Verdict{Check: "sheet", Drive: "dut", Subject: "rand_read_4k iops", Status: "pass",
-		Message: "rand_read_4k iops: 600,000 IOPS measured against 500,000 IOPS claimed (120.0%): within the 10% tolerance"}
-	if verdicts[0] != first {
-		t.Errorf("verdict %+v\nwant %+v", verdicts[0], first)
+	measured, ratio := 600000.0, 1.2
+	first := results.Verdict{Check: "sheet", Drive: "dut", Subject: "rand_read_4k iops", Status: "pass", Code: "within",
+		Message: "rand_read_4k iops: 600,000 IOPS measured against 500,000 IOPS claimed (120.0%): within the 10% tolerance",
+		Figure:  &results.Comparison{Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 500000, Measured: &measured, Ratio: &ratio, TolerancePct: 10}}
+	if !reflect.DeepEqual(verdicts[0], first) {
+		t.Errorf("verdict %+v %+v\nwant %+v %+v", verdicts[0], verdicts[0].Figure, first, first.Figure)
 	}
-	if last := verdicts[3]; last.Status != "warn" || last.Message != "seq_write bw: not measured: no profile of this plan ran rw = write on drive dut; add one to check this figure" {
+	if codes := []string{rows[3].Code, rows[4].Code}; codes[0] != "not_measurable" || codes[1] != "not_measured" {
+		t.Errorf("codes of dwpd and seq_write bw %q, want not_measurable and not_measured", codes)
+	}
+	if last := verdicts[3]; last.Status != "warn" || last.Code != "not_measured" || last.Message != "seq_write bw: not measured: no profile of this plan ran rw = write on drive dut; add one to check this figure" {
 		t.Errorf("verdict %+v", last)
 	}
 }

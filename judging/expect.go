@@ -21,7 +21,7 @@ func Expect(n *plan.Node, rec *results.Record, spec []*plan.SpecEntry) []results
 	if rec.Status != results.StatusOK || rec.Result == nil {
 		return nil
 	}
-	point := strings.TrimPrefix(n.Name, n.Drive+" / ")
+	point := results.StepWithin(n.Name, n.Drive)
 	m := Measured(rec.Result)
 	var out []results.Verdict
 	for _, e := range n.Expect {
@@ -29,11 +29,11 @@ func Expect(n *plan.Node, rec *results.Record, spec []*plan.SpecEntry) []results
 		j, err := e.Eval(m, spec)
 		switch {
 		case err != nil:
-			v.Status, v.Message = results.VerdictError, fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
+			v.Status, v.Code, v.Message = results.VerdictError, results.CodeCannotJudge, fmt.Sprintf("%s: %s cannot be judged: %v", point, e.Text, err)
 		case j.Holds:
-			v.Status, v.Message = results.VerdictPass, expectMessage(point, e.Text, j)
+			v.Status, v.Code, v.Message = results.VerdictPass, results.CodeHolds, expectMessage(point, e.Text, j)
 		default:
-			v.Status, v.Message = results.VerdictFail, expectMessage(point, e.Text, j)
+			v.Status, v.Code, v.Message = results.VerdictFail, results.CodeDoesNotHold, expectMessage(point, e.Text, j)
 		}
 		out = append(out, v)
 	}

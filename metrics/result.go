@@ -172,3 +172,54 @@ type CPU struct {
 	UserSec float64 `json:"user_sec"`
 	SysSec  float64 `json:"sys_sec"`
 }
+
+// ThermalSummary is how hot an NVMe drive ran over a step, from its
+// readings: the lowest and highest temperature, and how much each of the
+// drive's throttle and over-temperature counters grew from the first
+// reading to the last.
+type ThermalSummary struct {
+	Readings int `json:"readings"`
+	MinC     int `json:"min_c"`
+	MaxC     int `json:"max_c"`
+	// Throttle1 and Throttle2 are the transitions into light and heavy
+	// thermal throttling over the step, Throttle1Sec and Throttle2Sec the
+	// seconds spent there; WarningMin and CriticalMin the minutes above
+	// the warning and critical temperatures.
+	Throttle1    uint32 `json:"tmt1_transitions,omitempty"`
+	Throttle2    uint32 `json:"tmt2_transitions,omitempty"`
+	Throttle1Sec uint32 `json:"tmt1_seconds,omitempty"`
+	Throttle2Sec uint32 `json:"tmt2_seconds,omitempty"`
+	WarningMin   uint32 `json:"warning_temp_minutes,omitempty"`
+	CriticalMin  uint32 `json:"critical_temp_minutes,omitempty"`
+}
+
+// SummarizeThermal sums up a step's readings; nil when there are none.
+func SummarizeThermal(samples []ThermalSample) *ThermalSummary {
+	if len(samples) == 0 {
+		return nil
+	}
+	first, last := samples[0], samples[len(samples)-1]
+	s := &ThermalSummary{Readings: len(samples), MinC: first.TempC, MaxC: first.TempC,
+		Throttle1: growth(first.Throttle1, last.Throttle1), Throttle2: growth(first.Throttle2, last.Throttle2),
+		Throttle1Sec: growth(first.Throttle1Sec, last.Throttle1Sec), Throttle2Sec: growth(first.Throttle2Sec, last.Throttle2Sec),
+		WarningMin: growth(first.WarningMin, last.WarningMin), CriticalMin: growth(first.CriticalMin, last.CriticalMin)}
+	for _, r := range samples {
+		s.MinC, s.MaxC = min(s.MinC, r.TempC), max(s.MaxC, r.TempC)
+	}
+	return s
+}
+
+// growth is how much a cumulative counter grew; 0 when it went back (a
+// drive that reset it).
+func growth(from, to uint32) uint32 {
+	if to < from {
+		return 0
+	}
+	return to - from
+}
+
+// Throttled reports whether the drive throttled or ran above its warning
+// or critical temperature during the step.
+func (s ThermalSummary) Throttled() bool {
+	return s.Throttle1 > 0 || s.Throttle2 > 0 || s.WarningMin > 0 || s.CriticalMin > 0
+}

@@ -1,13 +1,13 @@
 package reports
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -23,49 +23,35 @@ func buildAcceptance(steps []step, u bwUnit) []AcceptanceRow {
 		}
 		for _, a := range s.rec.Acceptance {
 			row := acceptanceRow(s, a)
-			row.Reason = restateReason(row, u)
+			if reason, ok := judging.ComparedReason(a.Code, a.Comparison, u.bandwidths()); ok {
+				row.Reason = reason
+			}
 			out = append(out, row)
 		}
 	}
 	return out
 }
 
-// restateReason is an acceptance row's reason with its bandwidths in the
-// report's unit. The engine states them in the sheet's MB/s ("1,867 MB/s
-// measured against 6,200 MB/s claimed (30.1%): more than 5% short ..."),
-// which a MiB/s report restates from the row's own figures.
-func restateReason(a AcceptanceRow, u bwUnit) string {
-	if u != unitMiBps || a.Unit != "B/s" || a.Measured == nil || a.Ratio == nil {
-		return a.Reason
-	}
-	head, rest, ok := strings.Cut(a.Reason, ": ")
-	if !ok || !strings.Contains(head, " measured against ") || !strings.HasSuffix(head, ")") {
-		return a.Reason
-	}
-	return u.text(*a.Measured) + " measured against " + u.claim(a.Claimed) + " claimed (" + percentText(*a.Ratio*100) + "): " + rest
-}
-
-// restateMessage is a verdict's message with the reason of the
-// acceptance row it stands for restated in the report's unit (see
-// restateReason); other verdicts' messages are left as they are.
-func restateMessage(s step, v results.Verdict, u bwUnit) string {
-	if !s.is(kindAcceptance) {
+// verdictMessage is a verdict's message in the report's unit u: an
+// acceptance verdict's said again from its figures (the engine states
+// bandwidths in the sheet's MB/s: "1,867 MB/s measured against 6,200
+// MB/s claimed (30.1%): ..."); any other's as recorded.
+func verdictMessage(v results.Verdict, u bwUnit) string {
+	if v.Figure == nil {
 		return v.Message
 	}
-	subject := cmp.Or(v.Subject, legacySubject(s, v))
-	for _, a := range s.rec.Acceptance {
-		if a.Spec+" "+a.Metric == subject {
-			return strings.Replace(v.Message, a.Reason, restateReason(acceptanceRow(s, a), u), 1)
-		}
+	reason, ok := judging.ComparedReason(v.Code, *v.Figure, u.bandwidths())
+	if !ok {
+		return v.Message
 	}
-	return v.Message
+	return judging.RowMessage(v.Subject, reason, v.Figure.Conditions)
 }
 
 func acceptanceRow(s step, a results.AcceptanceRow) AcceptanceRow {
 	row := AcceptanceRow{
 		Drive: s.info.Drive, Accept: s.source(), Spec: a.Spec, Metric: a.Metric,
 		Unit: a.Unit, Better: a.Better, Claimed: finite(a.Claimed), TolerancePct: finite(a.TolerancePct),
-		Verdict: a.Verdict, Reason: a.Reason, Conditions: append([]string{}, a.Conditions...),
+		Verdict: a.Verdict, Code: a.Code, Reason: a.Reason, Conditions: append([]string{}, a.Conditions...),
 		StepID: a.StepID, Step: a.Step,
 	}
 	if a.Measured != nil {
@@ -151,12 +137,6 @@ func acceptValue(a AcceptanceRow, v float64, measured bool, u bwUnit) string {
 	return specValue(a.Metric, v, u)
 }
 
-// stepWithin is a step's name without the drive it ran on, as a table of
-// that drive shows it: "random.randread / iodepth=64, numjobs=4".
-func stepWithin(name, drive string) string {
-	return strings.TrimPrefix(name, drive+" / ")
-}
-
 // acceptanceByTable finds, for each row of s.Acceptance, the table of the
 // step it compared with: key profile and drive.
 func acceptanceByTable(s *Summary) map[[2]string][]AcceptanceRow {
@@ -219,10 +199,11 @@ func unjudgedRows(drives []Drive, judged []AcceptanceRow, steps []step) []Accept
 					continue
 				}
 				unit, better := metricUnit(metric)
+				code, reason := unjudgedReason(d.Name, e, metric, accept, steps)
 				out = append(out, AcceptanceRow{
 					Drive: d.Name, Spec: e.Name, Metric: metric, Unit: unit, Better: better,
-					Claimed: finite(e.Values[metric]), Verdict: results.VerdictSkip, Conditions: []string{},
-					Reason: unjudgedReason(d.Name, e, metric, accept, steps),
+					Claimed: finite(e.Values[metric]), Verdict: results.VerdictSkip, Code: code, Conditions: []string{},
+					Reason: reason,
 				})
 			}
 		}
@@ -248,23 +229,23 @@ func metricUnit(metric string) (unit, better string) {
 // sheet: what the run measured of its conditions, then what judging it
 // takes. accept is the block that judged the drive's other figures, ""
 // when none did.
-func unjudgedReason(drive string, e SpecEntry, metric, accept string, steps []step) string {
-	reason := ranText(drive, e, steps)
+func unjudgedReason(drive string, e SpecEntry, metric, accept string, steps []step) (code, reason string) {
+	code, reason = ranText(drive, e, steps)
 	if unit, _ := metricUnit(metric); unit == "" {
-		reason = "not measured: drivebench does not measure " + metric
+		code, reason = results.CodeNotMeasurable, "not measured: drivebench does not measure "+metric
 	}
 	if accept == "" {
-		return reason + "; the plan has no accept block for drive " + drive + " to judge its sheet"
+		return code, reason + "; the plan has no accept block for drive " + drive + " to judge its sheet"
 	}
-	return reason + "; accept block " + accept + " leaves this entry out"
+	return code, reason + "; accept block " + accept + " leaves this entry out"
 }
 
 // ranText says what the run measured of a spec entry's conditions on a
-// drive: "not measured: no profile ran 4KiB random read at QD32 x 4
+// drive, a code and a sentence: "not measured: no profile ran 4KiB random read at QD32 x 4
 // jobs", or "not judged: 4k-random-read / iodepth=32 ran its conditions".
-func ranText(drive string, e SpecEntry, steps []step) string {
+func ranText(drive string, e SpecEntry, steps []step) (code, text string) {
 	if e.RW == "" {
-		return "not measured: the spec entry states no rw, so no step can be matched with it"
+		return results.CodeNoPattern, "not measured: the spec entry states no rw, so no step can be matched with it"
 	}
 	pattern := rwWords(e.RW)
 	if e.BS > 0 {
@@ -279,13 +260,13 @@ func ranText(drive string, e SpecEntry, steps []step) string {
 		}
 	}
 	if len(same) == 0 {
-		return "not measured: no profile on " + drive + " ran " + pattern
+		return results.CodeNotMeasured, "not measured: no profile on " + drive + " ran " + pattern
 	}
 	depth := func(w *workload.Workload) bool {
 		return (e.IODepth == 0 || w.IODepth == e.IODepth) && (e.NumJobs == 0 || w.NumJobs == e.NumJobs)
 	}
 	if i := slices.IndexFunc(same, func(s step) bool { return depth(s.workload()) }); i >= 0 {
-		return "not judged: " + stepWithin(same[i].info.Name, drive) + " ran its conditions"
+		return results.CodeNotJudged, "not judged: " + results.StepWithin(same[i].info.Name, drive) + " ran its conditions"
 	}
 	var profiles []string
 	for _, s := range same {
@@ -293,7 +274,7 @@ func ranText(drive string, e SpecEntry, steps []step) string {
 			profiles = append(profiles, s.source())
 		}
 	}
-	return "not measured: no profile on " + drive + " ran " + pattern + " at " + specDepth(e) +
+	return results.CodeNotMeasured, "not measured: no profile on " + drive + " ran " + pattern + " at " + specDepth(e) +
 		" (" + strings.Join(profiles, ", ") + " ran it at other queue depths)"
 }
 

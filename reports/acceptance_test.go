@@ -162,7 +162,7 @@ func TestAcceptanceIdentity(t *testing.T) {
 		m := &results.Manifest{Plan: "p", Drives: []results.Drive{tt.drive},
 			Steps: []results.StepInfo{{ID: "acc", Kind: "acceptance", Name: "dut / spec", Drive: "dut", Source: "spec"}}}
 		rec := &results.Record{StepID: "acc", Kind: "acceptance", Status: "ok", Finished: t0,
-			Acceptance: []results.AcceptanceRow{{Spec: "rand_read_4k", Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 2e6, Verdict: "skip", Reason: "no profile measures it"}}}
+			Acceptance: []results.AcceptanceRow{{Spec: "rand_read_4k", Comparison: results.Comparison{Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 2e6}, Verdict: "skip", Reason: "no profile measures it"}}}
 		_, md := render(t, m, []*results.Record{rec})
 		if !strings.Contains(md, "Held to spec sheet `kioxia-cm9-r`: KIOXIA, CM9-R, 15.36 TB, PCIe 5.0 x4 NVMe.") {
 			t.Errorf("no identity line in:\n%s", md)
@@ -232,8 +232,8 @@ func TestUnjudgedFigures(t *testing.T) {
 			if tt.accept {
 				m.Steps = append(m.Steps, results.StepInfo{ID: "acc", Kind: "acceptance", Name: "d / sheet", Drive: "d", Source: "sheet"})
 				acc := record("acc", "ok", t0, nil)
-				acc.Acceptance = []results.AcceptanceRow{{Spec: "judged", Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 50000,
-					Verdict: "fail", Reason: "1,000 IOPS measured against 50,000 IOPS claimed (2.0%): more than 5% short, under the spec's own conditions"}}
+				acc.Acceptance = []results.AcceptanceRow{{Spec: "judged", Comparison: results.Comparison{Metric: "iops", Unit: "IOPS", Better: "higher", Claimed: 50000},
+					Verdict: "fail", Code: results.CodeShort, Reason: "1,000 IOPS measured against 50,000 IOPS claimed (2.0%): more than 5% short, under the spec's own conditions"}}
 				recs = append(recs, acc)
 			}
 			s, md := render(t, &m, recs)

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/format"
@@ -375,31 +374,6 @@ func wallTime(r *results.Record) int64 {
 	return int64(r.Finished.Sub(r.Started))
 }
 
-// legacySubject recovers what was judged from the message of a verdict
-// recorded before verdicts carried their subject: an expectation's
-// "point: expression[ does not hold][ (values)]", an acceptance row's
-// "spec metric: reason". A hook's own verdicts have none.
-func legacySubject(s step, v results.Verdict) string {
-	_, expectation := v.ExpectProfile()
-	switch {
-	case expectation && v.Status == results.VerdictError:
-		subject, _, _ := strings.Cut(v.Message, " cannot be judged: ")
-		return subject
-	case expectation:
-		msg := v.Message
-		if strings.HasSuffix(msg, ")") {
-			if i := strings.LastIndex(msg, " ("); i > 0 {
-				msg = msg[:i]
-			}
-		}
-		return strings.TrimSuffix(msg, " does not hold")
-	case s.is(kindAcceptance):
-		subject, _, _ := strings.Cut(v.Message, ": ")
-		return subject
-	}
-	return ""
-}
-
 // buildChecks gathers the verdicts of every step, in step order, the
 // bandwidths of acceptance verdicts in the report's unit u.
 func buildChecks(steps []step, u bwUnit) []CheckVerdict {
@@ -414,8 +388,9 @@ func buildChecks(steps []step, u bwUnit) []CheckVerdict {
 				Check:      cmp.Or(v.Check, s.source()),
 				Drive:      cmp.Or(v.Drive, s.info.Drive),
 				Status:     v.Status,
-				Message:    restateMessage(s, v, u),
-				Subject:    cmp.Or(v.Subject, legacySubject(s, v)),
+				Code:       v.Code,
+				Message:    verdictMessage(v, u),
+				Subject:    v.Subject,
 				Where:      v.Where,
 				DurationNs: wallTime(s.rec),
 			})

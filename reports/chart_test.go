@@ -196,3 +196,27 @@ func TestThermalChart(t *testing.T) {
 		t.Errorf("the chart does not name the throttling:\n%s", svg)
 	}
 }
+
+// TestThermalText: a step's thermal summary in words, THROTTLED when a
+// counter grew, and a table's notes list a throttled row even among
+// several.
+func TestThermalText(t *testing.T) {
+	tests := []struct {
+		name    string
+		samples []metrics.ThermalSample
+		want    string
+	}{
+		{"none", nil, ""},
+		{"steady", []metrics.ThermalSample{{TempC: 50}, {TempC: 50}}, "drive temperature 50 °C over 2 readings; no thermal throttling"},
+		{"throttled", []metrics.ThermalSample{
+			{TempC: 60, Throttle1: 4, Throttle1Sec: 100, WarningMin: 7},
+			{TempC: 78},
+			{TempC: 83, Throttle1: 6, Throttle1Sec: 130, Throttle2: 1, Throttle2Sec: 5, WarningMin: 9},
+		}, "drive temperature 60 to 83 °C over 3 readings; THROTTLED: light thermal throttling 2 times (30 s), heavy thermal throttling once (5 s), 2 min above the warning temperature"},
+	}
+	for _, tt := range tests {
+		if got := thermalText(metrics.SummarizeThermal(tt.samples)); got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+	}
+}

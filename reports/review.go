@@ -967,7 +967,7 @@ func docProblems(d *document, s *Summary) {
 func thermalNotes(d *document, t *ProfileResult) {
 	var items [][]span
 	for _, r := range t.Rows {
-		if r.Thermal != "" && (len(t.Rows) == 1 || strings.Contains(r.Thermal, "THROTTLED")) {
+		if r.Thermal != "" && (len(t.Rows) == 1 || r.throttled) {
 			items = append(items, []span{strong(cond(r.Point == "", "Single run", r.Point) + ":"), plain(" " + r.Thermal + ".")})
 		}
 	}

@@ -57,7 +57,7 @@ func acceptanceRows(g acceptGroup, u bwUnit) [][][]span {
 		if a.Measured != nil {
 			measured = acceptValue(a, *a.Measured, true, u)
 			if a.Step != "" {
-				measured += "\nat " + stepWithin(a.Step, a.Drive)
+				measured += "\nat " + results.StepWithin(a.Step, a.Drive)
 			}
 		}
 		if a.Ratio != nil {

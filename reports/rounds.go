@@ -103,10 +103,13 @@ func steadyWindow(steps []step) window {
 }
 
 // setRounds fills in the rounds behind a row: which of them an aggregate
-// averaged (its log says "uses round <name>") or which lie in a steady-state
+// averaged (its record's uses) or which lie in a steady-state
 // window, and which round a steady-state row shows.
 func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
-	used := usedRounds(p.shown.rec)
+	var used []string
+	if p.shown.rec != nil {
+		used = p.shown.rec.Uses
+	}
 	for i, s := range p.rounds {
 		r := RoundResult{Round: i + 1, StepID: s.info.ID, Status: s.status(), PlanHash: rev.earlier(s.rec)}
 		if p.aggregate {
@@ -165,25 +168,6 @@ func windowAverage(row *Row, rounds []step, w window) {
 // combined reports whether the row's figures combine several rounds: an
 // aggregate's, or a steady-state window's.
 func (r Row) combined() bool { return r.Averaged > 0 || r.WindowFirst > 0 }
-
-// usedRoundPrefix starts the log line of an aggregate step for each round
-// it averaged.
-const usedRoundPrefix = "uses round "
-
-// usedRounds are the names of the rounds an aggregate step's log says it
-// averaged.
-func usedRounds(rec *results.Record) []string {
-	if rec == nil {
-		return nil
-	}
-	var names []string
-	for _, line := range rec.Log {
-		if name, ok := strings.CutPrefix(line, usedRoundPrefix); ok {
-			names = append(names, name)
-		}
-	}
-	return names
-}
 
 // cutLast splits s around the last sep.
 func cutLast(s, sep string) (before, after string, found bool) {

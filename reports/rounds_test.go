@@ -39,7 +39,7 @@ func readResult(iops float64) *metrics.Result {
 func TestAggregateRows(t *testing.T) {
 	at := func(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
 	avg := record("q1avg", "ok", at(4), readResult(1_050))
-	avg.Log = []string{"uses round d / rep / iodepth=1 / round 2/3", "uses round d / rep / iodepth=1 / round 3/3"}
+	avg.Uses = []string{"d / rep / iodepth=1 / round 2/3", "d / rep / iodepth=1 / round 3/3"}
 	recs := []*results.Record{
 		record("q1r1", "ok", at(1), readResult(1_000)),
 		record("q1r2", "ok", at(2), readResult(1_040)),
@@ -280,7 +280,7 @@ func TestCombinedRowsCarryTheirRounds(t *testing.T) {
 	}
 
 	avg := record("q1avg", "ok", t0.Add(4*time.Minute), histResult(1_050, 7_000_000))
-	avg.Log = []string{"uses round d / rep / iodepth=1 / round 2/3", "uses round d / rep / iodepth=1 / round 3/3"}
+	avg.Uses = []string{"d / rep / iodepth=1 / round 2/3", "d / rep / iodepth=1 / round 3/3"}
 	rounds := []*results.Record{
 		record("q1r1", "ok", t0, histResult(1_000, 90_000_000)),
 		record("q1r2", "ok", t0.Add(time.Minute), histResult(1_040, 2_000_000)),

@@ -362,6 +362,9 @@ type SeriesSample struct {
 
 // Row is one sweep point of a profile on a drive.
 type Row struct {
+	// throttled is set when the drive throttled or ran above its warning
+	// temperature during the row's step (Thermal says how).
+	throttled bool
 	// workload is what the row's step ran, nil without a record: Compare
 	// refuses to set figures of two workloads side by side.
 	workload *workload.Workload `json:"-"`
@@ -403,8 +406,9 @@ type Row struct {
 	// time: "io_size" or "runtime".
 	EndedBy string `json:"ended_by,omitempty"`
 	// Thermal is what an NVMe drive's temperature did during the step,
-	// from its SMART log read every few seconds: "drive temperature 50 to
-	// 71 °C over 13 readings; THROTTLED: ...".
+	// from its SMART log read every few seconds (the record's thermal
+	// summary): "drive temperature 50 to 71 °C over 13 readings;
+	// THROTTLED: ...".
 	Thermal string `json:"thermal,omitempty"`
 	// Aggregate says, in the plan's words, which rounds the row of a
 	// repeated point averages: "mean of best 1 of 5 rounds".
@@ -502,14 +506,17 @@ type PreconditionPass struct {
 // CheckVerdict is one judgement of a check. Where points into the hook
 // file ("checks/latency.star:12:3") when the hook failed.
 type CheckVerdict struct {
-	StepID  string `json:"step_id"`
-	Check   string `json:"check"`
-	Drive   string `json:"drive"`
-	Status  string `json:"status"`
+	StepID string `json:"step_id"`
+	Check  string `json:"check"`
+	Drive  string `json:"drive"`
+	Status string `json:"status"`
+	// Code says why, in a word a program can test (results.Code*): within,
+	// short, over, conditions_differ, holds, does_not_hold, hook...
+	Code    string `json:"code,omitempty"`
 	Message string `json:"message"`
 	// Subject is what was judged, stable across runs: the point and
-	// expression of an expectation, the spec figure of an acceptance row;
-	// empty for a check's own verdicts.
+	// expression of an expectation, the spec figure of an acceptance row,
+	// the check of a hook's verdict (the step, within its drive).
 	Subject string `json:"subject,omitempty"`
 	Where   string `json:"where,omitempty"`
 	// DurationNs is the wall time of the step that gave the verdict.
@@ -662,8 +669,12 @@ type AcceptanceRow struct {
 	// TolerancePct is how far on the wrong side of the claim a
 	// measurement may be and still pass.
 	TolerancePct float64 `json:"tolerance_pct"`
-	// Verdict is pass, fail, warn or skip; Reason says why.
+	// Verdict is pass, fail, warn or skip; Code says why in a word
+	// (results.Code*: within, short, over, conditions_differ,
+	// not_measured, not_judged...), absent for a row of an older record
+	// whose cause only its reason gives; Reason says why in a sentence.
 	Verdict string `json:"verdict"`
+	Code    string `json:"code,omitempty"`
 	Reason  string `json:"reason"`
 	// Conditions says, in plain words, where the measurement's conditions
 	// differ from the spec's and what the spec leaves unstated.

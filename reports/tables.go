@@ -2,6 +2,7 @@ package reports
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"slices"
 	"strings"
@@ -78,7 +79,7 @@ func buildRow(s step, rev *revisions) Row {
 	}
 	row.Error = s.rec.Error
 	row.EndedBy = s.rec.EndedBy
-	row.Thermal = thermalLine(s.rec.Log)
+	row.Thermal, row.throttled = thermalText(s.rec.Thermal), s.rec.Thermal != nil && s.rec.Thermal.Throttled()
 	if res := s.rec.Result; res != nil {
 		row.Read = dirFigures(res.Read)
 		row.Write = dirFigures(res.Write)
@@ -381,16 +382,41 @@ func finite(v float64) float64 {
 	return v
 }
 
-// thermalPrefix starts the log line in which a step on an NVMe drive sums
-// up the drive's temperature readings.
-const thermalPrefix = "drive temperature "
-
-// thermalLine is a step's temperature summary, "" when it has none.
-func thermalLine(log []string) string {
-	for _, line := range log {
-		if strings.HasPrefix(line, thermalPrefix) {
-			return line
-		}
+// thermalText says how hot an NVMe drive ran during a step and whether
+// it throttled: "drive temperature 43 to 81 °C over 1443 readings;
+// THROTTLED: light thermal throttling 6 times (2265 s), heavy thermal
+// throttling once (105 s)"; "" for a step without readings.
+func thermalText(t *metrics.ThermalSummary) string {
+	if t == nil {
+		return ""
 	}
-	return ""
+	line := fmt.Sprintf("drive temperature %d to %d °C over %d readings", t.MinC, t.MaxC, t.Readings)
+	if t.MinC == t.MaxC {
+		line = fmt.Sprintf("drive temperature %d °C over %d readings", t.MinC, t.Readings)
+	}
+	var events []string
+	if t.Throttle1 > 0 {
+		events = append(events, fmt.Sprintf("light thermal throttling %s (%d s)", times(t.Throttle1), t.Throttle1Sec))
+	}
+	if t.Throttle2 > 0 {
+		events = append(events, fmt.Sprintf("heavy thermal throttling %s (%d s)", times(t.Throttle2), t.Throttle2Sec))
+	}
+	if t.WarningMin > 0 {
+		events = append(events, fmt.Sprintf("%d min above the warning temperature", t.WarningMin))
+	}
+	if t.CriticalMin > 0 {
+		events = append(events, fmt.Sprintf("%d min above the critical temperature", t.CriticalMin))
+	}
+	if len(events) == 0 {
+		return line + "; no thermal throttling"
+	}
+	return line + "; THROTTLED: " + strings.Join(events, ", ")
+}
+
+// times says how often something happened: "once", "6 times".
+func times(n uint32) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }

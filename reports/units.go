@@ -2,6 +2,7 @@ package reports
 
 import (
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 )
 
 // bwUnit is the unit a report gives bandwidth in: decimal megabytes per
@@ -85,3 +86,21 @@ func (u bwUnit) definition() string {
 	}
 	return "Bandwidth is in MB/s (decimal: 1 MB/s is 10^6 bytes per second)."
 }
+
+// bandwidths writes the bandwidths of an acceptance sentence in the
+// unit: a measured one as the tables give it, a claimed one as the sheet
+// does with the unit beside (claim); nil for MB/s, where both are as
+// the sheet writes them (judging.Bandwidths).
+func (u bwUnit) bandwidths() judging.Bandwidths {
+	if u != unitMiBps {
+		return nil
+	}
+	return u
+}
+
+// Measured writes a measured bandwidth in the unit.
+func (u bwUnit) Measured(bytesPerSec float64) string { return u.text(bytesPerSec) }
+
+// Claimed writes a claimed bandwidth as the sheet states it, and in the
+// unit.
+func (u bwUnit) Claimed(bytesPerSec float64) string { return u.claim(bytesPerSec) }

@@ -117,6 +117,10 @@ func (f *Folder) ReadRecord(id string) (*Record, error) {
 	if err := json.Unmarshal(data, &r); err != nil {
 		return nil, &RecordError{Path: path, StepID: id, Err: err}
 	}
+	if r.Schema == RecordSchemaV1 {
+		r.fromV1()
+		return &r, nil
+	}
 	if err := checkSchema(r.Schema, RecordSchema); err != nil {
 		return nil, &RecordError{Path: path, StepID: id, Err: err}
 	}

@@ -1,7 +1,6 @@
 package results
 
 import (
-	"strings"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -12,7 +11,7 @@ import (
 // major version it does not know.
 const (
 	ManifestSchema = "drivebench/manifest/v1"
-	RecordSchema   = "drivebench/record/v1"
+	RecordSchema   = "drivebench/record/v2"
 )
 
 // Step status values.
@@ -74,6 +73,11 @@ type Record struct {
 	Run int `json:"run,omitempty"`
 	// Host is how busy the machine was over the step.
 	Host *HostLoad `json:"host,omitempty"`
+	// Thermal is how hot an NVMe drive ran over the step, from the
+	// readings in Result.Thermal; nil for other drives.
+	Thermal *metrics.ThermalSummary `json:"thermal,omitempty"`
+	// Uses names the rounds an aggregate step combined, in order.
+	Uses []string `json:"uses,omitempty"`
 	// Warnings say, a sentence each, why a figure of the step may not
 	// measure what it seems to.
 	Warnings []Warning `json:"warnings,omitempty"`
@@ -187,49 +191,25 @@ type Warning struct {
 	Message string `json:"message"`
 }
 
-// Verdict statuses: the outcome of one judgement, the same words in every
-// record, report and hook. A check or expectation says pass, fail or warn,
-// or error when it could not judge at all; an acceptance row says skip for
-// a spec figure that cannot be compared with a measurement.
-const (
-	VerdictPass  = "pass"
-	VerdictFail  = "fail"
-	VerdictWarn  = "warn"
-	VerdictError = "error"
-	VerdictSkip  = "skip"
-)
-
 // AcceptanceRow compares one figure of a spec entry with what was
 // measured under the conditions closest to the entry's.
 type AcceptanceRow struct {
-	// Spec is the entry's name (rand_read_4k); Metric the figure's key
-	// (iops, bw, lat_us, p99_us, or one drivebench does not measure).
-	Spec   string `json:"spec"`
-	Metric string `json:"metric"`
-	// Unit is "IOPS", "B/s" or "µs"; empty for a figure that is not
-	// measured. Better is "higher" or "lower": which way passes.
-	Unit   string `json:"unit,omitempty"`
-	Better string `json:"better,omitempty"`
-	// Claimed is the spec's figure; Measured the step's, in the same unit,
-	// nil when nothing was compared. Ratio is Measured / Claimed.
-	Claimed  float64  `json:"claimed"`
-	Measured *float64 `json:"measured,omitempty"`
-	Ratio    *float64 `json:"ratio,omitempty"`
-	// TolerancePct is how far on the wrong side of the claim a measurement
-	// may be and still pass.
-	TolerancePct float64 `json:"tolerance_pct"`
-	// Verdict is VerdictPass, VerdictFail, VerdictWarn or VerdictSkip; Reason
-	// says why in one sentence.
+	// Spec is the entry's name (rand_read_4k).
+	Spec string `json:"spec"`
+	Comparison
+	// Verdict is VerdictPass, VerdictFail, VerdictWarn or VerdictSkip;
+	// Code says why (CodeWithin, CodeShort...) and Reason in one sentence.
 	Verdict string `json:"verdict"`
+	Code    string `json:"code"`
 	Reason  string `json:"reason"`
-	// Conditions lists, in plain words, each way the measurement's
-	// conditions differ from the spec's (block size, queue depth, drive
-	// state, link), or what the spec leaves unstated.
-	Conditions []string `json:"conditions,omitempty"`
 	// StepID and Step name the step whose result was compared.
 	StepID string `json:"step_id,omitempty"`
 	Step   string `json:"step,omitempty"`
 }
+
+// Subject is what the row judges, its verdict's subject: "rand_read_4k
+// iops".
+func (a AcceptanceRow) Subject() string { return a.Spec + " " + a.Metric }
 
 // Command is what an exec step ran and how it ended. The full output is
 // kept beside the record, in the files StdoutFile and StderrFile
@@ -247,34 +227,6 @@ type Command struct {
 	StderrFile string   `json:"stderr_file,omitempty"`
 	StdoutTail []string `json:"stdout_tail,omitempty"`
 	StderrTail []string `json:"stderr_tail,omitempty"`
-}
-
-// Verdict is one judgement of a check.
-type Verdict struct {
-	Check   string `json:"check"`
-	Drive   string `json:"drive,omitempty"`
-	Status  string `json:"status"` // VerdictPass, VerdictFail, VerdictWarn or VerdictError
-	Message string `json:"message"`
-	// Subject is what was judged, the same in every run of the plan (the
-	// point and expression, the spec figure), never a measured value: CI
-	// systems key a test's history on it. Empty when the check's name and
-	// drive say it all.
-	Subject string `json:"subject,omitempty"`
-	// Where points into the hook file for errors: "checks/latency.star:12:3".
-	Where string `json:"where,omitempty"`
-}
-
-// expectPrefix starts the Check of an expectation's verdicts, followed by
-// the profile's name: "expect 4k-random-read".
-const expectPrefix = "expect "
-
-// ExpectCheck is the Check of the verdicts of a profile's expectations.
-func ExpectCheck(profile string) string { return expectPrefix + profile }
-
-// ExpectProfile returns the profile whose expectation v judges, and
-// whether v is an expectation's verdict at all.
-func (v Verdict) ExpectProfile() (profile string, ok bool) {
-	return strings.CutPrefix(v.Check, expectPrefix)
 }
 
 // SteadyState is a steady-state judgement after some rounds.

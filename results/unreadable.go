@@ -41,7 +41,7 @@ func (e *RecordError) Error() string {
 func (e *RecordError) Unwrap() error { return e.Err }
 
 // newerSchema reports whether got is of want's family with a later major
-// version: "drivebench/record/v2" against "drivebench/record/v1".
+// version: "drivebench/record/v3" against "drivebench/record/v2".
 func newerSchema(got, want string) bool {
 	gotFamily, gotMajor, ok1 := splitSchema(got)
 	wantFamily, wantMajor, ok2 := splitSchema(want)

@@ -44,7 +44,7 @@ func TestUnreadableRecords(t *testing.T) {
 		reported string // in report.md's problems
 	}{
 		{"damaged", `{"schema": "drivebench/record/v1", "step_id": `, false, "is damaged (unexpected end of JSON input): left out and left as it is; drivebench run -resume sets it aside in damaged/ and runs its step again"},
-		{"newer version", `{"schema": "drivebench/record/v2", "step_id": "x", "result": {"new": true}}`, true, `was written by a newer drivebench (schema drivebench/record/v2): report this folder with that version; the file is left as it is`},
+		{"newer version", `{"schema": "drivebench/record/v3", "step_id": "x", "result": {"new": true}}`, true, `was written by a newer drivebench (schema drivebench/record/v3): report this folder with that version; the file is left as it is`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -69,7 +69,7 @@ func TestUnreadableRecords(t *testing.T) {
 
 			code, out, errOut := runCLI(t, "run", "-resume", "D")
 			if tt.newer {
-				if code != exitUsage || !strings.Contains(errOut, rec+` was written by a newer drivebench (schema "drivebench/record/v2"; this version reads "drivebench/record/v1"); this version could overwrite it, so it runs nothing in D`) {
+				if code != exitUsage || !strings.Contains(errOut, rec+` was written by a newer drivebench (schema "drivebench/record/v3"; this version reads "drivebench/record/v2"); this version could overwrite it, so it runs nothing in D`) {
 					t.Errorf("resume: exit %d, stderr %q; want a refusal naming the record", code, errOut)
 				}
 				if got := readFile(t, rec); got != tt.content {

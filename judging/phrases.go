@@ -1,0 +1,80 @@
+package judging
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+// The phrase table: what an acceptance row's code says, in one sentence.
+// The row holds the figures; the sentence quotes them. The engine
+// records it beside the data, with bandwidths as a spec sheet gives
+// them, in decimal MB/s; a report says it again from the same figures in
+// its own unit (Bandwidths), so no sentence is ever read back.
+
+// Bandwidths writes the bandwidths a sentence quotes, a measured one and
+// a claimed one; nil writes both as spec sheets do ("6,200 MB/s").
+type Bandwidths interface {
+	Measured(bytesPerSec float64) string
+	Claimed(bytesPerSec float64) string
+}
+
+// Compared reports whether a row's code is the outcome of comparing a
+// measured figure with its claim, the codes whose sentence quotes the
+// figures.
+func Compared(code string) bool {
+	switch code {
+	case results.CodeWithin, results.CodeShort, results.CodeOver, results.CodeConditionsDiffer:
+		return true
+	}
+	return false
+}
+
+// ComparedReason is the reason of a row that compared figures: "1,867
+// MB/s measured against 6,200 MB/s claimed (30.1%): more than 5% short,
+// under the spec's own conditions"; ok is false for other rows, whose
+// reason quotes no figure a unit changes.
+func ComparedReason(code string, c results.Comparison, bw Bandwidths) (reason string, ok bool) {
+	if !Compared(code) || c.Measured == nil || c.Ratio == nil {
+		return "", false
+	}
+	shown := fmt.Sprintf("%s measured against %s claimed (%s%%)",
+		quote(*c.Measured, c.Unit, bw, true), quote(c.Claimed, c.Unit, bw, false), format.Grouped(*c.Ratio*100, 1))
+	tolerance := strings.TrimSuffix(plan.FormatNumber(c.TolerancePct), ".0") + "%"
+	missed := "short"
+	if c.Better == "lower" {
+		missed = "over"
+	}
+	switch code {
+	case results.CodeWithin:
+		return shown + ": within the " + tolerance + " tolerance", true
+	case results.CodeConditionsDiffer:
+		return fmt.Sprintf("%s: more than %s %s, but under other conditions than the spec's, so not like with like", shown, tolerance, missed), true
+	}
+	return fmt.Sprintf("%s: more than %s %s, under the spec's own conditions", shown, tolerance, missed), true
+}
+
+// RowMessage is an acceptance row as its verdict's message: "seq_read
+// bw: <reason> [<conditions>]".
+func RowMessage(subject, reason string, conditions []string) string {
+	msg := subject + ": " + reason
+	if len(conditions) > 0 {
+		msg += " [" + strings.Join(conditions, "; ") + "]"
+	}
+	return msg
+}
+
+// quote writes a figure in its unit: "812,345 IOPS", "6,123 MB/s",
+// "81.2 µs"; a bandwidth as bw writes it.
+func quote(v float64, unit string, bw Bandwidths, measured bool) string {
+	switch {
+	case unit == "B/s" && bw != nil && measured:
+		return bw.Measured(v)
+	case unit == "B/s" && bw != nil:
+		return bw.Claimed(v)
+	}
+	return showFigure(v, unit)
+}
