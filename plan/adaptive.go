@@ -8,9 +8,9 @@ import (
 	"github.com/drivebench/drivebench/workload"
 )
 
-// adaptiveParams are the parameters an adaptive sweep may set, in the
-// order a point lists them.
-var adaptiveParams = []string{"rw", "read_pct", "bs", "iodepth", "numjobs", "rate_iops"}
+// adaptiveParams are the parameters an adaptive sweep may set
+// (workload.Options marks them), in the order a point lists them.
+var adaptiveParams = workload.Names(func(o *workload.Option) bool { return o.Adaptive })
 
 // maxRateIOPS bounds the rate an adaptive sweep may ask for.
 const maxRateIOPS = 1e9
@@ -45,12 +45,8 @@ func (n *Node) AdaptivePoint(params map[string]any) (*Node, error) {
 		}
 		point = append(point, workload.Param{Name: name, Value: x})
 	}
-	w := *n.Workload
-	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
+	w := n.Workload.Clone()
 	for _, p := range point {
-		if rate, ok := p.Value.(float64); ok && p.Name == "rate_iops" {
-			w.RateIOPS = rate
-		}
 		applyParam(&w, p)
 	}
 	normalizeReadPct(&w)
@@ -69,40 +65,39 @@ func (n *Node) AdaptivePoint(params map[string]any) (*Node, error) {
 	return child, nil
 }
 
-// adaptiveValue checks one parameter value from a hook, with the limits
-// a sweep has.
+// adaptiveValue checks one parameter value from a hook by its row of
+// workload.Options, with the limits a sweep has.
 func adaptiveValue(name string, v any) (any, error) {
-	switch name {
-	case "rw":
+	o := workload.Lookup(name)
+	switch o.Kind {
+	case workload.Choice:
 		s, ok := v.(string)
-		if !ok || !slices.Contains(rwModes, s) {
-			return nil, fmt.Errorf("rw = %v: use one of %s", v, quotedList(rwModes))
+		if !ok || !slices.Contains(o.Values, s) {
+			return nil, fmt.Errorf("%s = %v: use one of %s", name, v, quotedList(o.Values))
 		}
 		return s, nil
-	case "bs":
+	case workload.Size:
 		if s, ok := v.(string); ok {
 			n, err := workload.ParseSize(s)
 			if err != nil || n <= 0 {
-				return nil, fmt.Errorf("bs = %q is not a size such as \"4KiB\"", s)
+				return nil, fmt.Errorf("%s = %q is not a size such as \"4KiB\"", name, s)
 			}
 			return n, nil
 		}
 		return wholeNumber(name, v, 1, math.MaxInt64)
-	case "read_pct":
+	case workload.Percent:
 		if s, ok := v.(string); ok { // "70%", as in a plan
 			p, err := workload.ParsePercent(s)
 			if err != nil {
-				return nil, fmt.Errorf("read_pct = %q: must be a whole number from 0 to 100 or a percentage such as \"70%%\"", s)
+				return nil, fmt.Errorf("%s = %q: must be a whole number from %d to %d or a percentage such as \"70%%\"", name, s, o.Min, o.Max)
 			}
-			return wholeNumber(name, p, 0, 100)
+			return wholeNumber(name, p, o.Min, o.Max)
 		}
-		return wholeNumber(name, v, 0, 100)
-	case "rate_iops":
+		return wholeNumber(name, v, o.Min, o.Max)
+	case workload.Rate:
 		return rate(v)
-	case "iodepth":
-		return wholeNumber(name, v, 1, maxIODepth)
 	}
-	return wholeNumber(name, v, 1, maxNumJobs)
+	return wholeNumber(name, v, o.Min, o.Max)
 }
 
 // rate reads an I/O rate: a number more than 0, stored as float64 so

@@ -309,11 +309,11 @@ func (l *loader) decodeSpecItem(e *SpecEntry, key string, v cty.Value, s itemSit
 	case "bs":
 		e.BS, _ = l.positiveSizeValue(v, s.value)
 	case "iodepth":
-		e.IODepth = l.intOrZero(v, s.value, maxIODepth)
+		e.IODepth = l.intOrZero(v, s.value, workload.MaxIODepth)
 	case "numjobs":
-		e.NumJobs = l.intOrZero(v, s.value, maxNumJobs)
+		e.NumJobs = l.intOrZero(v, s.value, workload.MaxNumJobs)
 	case "rw":
-		if rw, ok := l.stringValue(v, s.value); ok && l.oneOf(rw, rwModes, s.value, "Invalid I/O Pattern") {
+		if rw, ok := l.stringValue(v, s.value); ok && l.oneOf(rw, workload.RWModes, s.value, "Invalid I/O Pattern") {
 			e.RW = rw
 		}
 	case "state":

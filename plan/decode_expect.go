@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -157,7 +158,7 @@ func profileReads(p *Profile) bool {
 		}
 	}
 	for _, rw := range profileModes(p) {
-		if rw == "read" || rw == "randread" || isMix(rw) && maxRead > 0 {
+		if rw == "read" || rw == "randread" || workload.IsMix(rw) && maxRead > 0 {
 			return true
 		}
 	}

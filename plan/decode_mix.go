@@ -37,7 +37,7 @@ func (l *loader) decodeMixBlock(block *hcl.Block, preset bool) {
 		return
 	}
 	attrs := content.Attributes
-	m := &Mix{Name: name, RandomPct: 100, BS: defaultProfileBS, Preset: preset, Range: block.DefRange}
+	m := &Mix{Name: name, RandomPct: 100, BS: workload.DefaultBS, Preset: preset, Range: block.DefRange}
 	l.stringAttr(attrs["description"], &m.Description)
 	m.ReadPct = l.pctAttr(attrs["read_pct"], 0)
 	m.RandomPct = l.pctAttr(attrs["random_pct"], 100)

@@ -58,8 +58,8 @@ func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body
 		Range:  block.DefRange,
 		Workload: workload.Workload{
 			BS:      defaultPrecondBS,
-			IODepth: defaultIODepth,
-			NumJobs: defaultNumJobs,
+			IODepth: workload.DefaultIODepth,
+			NumJobs: workload.DefaultNumJobs,
 			Loops:   1,
 		},
 	}
@@ -69,7 +69,8 @@ func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body
 	p.Workload.RW = l.decodePattern(attrs["pattern"], &p.Pattern)
 	l.countAttr(attrs["passes"], &p.Passes, maxPasses)
 	l.positiveSizeAttr(attrs["bs"], &p.Workload.BS)
-	l.decodeWorkloadShape(attrs, &p.Workload)
+	l.decodeParams(preconditionBlockSchema, attrs, &p.Workload)
+	l.decodeRegion(attrs, &p.Workload)
 	l.decodePurge(p, attrs)
 	drives, ok := l.driveRefs(attrs["drives"])
 	p.Drives = drives

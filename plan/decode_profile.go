@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -13,39 +12,17 @@ import (
 )
 
 // profileBlockSchema is the body of a profile block.
+// profileBlockSchema is the body of a profile block: the workload
+// parameters (workload.Options) and what the profile adds to them.
 var profileBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
+	Attributes: append(paramAttributes(), []hcl.AttributeSchema{
 		{Name: "mix"},
-		{Name: "rw"},
-		{Name: "read_pct"},
-		{Name: "random_pct"},
-		{Name: "bs"},
-		{Name: "bs_split"},
-		{Name: "zones"},
-		{Name: "iodepth"},
-		{Name: "numjobs"},
-		{Name: "runtime"},
-		{Name: "ramp"},
-		{Name: "io_size"},
-		{Name: "direct"},
-		{Name: "offset"},
-		{Name: "size"},
-		{Name: "rate_iops"},
-		{Name: "rate_bw"},
-		{Name: "arrival"},
-		{Name: "data"},
-		{Name: "compress_pct"},
-		{Name: "dedupe_pct"},
-		{Name: "verify"},
-		{Name: "engine"},
-		{Name: "ioengine"},
-		{Name: "seed"},
 		{Name: "drives"},
 		{Name: "preconditions"},
 		{Name: "expect"},
 		{Name: "pause"},
 		{Name: "headline"},
-	},
+	}...),
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "sweep"},
 		{Type: "rate_curve"},
@@ -55,13 +32,8 @@ var profileBlockSchema = &hcl.BodySchema{
 	},
 }
 
-// Values profile attributes take.
-var (
-	arrivals = []string{"uniform", "poisson"}
-	// Headlines are the figures a profile's results can lead with.
-	Headlines    = []string{"iops", "bw", "lat"}
-	dataPatterns = []string{"random", "zero", "compressible", "dedupe"}
-)
+// Headlines are the figures a profile's results can lead with.
+var Headlines = []string{"iops", "bw", "lat"}
 
 // maxBytesPct bounds io_size as a share of the region: a thousand times
 // the region.
@@ -85,10 +57,10 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 		Name:  name,
 		Range: block.DefRange,
 		Workload: workload.Workload{
-			BS:      defaultProfileBS,
-			IODepth: defaultIODepth,
-			NumJobs: defaultNumJobs,
-			ReadPct: defaultMixReadPct,
+			BS:      workload.DefaultBS,
+			IODepth: workload.DefaultIODepth,
+			NumJobs: workload.DefaultNumJobs,
+			ReadPct: workload.DefaultReadPct,
 		},
 	}
 	if l.defineStep(block, name) {
@@ -99,7 +71,7 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	sweep := l.decodeSweepBlocks(p, blocks["sweep"])
 	l.checkSweptNotSet(attrs, sweep)
 	l.decodeProfileShape(p, attrs, sweep)
-	l.decodeWorkloadShape(attrs, &p.Workload)
+	l.decodeRegion(attrs, &p.Workload)
 	l.decodeRunLength(block, attrs, &p.Workload)
 	l.decodeRate(attrs, &p.Workload)
 	l.decodeData(attrs, &p.Workload)
@@ -132,12 +104,7 @@ func (l *loader) decodeProfileShape(p *Profile, attrs, sweep hcl.Attributes) {
 			randomPct = m.RandomPct
 		}
 	}
-	if l.stringAttr(attrs["rw"], &w.RW) {
-		l.oneOf(w.RW, rwModes, attrSite(attrs["rw"]), "Invalid I/O Pattern")
-	}
-	if attrs["read_pct"] != nil {
-		w.ReadPct = l.readPctAttr(attrs["read_pct"])
-	}
+	l.decodeParams(profileBlockSchema, attrs, w)
 	randomPct = l.pctAttr(attrs["random_pct"], randomPct)
 	l.decodeTransferSizes(attrs, &w.BS, &w.BSSplit)
 	if attrs["bs_split"] != nil && sweep["bs"] != nil {
@@ -162,7 +129,7 @@ func (l *loader) checkRandomPct(p *Profile, attr *hcl.Attribute, randomPct int) 
 	}
 	modes := profileModes(p)
 	switch {
-	case len(modes) > 0 && !slices.ContainsFunc(modes, isRandom):
+	case len(modes) > 0 && !slices.ContainsFunc(modes, workload.IsRandom):
 		l.errorAt(attrSite(attr), "Random Share On A Sequential Pattern", fmt.Sprintf(
 			"random_pct applies to the random modes (randread, randwrite, randrw); this profile runs %s. Remove random_pct or use a random mode.", quotedList(modes)))
 	case randomPct == 0:
@@ -171,28 +138,10 @@ func (l *loader) checkRandomPct(p *Profile, attr *hcl.Attribute, randomPct int) 
 	}
 }
 
-// readPctAttr decodes a read share in percent.
-func (l *loader) readPctAttr(attr *hcl.Attribute) int {
-	return l.pctAttr(attr, defaultMixReadPct)
-}
-
-// decodeEngine decodes the profile's engine, I/O method and seed.
+// decodeEngine decodes the profile's engine.
 func (l *loader) decodeEngine(attrs hcl.Attributes, w *workload.Workload) {
 	if l.stringAttr(attrs["engine"], &w.Engine) {
 		l.oneOf(w.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
-	}
-	l.stringAttr(attrs["ioengine"], &w.IOEngine)
-	l.seedAttr(attrs["seed"], &w.Seed)
-}
-
-// seedAttr decodes the seed of random offsets.
-func (l *loader) seedAttr(attr *hcl.Attribute, dst *uint64) {
-	v, ok := l.value(attr)
-	if !ok {
-		return
-	}
-	if n, ok := l.intValue(v, attrSite(attr), 0, math.MaxInt64); ok {
-		*dst = uint64(n)
 	}
 }
 
@@ -208,7 +157,6 @@ func (l *loader) decodeRunLength(block *hcl.Block, attrs hcl.Attributes, w *work
 	if l.durationAttr(runtime, &w.Runtime) && w.Runtime == 0 {
 		l.errorAt(attrSite(runtime), "Value Out Of Range", "runtime must be more than zero, such as \"60s\".")
 	}
-	l.durationAttr(attrs["ramp"], &w.Ramp)
 	l.ioSizeAttr(ioSize, w)
 }
 
@@ -245,9 +193,6 @@ func (l *loader) decodeRate(attrs hcl.Attributes, w *workload.Workload) {
 	if attr := attrs["rate_bw"]; attr != nil {
 		w.RateBW = l.bandwidthAttr(attr)
 	}
-	if l.stringAttr(attrs["arrival"], &w.Arrival) {
-		l.oneOf(w.Arrival, arrivals, attrSite(attrs["arrival"]), "Unknown Arrival")
-	}
 }
 
 // bandwidthAttr decodes a bandwidth that must be more than zero.
@@ -276,12 +221,11 @@ func (l *loader) bandwidthAttr(attr *hcl.Attribute) float64 {
 
 // decodeData decodes the write buffers' content and verification.
 func (l *loader) decodeData(attrs hcl.Attributes, w *workload.Workload) {
-	if l.stringAttr(attrs["data"], &w.Data) && !l.oneOf(w.Data, dataPatterns, attrSite(attrs["data"]), "Unknown Data Pattern") {
+	if o := workload.Lookup("data"); l.stringAttr(attrs["data"], &w.Data) && !l.oneOf(w.Data, o.Values, attrSite(attrs["data"]), o.Invalid) {
 		w.Data = ""
 	}
 	l.dataPctAttr(attrs, "compress_pct", "compressible", w.Data, &w.CompressPct)
 	l.dataPctAttr(attrs, "dedupe_pct", "dedupe", w.Data, &w.DedupePct)
-	l.boolAttr(attrs["verify"], &w.Verify)
 }
 
 // dataPctAttr decodes compress_pct or dedupe_pct, which belong to one
@@ -367,7 +311,7 @@ func profileModes(p *Profile) []string {
 func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hcl.Attributes) {
 	if attrs["rw"] == nil && sweep["rw"] == nil && attrs["mix"] == nil {
 		l.blockError(block, "Missing I/O Pattern", fmt.Sprintf(
-			"Profile %q needs rw = %s, an rw list in its sweep block, or a mix.", p.Name, quotedList(rwModes)))
+			"Profile %q needs rw = %s, an rw list in its sweep block, or a mix.", p.Name, quotedList(workload.RWModes)))
 		return
 	}
 	readPct := attrs["read_pct"]
@@ -375,7 +319,7 @@ func (l *loader) checkProfileModes(block *hcl.Block, p *Profile, attrs, sweep hc
 		readPct = sweep["read_pct"]
 	}
 	modes := profileModes(p)
-	if readPct == nil || len(modes) == 0 || slices.ContainsFunc(modes, isMix) {
+	if readPct == nil || len(modes) == 0 || slices.ContainsFunc(modes, workload.IsMix) {
 		return
 	}
 	l.errorAt(attrSite(readPct), "Read Share Without A Mix", fmt.Sprintf(

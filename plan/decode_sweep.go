@@ -11,22 +11,22 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// sweptParams are the parameters a sweep can vary, each a list of values
-// or a key of its explicit points.
-var sweptParams = []string{"iodepth", "numjobs", "bs", "rw", "read_pct"}
+// sweptParams are the parameters a sweep can vary (workload.Options
+// marks them), each a list of values or a key of its explicit points.
+var sweptParams = workload.Names(workload.Swept)
 
 // sweepBlockSchema is the body of a profile's sweep block: the parameters
 // that can be swept, each a list of values, and points, a list of explicit
 // combinations of them.
-var sweepBlockSchema = &hcl.BodySchema{
-	Attributes: []hcl.AttributeSchema{
-		{Name: "iodepth"},
-		{Name: "numjobs"},
-		{Name: "bs"},
-		{Name: "rw"},
-		{Name: "read_pct"},
-		{Name: "points"},
-	},
+var sweepBlockSchema = &hcl.BodySchema{Attributes: sweepAttributes()}
+
+// sweepAttributes are the schema entries of a sweep block.
+func sweepAttributes() []hcl.AttributeSchema {
+	var out []hcl.AttributeSchema
+	for _, name := range sweptParams {
+		out = append(out, hcl.AttributeSchema{Name: name})
+	}
+	return append(out, hcl.AttributeSchema{Name: "points"})
 }
 
 // decodeSweepBlocks decodes the profile's sweep block, of which there may
@@ -253,8 +253,21 @@ func paramNames(pt []workload.Param) []string {
 }
 
 // pointOrder is the order of an explicit point's parameters in step names:
-// the pattern, then the size, then workers, then queue depth.
-var pointOrder = []string{"rw", "read_pct", "bs", "numjobs", "iodepth"}
+// the order of workload.Options (the pattern, then the size), except that
+// workers come before queue depth, as a latency ladder reads ("numjobs=4,
+// iodepth=32"). Node IDs hash a point's parameters in this order, so it
+// cannot change without changing the IDs of every explicit point.
+var pointOrder = workersFirst(sweptParams)
+
+// workersFirst returns names with numjobs moved before iodepth.
+func workersFirst(names []string) []string {
+	out := slices.Clone(names)
+	i, j := slices.Index(out, "iodepth"), slices.Index(out, "numjobs")
+	if i >= 0 && j > i {
+		out = slices.Insert(slices.Delete(out, j, j+1), i, "numjobs")
+	}
+	return out
+}
 
 // sortedCopy returns a sorted copy of names.
 func sortedCopy(names []string) []string {
@@ -320,19 +333,8 @@ func (l *loader) decodeSweepAxis(attr *hcl.Attribute) (SweepAxis, bool) {
 	return axis, ok
 }
 
-// sweepValue decodes one value of a swept parameter: int64 for counts and
-// sizes, string for rw.
+// sweepValue decodes one value of a swept parameter by its row of
+// workload.Options: int64 for counts, shares and sizes, string for rw.
 func (l *loader) sweepValue(param string, v cty.Value, s site) (any, bool) {
-	switch param {
-	case "iodepth":
-		return l.intValue(v, s, 1, maxIODepth)
-	case "numjobs":
-		return l.intValue(v, s, 1, maxNumJobs)
-	case "read_pct":
-		return l.percentInt(v, s, 0, 100)
-	case "bs":
-		return l.positiveSizeValue(v, s)
-	}
-	rw, ok := l.stringValue(v, s)
-	return rw, ok && l.oneOf(rw, rwModes, s, "Invalid I/O Pattern")
+	return l.paramValue(workload.Lookup(param), v, s)
 }

@@ -302,8 +302,7 @@ func addRateCurve(c *chain, pr *Profile, pt []workload.Param) []string {
 
 // profileNode is one sweep point of a profile on a drive.
 func profileNode(d *Drive, pr *Profile, point []workload.Param) *Node {
-	w := pr.Workload
-	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
+	w := pr.Workload.Clone()
 	for _, p := range point {
 		applyParam(&w, p)
 	}
@@ -379,25 +378,9 @@ func (d *Drive) engineOrDefault() string {
 	return d.Engine
 }
 
-// applyParam sets one swept parameter of a workload.
+// applyParam sets one parameter of a point in a workload.
 func applyParam(w *workload.Workload, p workload.Param) {
-	switch v := p.Value.(type) {
-	case string:
-		if p.Name == "rw" {
-			w.RW = v
-		}
-	case int64:
-		switch p.Name {
-		case "iodepth":
-			w.IODepth = int(v)
-		case "numjobs":
-			w.NumJobs = int(v)
-		case "read_pct":
-			w.ReadPct = int(v)
-		case "bs":
-			w.BS, w.BSSplit = v, nil
-		}
-	}
+	workload.Lookup(p.Name).Set(w, p.Value)
 }
 
 // nodeIdentity is the content a node's ID is derived from. It leaves out

@@ -3,14 +3,10 @@ package plan
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 )
-
-// rwModes are the I/O patterns a workload can have.
-var rwModes = []string{"read", "write", "randread", "randwrite", "rw", "randrw"}
 
 // engines are the drivers that can run a step.
 var engines = []string{"native", "fio"}
@@ -18,36 +14,21 @@ var engines = []string{"native", "fio"}
 // defaultEngine runs steps of drives that name no engine.
 const defaultEngine = "native"
 
-// Defaults and limits of workload parameters. The limits keep a mistyped
-// number from expanding into millions of steps or threads.
+// Defaults and limits of what a plan sets beside the workload parameters
+// (whose own are in workload.Options). The limits keep a mistyped number
+// from expanding into millions of steps.
 const (
-	defaultIODepth    = 1
-	defaultNumJobs    = 1
-	defaultPasses     = 1
-	defaultMixReadPct = 50
-	defaultPrecondBS  = 128 << 10
-	defaultProfileBS  = 4 << 10
-	maxIODepth        = 65536
-	maxNumJobs        = 4096
-	maxPasses         = 100
-	maxSweepPoints    = 10000
-	maxPCIeGen        = 9
+	defaultPasses    = 1
+	defaultPrecondBS = 128 << 10
+	maxPasses        = 100
+	maxSweepPoints   = 10000
+	maxPCIeGen       = 9
 )
-
-// isMix reports whether an rw mode mixes reads and writes.
-func isMix(rw string) bool {
-	return rw == "rw" || rw == "randrw"
-}
-
-// isRandom reports whether an rw mode draws random offsets.
-func isRandom(rw string) bool {
-	return strings.HasPrefix(rw, "rand")
-}
 
 // normalizeSeqPct clears the sequential share of a workload that is not
 // random, where it has no meaning, so that equal workloads compare equal.
 func normalizeSeqPct(w *workload.Workload) {
-	if !isRandom(w.RW) {
+	if !workload.IsRandom(w.RW) {
 		w.SeqPct = 0
 	}
 }
@@ -119,12 +100,9 @@ func (l *loader) checkWritable(what string, drives []string, s site) {
 	}
 }
 
-// decodeWorkloadShape decodes the attributes that preconditions and
-// profiles share: iodepth, numjobs, direct and the region.
-func (l *loader) decodeWorkloadShape(attrs hcl.Attributes, w *workload.Workload) {
-	l.countAttr(attrs["iodepth"], &w.IODepth, maxIODepth)
-	l.countAttr(attrs["numjobs"], &w.NumJobs, maxNumJobs)
-	l.boolAttr(attrs["direct"], &w.Direct)
+// decodeRegion decodes the region of the drive a precondition or a
+// profile runs on.
+func (l *loader) decodeRegion(attrs hcl.Attributes, w *workload.Workload) {
 	l.sizeAttr(attrs["offset"], &w.Offset)
 	l.regionSizeAttr(attrs["size"], &w.Size, &w.SizePct)
 }

@@ -3,6 +3,7 @@ package workload
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -40,9 +41,12 @@ type Option struct {
 	Kind Kind
 	// Min and Max bound a Count or a Percent.
 	Min, Max int64
-	// Values are the values a Choice takes; nil for the engine, whose
-	// values are the engines a build has (see Engines).
-	Values []string
+	// Values are the values a Choice takes, and Invalid the summary of
+	// the diagnostic for another value ("Invalid I/O Pattern"). The
+	// engine's values are the engines a build has, which the plan is
+	// given (see the package doc).
+	Values  []string
+	Invalid string
 	// Sweep says whether a sweep block and a sweep point can vary it;
 	// Adaptive whether an adaptive sweep's hook can set it.
 	Sweep, Adaptive bool
@@ -64,8 +68,10 @@ type Option struct {
 	// Doc is the first sentence of its description in the reference.
 	Doc string
 	// Get returns the parameter's value in w as a point holds it; Set
-	// sets it from such a value (for the parameters of a point: Sweep or
-	// Adaptive).
+	// sets it from such a value: a point's, or one the plan decoded by
+	// the parameter's kind. The plan decodes a parameter without Set, and
+	// a few whose checks involve others (bs and bs_split, the data
+	// pattern and its share), with code of its own.
 	Get func(w *Workload) any
 	Set func(w *Workload, v any)
 	// Text writes its value in w for people, in the plan's units: "4KiB",
@@ -125,7 +131,7 @@ var (
 // language reference lists them.
 var Options = []Option{
 	{
-		Name: "rw", Kind: Choice, Values: RWModes, Sweep: true, Adaptive: true, Measured: true,
+		Name: "rw", Kind: Choice, Values: RWModes, Invalid: "Invalid I/O Pattern", Sweep: true, Adaptive: true, Measured: true,
 		Fio: "rw", FioValue: func(w *Workload) string { return w.RW }, FromFio: rwFromFio,
 		Default: "required, unless swept or given by a mix",
 		Doc:     "The I/O pattern; `rw` and `randrw` mix reads and writes.",
@@ -230,6 +236,7 @@ var Options = []Option{
 		Default: "`0`",
 		Doc:     "How long to run before measuring.",
 		Get:     func(w *Workload) any { return w.Ramp },
+		Set:     func(w *Workload, v any) { w.Ramp, _ = v.(time.Duration) },
 		Text: func(w *Workload) string {
 			if w.Runtime <= 0 {
 				return ""
@@ -251,6 +258,7 @@ var Options = []Option{
 		Default: "`false`",
 		Doc:     "Bypass the page cache (`O_DIRECT`).",
 		Get:     func(w *Workload) any { return w.Direct },
+		Set:     func(w *Workload, v any) { w.Direct, _ = v.(bool) },
 		Text:    func(w *Workload) string { return strconv.FormatBool(w.Direct) },
 	},
 	{
@@ -293,7 +301,7 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "arrival", Kind: Choice, Values: Arrivals, Measured: true,
+		Name: "arrival", Kind: Choice, Values: Arrivals, Invalid: "Unknown Arrival", Measured: true,
 		Fio: "rate_process", FioValue: func(w *Workload) string {
 			if w.Arrival == "poisson" {
 				return w.Arrival
@@ -303,6 +311,7 @@ var Options = []Option{
 		Default: "`\"uniform\"`",
 		Doc:     "How rate-limited I/Os are spaced: evenly, or as a Poisson process.",
 		Get:     func(w *Workload) any { return w.Arrival },
+		Set:     func(w *Workload, v any) { w.Arrival, _ = v.(string) },
 		Text: func(w *Workload) string {
 			if !w.RateLimited() {
 				return ""
@@ -311,7 +320,7 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "data", Kind: Choice, Values: DataPatterns, Measured: true,
+		Name: "data", Kind: Choice, Values: DataPatterns, Invalid: "Unknown Data Pattern", Measured: true,
 		Default: "`\"random\"`",
 		Doc:     "What writes carry: incompressible bytes, zeros, buffers of which `compress_pct` percent compresses away, or buffers of which `dedupe_pct` percent repeat earlier ones.",
 		Get:     func(w *Workload) any { return w.Data },
@@ -343,10 +352,11 @@ var Options = []Option{
 		Default: "`false`",
 		Doc:     "Write a header (offset, generation, checksum) into every block and read the region back after the run, reporting every block that is corrupt, misplaced or stale.",
 		Get:     func(w *Workload) any { return w.Verify },
+		Set:     func(w *Workload, v any) { w.Verify, _ = v.(bool) },
 		Text:    func(w *Workload) string { return strconv.FormatBool(w.Verify) },
 	},
 	{
-		Name: "engine", Kind: Choice, Measured: true,
+		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,
 		Default: "the drive's engine",
 		Doc:     "The driver for this profile's steps.",
 		Get:     func(w *Workload) any { return w.Engine },
@@ -358,13 +368,15 @@ var Options = []Option{
 		Default: "`\"\"`: the engine's choice",
 		Doc:     "The I/O method within the engine, such as `\"io_uring\"` or `\"libaio\"`.",
 		Get:     func(w *Workload) any { return w.IOEngine },
+		Set:     func(w *Workload, v any) { w.IOEngine, _ = v.(string) },
 		Text:    func(w *Workload) string { return w.IOEngine },
 	},
 	{
-		Name: "seed", Kind: Count, Min: 0, Fio: "randseed",
+		Name: "seed", Kind: Count, Min: 0, Max: math.MaxInt64, Fio: "randseed",
 		Default: "`0`: derived from the step's ID",
 		Doc:     "Seed of the random offsets.",
 		Get:     func(w *Workload) any { return int64(w.Seed) },
+		Set:     func(w *Workload, v any) { w.Seed = uint64(asInt(v)) },
 		Text: func(w *Workload) string {
 			if w.Seed == 0 {
 				return ""

@@ -39,12 +39,6 @@ var ioEngines = map[string]bool{
 	"io_uring": true, "libaio": true, "posixaio": true, "sg": true, "null": true,
 }
 
-// isRandom reports whether rw draws random offsets.
-func isRandom(rw string) bool { return strings.HasPrefix(rw, "rand") }
-
-// isMix reports whether rw mixes reads and writes.
-func isMix(rw string) bool { return rw == "rw" || rw == "randrw" }
-
 // readShare is the fraction of I/Os that are reads.
 func readShare(w workload.Workload) float64 {
 	switch w.RW {
@@ -189,7 +183,7 @@ func checkZones(w workload.Workload) error {
 	if len(w.Zones) == 0 {
 		return nil
 	}
-	if !isRandom(w.RW) {
+	if !workload.IsRandom(w.RW) {
 		return untranslatable("zones", "zones skew random offsets, but rw = %q is sequential", w.RW)
 	}
 	var access float64
@@ -393,7 +387,7 @@ func globalOptions(t driver.Target, w workload.Workload, unit int64) ([]option, 
 		// default; the native engine leaves the cache as it is.
 		opts = append(opts, option{"invalidate", "0"})
 	}
-	if isMix(w.RW) {
+	if workload.IsMix(w.RW) {
 		opts = append(opts, option{"rwmixread", strconv.Itoa(w.ReadPct)})
 	}
 	opts = append(opts, sizeOptions(w, unit)...)
@@ -474,7 +468,7 @@ func fioDuration(d time.Duration) string {
 // with replacement (norandommap), from the workload's seed, skewed by
 // zones, continuing sequentially seq_pct of the time.
 func randomOptions(w workload.Workload) []option {
-	if !isRandom(w.RW) {
+	if !workload.IsRandom(w.RW) {
 		return nil
 	}
 	opts := []option{{"norandommap", "1"}, {"randrepeat", "0"}}
@@ -561,7 +555,7 @@ func meanSize(w workload.Workload) float64 {
 // mix.
 func rateValue(w workload.Workload, perDirection []string) string {
 	switch {
-	case isMix(w.RW):
+	case workload.IsMix(w.RW):
 		return perDirection[0] + "," + perDirection[1]
 	case writes(w):
 		return perDirection[1]

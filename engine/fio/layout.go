@@ -85,7 +85,7 @@ func resolveRegion(t driver.Target, w workload.Workload, unit int64) (start, len
 func jobParts(w workload.Workload, start, length, unit int64) ([]jobPart, error) {
 	n := int64(w.NumJobs)
 	parts := make([]jobPart, n)
-	random := isRandom(w.RW)
+	random := workload.IsRandom(w.RW)
 	if !random && length/unit < n {
 		return nil, untranslatable("numjobs", "numjobs = %d exceeds the %d blocks of %d bytes in the region; a sequential pattern gives every job its own slice of the region, so lower numjobs or enlarge the region",
 			n, length/unit, unit)
@@ -124,7 +124,7 @@ func assignBudgets(w workload.Workload, parts []jobPart, length, unit int64) err
 		if length > math.MaxInt64/loops {
 			return untranslatable("loops", "loops = %d passes over %d bytes is more than can be counted; lower loops", loops, length)
 		}
-		if isRandom(w.RW) {
+		if workload.IsRandom(w.RW) {
 			budgets = evenShares(loops*(length/unit), n, unit)
 		} else {
 			budgets = make([]int64, n)
