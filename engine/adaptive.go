@@ -30,7 +30,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 			r.hookFailed(rec, results.AdaptiveCheck(n.Source), err)
 			return nil
 		case params == nil:
-			rec.Log = append(rec.Log, fmt.Sprintf("next_point returned None after %d points", len(rec.Points)))
+			rec.Search = &results.SearchEnd{Code: results.SearchNone, Points: len(rec.Points)}
 			return nil
 		case len(rec.Points) == a.MaxPoints:
 			r.stopAtMaxPoints(n, rec)
@@ -42,7 +42,7 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 			return nil
 		}
 		if seen[point.ID] {
-			rec.Log = append(rec.Log, fmt.Sprintf("next_point asked again for %s, measured already: the search has converged", point.Name))
+			rec.Search = &results.SearchEnd{Code: results.SearchConverged, Points: len(rec.Points), Point: point.Name}
 			return nil
 		}
 		seen[point.ID] = true
@@ -62,11 +62,9 @@ func (r *runner) runAdaptive(ctx context.Context, i int, n *plan.Node, rec *resu
 // stopAtMaxPoints ends a search whose hook still asks for more points, and
 // says so with a warning: the answer may lie beyond them.
 func (r *runner) stopAtMaxPoints(n *plan.Node, rec *results.Record) {
-	msg := fmt.Sprintf("stopped after max_points = %d points while next_point still asked for more; raise max_points if the search needs them",
-		n.Adaptive.MaxPoints)
-	rec.Log = append(rec.Log, msg)
+	rec.Search = &results.SearchEnd{Code: results.SearchMaxPoints, Points: n.Adaptive.MaxPoints}
 	rec.Verdicts = append(rec.Verdicts, results.Verdict{Check: results.AdaptiveCheck(n.Source), Drive: n.Drive, Subject: results.StepWithin(n.Name, n.Drive),
-		Status: results.VerdictWarn, Code: results.CodeMaxPoints, Message: msg,
+		Status: results.VerdictWarn, Code: results.CodeMaxPoints, Message: rec.Search.Text(),
 		Where: hookWhere(n.Adaptive.Hook)})
 }
 

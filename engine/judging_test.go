@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,8 +108,8 @@ func TestAdaptiveSearch(t *testing.T) {
 	if len(check.Verdicts) != 1 || check.Verdicts[0].Message != "3 points: iodepth=1, iodepth=2, iodepth=4" {
 		t.Errorf("the check saw %+v", check.Verdicts)
 	}
-	if !strings.Contains(strings.Join(parent.Log, "\n"), "next_point returned None after 3 points") {
-		t.Errorf("log %q", parent.Log)
+	if e := parent.Search; e == nil || *e != (results.SearchEnd{Code: results.SearchNone, Points: 3}) {
+		t.Errorf("search ended %+v, want next_point's None after 3 points", e)
 	}
 
 	// The same plan in the same folder keeps every point.
@@ -133,11 +134,12 @@ func TestAdaptiveSearchEnds(t *testing.T) {
 		points   int
 		status   string
 		verdict  string // status and start of the search's verdict, "" for none
-		log      string
+		end      *results.SearchEnd
 	}{
-		{"forever", 3, results.StatusOK, "warn stopped after max_points = 3 points while next_point still asked for more", ""},
-		{"again", 1, results.StatusOK, "", "next_point asked again for d / search / iodepth=2, measured already"},
-		{"bad_point", 0, results.StatusFailed, "error next_point asked for a point that cannot run: iodepth = 0: must be a whole number from 1 to 65536", ""},
+		{"forever", 3, results.StatusOK, "warn stopped after max_points = 3 points while next_point still asked for more",
+			&results.SearchEnd{Code: results.SearchMaxPoints, Points: 3}},
+		{"again", 1, results.StatusOK, "", &results.SearchEnd{Code: results.SearchConverged, Points: 1, Point: "d / search / iodepth=2"}},
+		{"bad_point", 0, results.StatusFailed, "error next_point asked for a point that cannot run: iodepth = 0: must be a whole number from 1 to 65536", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.function, func(t *testing.T) {
@@ -152,8 +154,8 @@ func TestAdaptiveSearchEnds(t *testing.T) {
 			case tt.verdict != "" && (len(rec.Verdicts) != 1 || !strings.HasPrefix(rec.Verdicts[0].Status+" "+rec.Verdicts[0].Message, tt.verdict)):
 				t.Errorf("verdicts %+v, want %q", rec.Verdicts, tt.verdict)
 			}
-			if !strings.Contains(strings.Join(rec.Log, "\n"), tt.log) {
-				t.Errorf("log %q lacks %q", rec.Log, tt.log)
+			if !reflect.DeepEqual(rec.Search, tt.end) {
+				t.Errorf("search ended %+v, want %+v", rec.Search, tt.end)
 			}
 		})
 	}

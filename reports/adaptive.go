@@ -35,16 +35,16 @@ func buildSearch(searches []step, rows []Row) *Search {
 	return search
 }
 
-// stopReason is why a search ended, in the engine's words: its error, or
-// the line it logged last, which says why it stopped asking for points.
+// stopReason is why a search ended: its error, or why it stopped asking
+// for points.
 func stopReason(rec *results.Record) string {
 	switch {
 	case rec == nil:
 		return ""
 	case rec.Error != "":
 		return rec.Error
-	case len(rec.Log) > 0:
-		return rec.Log[len(rec.Log)-1]
+	case rec.Search != nil:
+		return rec.Search.Text()
 	}
 	return ""
 }

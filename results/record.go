@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -63,6 +64,9 @@ type Record struct {
 	// the order they were measured.
 	Parent string   `json:"parent,omitempty"`
 	Points []string `json:"points,omitempty"`
+	// Search, on an adaptive step that ran to its end, says why it
+	// stopped asking for points.
+	Search *SearchEnd `json:"search,omitempty"`
 	// DriveState is the state of the step's drive as the step began.
 	DriveState *StepDriveState `json:"drive_state,omitempty"`
 	// Target is the file or device the step ran on, as the step began;
@@ -210,6 +214,39 @@ type AcceptanceRow struct {
 // Subject is what the row judges, its verdict's subject: "rand_read_4k
 // iops".
 func (a AcceptanceRow) Subject() string { return a.Spec + " " + a.Metric }
+
+// Why an adaptive search stopped asking for points.
+const (
+	// SearchNone: next_point returned None.
+	SearchNone = "none"
+	// SearchConverged: next_point asked again for a point measured
+	// already.
+	SearchConverged = "converged"
+	// SearchMaxPoints: the search reached max_points while next_point
+	// still asked for more.
+	SearchMaxPoints = "max_points"
+)
+
+// SearchEnd is why an adaptive search stopped: Code (a Search*
+// constant), the points it had measured, and for SearchConverged the
+// point asked for again.
+type SearchEnd struct {
+	Code   string `json:"code"`
+	Points int    `json:"points"`
+	Point  string `json:"point,omitempty"`
+}
+
+// Text says why the search stopped, as the step's verdict and the
+// report do: "next_point returned None after 10 points".
+func (e SearchEnd) Text() string {
+	switch e.Code {
+	case SearchConverged:
+		return fmt.Sprintf("next_point asked again for %s, measured already: the search has converged", e.Point)
+	case SearchMaxPoints:
+		return fmt.Sprintf("stopped after max_points = %d points while next_point still asked for more; raise max_points if the search needs them", e.Points)
+	}
+	return fmt.Sprintf("next_point returned None after %d points", e.Points)
+}
 
 // Command is what an exec step ran and how it ended. The full output is
 // kept beside the record, in the files StdoutFile and StderrFile

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -13,10 +14,11 @@ const RecordSchemaV1 = "drivebench/record/v1"
 
 // fromV1 gives a version 1 record the fields version 2 added, where its
 // own data allows: the codes, subjects and figures of its verdicts and
-// acceptance rows, its drive's thermal summary and the rounds an
-// aggregate used. The sentences of version 1 are fixed, since no
+// acceptance rows, its drive's thermal summary, the rounds an aggregate
+// used and why an adaptive search stopped. The sentences of version 1 are fixed, since no
 // drivebench writes them any more, so reading the few it must from them
-// (the subject of an expectation, the rounds an aggregate's log names)
+// (the subject of an expectation, the rounds an aggregate's log names,
+// the line a search logged last)
 // cannot be broken by a later rewording.
 func (r *Record) fromV1() {
 	for i := range r.Acceptance {
@@ -37,6 +39,9 @@ func (r *Record) fromV1() {
 	}
 	if r.Thermal == nil && r.Result != nil {
 		r.Thermal = metrics.SummarizeThermal(r.Result.Thermal)
+	}
+	if r.Kind == "adaptive" && r.Search == nil && r.Error == "" && len(r.Log) > 0 {
+		r.Search = v1SearchEnd(r.Log[len(r.Log)-1], len(r.Points))
 	}
 	if r.Kind == "aggregate" && r.Uses == nil {
 		for _, line := range r.Log {
@@ -128,4 +133,22 @@ func v1Code(v Verdict) string {
 		return CodeHookError
 	}
 	return CodeHook
+}
+
+// v1SearchEnd reads why an adaptive search stopped from the line a
+// version 1 record logged last; nil when that line says nothing of it
+// (a search interrupted, or one whose hook printed last).
+func v1SearchEnd(line string, points int) *SearchEnd {
+	var n int
+	if _, err := fmt.Sscanf(line, "next_point returned None after %d points", &n); err == nil {
+		return &SearchEnd{Code: SearchNone, Points: n}
+	}
+	if _, err := fmt.Sscanf(line, "stopped after max_points = %d points", &n); err == nil {
+		return &SearchEnd{Code: SearchMaxPoints, Points: n}
+	}
+	rest, ok := strings.CutPrefix(line, "next_point asked again for ")
+	if point, converged := strings.CutSuffix(rest, ", measured already: the search has converged"); ok && converged {
+		return &SearchEnd{Code: SearchConverged, Points: points, Point: point}
+	}
+	return nil
 }

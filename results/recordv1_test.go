@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -113,6 +114,30 @@ func TestReadV1ThermalAndRounds(t *testing.T) {
 	agg := readV1(t, `{"schema": "drivebench/record/v1", "kind": "aggregate", "log": ["uses round d / rep / round 2/3", "uses round d / rep / round 3/3"]}`)
 	if want := []string{"d / rep / round 2/3", "d / rep / round 3/3"}; !reflect.DeepEqual(agg.Uses, want) {
 		t.Errorf("uses %q, want %q", agg.Uses, want)
+	}
+}
+
+// TestReadV1SearchEnd: why an adaptive search stopped, from the line its
+// version 1 record logged last; nothing when that line does not say.
+func TestReadV1SearchEnd(t *testing.T) {
+	tests := []struct {
+		last string
+		want *SearchEnd
+	}{
+		{"next_point returned None after 10 points", &SearchEnd{Code: SearchNone, Points: 10}},
+		{"stopped after max_points = 8 points while next_point still asked for more; raise max_points if the search needs them", &SearchEnd{Code: SearchMaxPoints, Points: 8}},
+		{"next_point asked again for iodepth=4, measured already: the search has converged", &SearchEnd{Code: SearchConverged, Points: 2, Point: "iodepth=4"}},
+		{"a line the hook printed", nil},
+	}
+	for _, tt := range tests {
+		body, _ := json.Marshal(map[string]any{"schema": RecordSchemaV1, "kind": "adaptive", "points": []string{"a", "b"}, "log": []string{"first", tt.last}})
+		r := readV1(t, string(body))
+		if !reflect.DeepEqual(r.Search, tt.want) {
+			t.Errorf("%q: search %+v, want %+v", tt.last, r.Search, tt.want)
+		}
+		if r.Search != nil && r.Search.Text() != strings.SplitN(tt.last, ";", 2)[0] && r.Search.Text() != tt.last {
+			t.Errorf("%q: said again as %q", tt.last, r.Search.Text())
+		}
 	}
 }
 
