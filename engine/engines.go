@@ -4,22 +4,28 @@ import (
 	"path/filepath"
 
 	"github.com/drivebench/drivebench/engine/driver"
-	"github.com/drivebench/drivebench/engine/fio"
-	"github.com/drivebench/drivebench/engine/native"
+	_ "github.com/drivebench/drivebench/engine/fio"    // registers the engine "fio"
+	_ "github.com/drivebench/drivebench/engine/native" // registers the engine "native"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/hashicorp/hcl/v2"
 )
 
-// defaultDrivers are the engines every run has: the built-in one, and fio
-// on this machine or on the testbed's fio servers.
+// defaultDrivers are the engines every run has: every engine package this
+// package links registers itself (engine/driver.Register), the built-in
+// one and fio, on this machine or on the testbed's fio servers.
 func defaultDrivers(p *plan.Plan) map[string]driver.Driver {
-	var hosts []string
+	var s driver.Setup
 	if p.Testbed != nil {
-		hosts = p.Testbed.Hosts
+		s.Hosts = p.Testbed.Hosts
 	}
-	return map[string]driver.Driver{"native": native.Engine{}, "fio": fio.Driver{Hosts: hosts}}
+	return driver.Open(s)
 }
+
+// Engines lists the engines a plan may name: those that registered
+// themselves. plan.Load checks engine attributes against it
+// (plan.LoadOptions.Engines).
+func Engines() []string { return driver.Names() }
 
 // stepDriver returns the driver of a step's engine, told which step it
 // runs when it wants to know (driver.StepDriver).

@@ -24,6 +24,9 @@ type Validation struct {
 // asked, since they look at the drives those variables usually give.
 // Plan and Graph are nil when the plan has errors that stop the checks.
 func Validate(path string, opts plan.LoadOptions) Validation {
+	if opts.Engines == nil {
+		opts.Engines = Engines()
+	}
 	p, src, diags := plan.Load(path, opts)
 	v := Validation{Sources: src, Diags: diags}
 	if diags.HasErrors() {

@@ -76,9 +76,7 @@ func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Driv
 	l.boolAttr(attrs["writable"], &d.Writable)
 	l.boolAttr(attrs["allow_existing_data"], &d.AllowExistingData)
 	l.sharedAttr(d, attrs["shared"])
-	if l.stringAttr(attrs["engine"], &d.Engine) {
-		l.oneOf(d.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
-	}
+	l.engineAttr(attrs["engine"], &d.Engine)
 	if attrs["size"] == nil || sizeValid {
 		l.scratchChecks[d] = func() { l.checkScratchSize(block, d, attrs) }
 	}
@@ -169,7 +167,7 @@ func (l *loader) testbedEngine() string {
 	if l.testbed != nil && l.testbed.Engine != "" {
 		return l.testbed.Engine
 	}
-	return defaultEngine
+	return workload.DefaultEngine
 }
 
 // addOwnSpec adds a drive's own spec entries after its sheet's, refusing

@@ -110,3 +110,17 @@ func (l *loader) rateValue(v cty.Value, s site) (float64, bool) {
 	x, _ := f.Float64()
 	return x, true
 }
+
+// engineAttr decodes an engine attribute into dst and reports whether it
+// is set to an engine the plan may name (LoadOptions.Engines); dst is left
+// "" when it is not.
+func (l *loader) engineAttr(attr *hcl.Attribute, dst *string) bool {
+	if !l.stringAttr(attr, dst) {
+		return false
+	}
+	if l.opts.Engines != nil && !l.oneOf(*dst, l.opts.Engines, attrSite(attr), workload.Lookup("engine").Invalid) {
+		*dst = ""
+		return false
+	}
+	return true
+}

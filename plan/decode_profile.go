@@ -140,9 +140,7 @@ func (l *loader) checkRandomPct(p *Profile, attr *hcl.Attribute, randomPct int) 
 
 // decodeEngine decodes the profile's engine.
 func (l *loader) decodeEngine(attrs hcl.Attributes, w *workload.Workload) {
-	if l.stringAttr(attrs["engine"], &w.Engine) {
-		l.oneOf(w.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine")
-	}
+	l.engineAttr(attrs["engine"], &w.Engine)
 }
 
 // decodeRunLength decodes runtime, ramp and io_size: a run is timed, or

@@ -49,7 +49,7 @@ func (l *loader) decodeTestbedBlock(block *hcl.Block) *Testbed {
 		l.decodeFacts(attr, tb.Facts)
 	}
 	l.boolAttr(attrs["parallel"], &tb.Parallel)
-	if l.stringAttr(attrs["engine"], &tb.Engine) && !l.oneOf(tb.Engine, engines, attrSite(attrs["engine"]), "Unknown Engine") {
+	if !l.engineAttr(attrs["engine"], &tb.Engine) {
 		tb.Engine = ""
 	}
 	tb.Hosts = l.hostsAttr(attrs["hosts"])

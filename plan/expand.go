@@ -373,7 +373,7 @@ func reportNode(g *Graph) *Node {
 // engineOrDefault is the drive's engine, or the default one.
 func (d *Drive) engineOrDefault() string {
 	if d.Engine == "" {
-		return defaultEngine
+		return workload.DefaultEngine
 	}
 	return d.Engine
 }

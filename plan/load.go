@@ -41,6 +41,12 @@ type LoadOptions struct {
 	// unchecked (except its type), everything else is checked. The plan is
 	// then for validation only; Plan.Unset names those variables.
 	Unset bool
+	// Engines are the engines a step may name (engine.Engines, which the
+	// engine packages fill): a testbed's, drive's or profile's engine
+	// attribute naming another is an error at its place. plan cannot
+	// import the engines, so they are given; nil accepts any name, and a
+	// run then refuses a step whose engine its build lacks.
+	Engines []string
 }
 
 // EnvPrefix starts the name of an environment variable that sets a plan

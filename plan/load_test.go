@@ -17,6 +17,10 @@ import (
 // starts (several on one line for several diagnostics), in the plan or in
 // a file it includes or uses as a module, and "# VAR: name=value" lines in
 // the plan for -var values.
+// fixtureEngines are the engines the fixtures are checked against, as
+// engine.Engines gives them to a real load (plan cannot import engine).
+var fixtureEngines = []string{"fio", "native"}
+
 func TestInvalidPlans(t *testing.T) {
 	files, err := filepath.Glob("testdata/invalid/*.hcl")
 	if err != nil || len(files) < 40 {
@@ -29,7 +33,7 @@ func TestInvalidPlans(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, vars := fixtureExpectations(src)
-			p, sources, diags := Load(file, LoadOptions{Vars: vars})
+			p, sources, diags := Load(file, LoadOptions{Vars: vars, Engines: fixtureEngines})
 			if p != nil {
 				t.Error("Load returned a plan despite errors")
 			}

@@ -8,12 +8,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 )
 
-// engines are the drivers that can run a step.
-var engines = []string{"native", "fio"}
-
-// defaultEngine runs steps of drives that name no engine.
-const defaultEngine = "native"
-
 // Defaults and limits of what a plan sets beside the workload parameters
 // (whose own are in workload.Options). The limits keep a mistyped number
 // from expanding into millions of steps.

@@ -162,7 +162,7 @@ func recordedPlan(dir string, io stdio) (*plan.Plan, script.Limits) {
 	if m.PlanPath == "" {
 		return nil, script.Limits{}
 	}
-	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: recordedEnv(m.VarEnv)})
+	p, _, diags := plan.Load(m.PlanPath, plan.LoadOptions{Vars: m.VarArgs, VarFiles: m.VarFiles, Env: recordedEnv(m.VarEnv), Engines: engine.Engines()})
 	if diags.HasErrors() {
 		fmt.Fprintf(io.err, "drivebench report: the summary hook's sections are kept from %s: the plan %s does not load (%s)\n",
 			results.SummaryFile, m.PlanPath, diags.Errs()[0])

@@ -1,8 +1,10 @@
 // Package driver is the contract between the scheduler and the engines
 // that do the I/O (the built-in one, fio, an external command): the
 // resolved target a step runs against and the one method a driver
-// implements. It has its own package so that drivers depend on the
-// contract and not on each other or on the scheduler.
+// implements, and the registry the engine packages add themselves to,
+// which says what engines a build has. It has its own package so that
+// drivers depend on the contract and not on each other or on the
+// scheduler.
 package driver
 
 import (
