@@ -46,6 +46,10 @@ type report struct {
 	MaxRSS    int64  `json:"max_rss_bytes"`
 	// TargetIOPS is the rate target, when there was one.
 	TargetIOPS float64 `json:"target_iops,omitempty"`
+	// Histogram is every latency recorded, in the stored form whose bins
+	// are fio's json+ bins, with -histogram: to compare the two tools'
+	// distributions, not only three percentiles.
+	Histogram *metrics.Histogram `json:"histogram,omitempty"`
 }
 
 func main() {
@@ -62,6 +66,7 @@ func run() error {
 		size     int64
 		interval time.Duration
 		profile  string
+		hist     bool
 	)
 	flag.StringVar(&file, "file", "", "target file or block device (required)")
 	flag.Int64Var(&size, "size", 0, "bytes of the target to use; 0 means its whole size")
@@ -83,6 +88,7 @@ func run() error {
 	flag.Uint64Var(&w.Seed, "seed", 1, "random seed")
 	flag.DurationVar(&interval, "interval", time.Second, "time series interval; short ones simulate long runs")
 	flag.StringVar(&profile, "cpuprofile", "", "write a CPU profile of the run to this file")
+	flag.BoolVar(&hist, "histogram", false, "print the latency histogram as well (fio's json+ bins)")
 	flag.Parse()
 	if file == "" {
 		return fmt.Errorf("-file is required")
@@ -104,7 +110,11 @@ func run() error {
 	if err != nil {
 		return err
 	}
-	return json.NewEncoder(os.Stdout).Encode(summarize(res, w))
+	rep := summarize(res, w)
+	if !hist {
+		rep.Histogram = nil
+	}
+	return json.NewEncoder(os.Stdout).Encode(rep)
 }
 
 // startProfile starts a CPU profile into path; the returned function
@@ -151,7 +161,7 @@ func summarize(res *metrics.Result, w workload.Workload) report {
 		}
 	}
 	secs := float64(res.RuntimeNs) / 1e9
-	rep := report{IOEngine: w.IOEngine, IOs: merged.Count(), MeanNs: merged.Mean(), P50Ns: merged.Percentile(50), P99Ns: merged.Percentile(99), P999Ns: merged.Percentile(99.9), MaxNs: merged.Max(),
+	rep := report{Histogram: &merged, IOEngine: w.IOEngine, IOs: merged.Count(), MeanNs: merged.Mean(), P50Ns: merged.Percentile(50), P99Ns: merged.Percentile(99), P999Ns: merged.Percentile(99.9), MaxNs: merged.Max(),
 		RuntimeNs: res.RuntimeNs, CPUUser: res.CPU.UserSec, CPUSys: res.CPU.SysSec, Samples: len(res.Series), TargetIOPS: w.RateIOPS}
 	if secs > 0 {
 		rep.IOPS, rep.BW = float64(merged.Count())/secs, float64(bytes)/secs
