@@ -52,6 +52,7 @@ RES=$DIR/results.tsv
 R4="-file $READF -rw randread -bs 4096"
 WORKLOADS=(
   "buffered 4K randread psync 1 job|$R4 -ioengine psync -numjobs 1 -iodepth 1"
+  "buffered 64K seq read psync 1 job|-file $READF -rw read -bs 65536 -ioengine psync -numjobs 1 -iodepth 1"
   "buffered 4K randread psync 2 jobs|$R4 -ioengine psync -numjobs 2 -iodepth 1"
   "buffered 4K randread io_uring QD32|$R4 -ioengine io_uring -numjobs 1 -iodepth 32"
   "O_DIRECT 4K randread psync QD1|$R4 -ioengine psync -numjobs 1 -iodepth 1 -direct"
