@@ -65,8 +65,8 @@ func TestStallWarning(t *testing.T) {
 	}
 }
 
-// TestStallWatchMeasures runs the probe as root, who may give it its
-// real-time priority, with every other nap made late by 10 ms, as a held
+// TestStallWatchMeasures runs the probe's loop in this process as root,
+// who may give it its real-time priority, with every other nap made late by 10 ms, as a held
 // machine makes it: each of those wake-ups must be counted held, at least
 // 10 ms late. The other wake-ups are not asserted: whether the machine
 // was held then is the host's doing.
@@ -74,16 +74,12 @@ func TestStallWatchMeasures(t *testing.T) {
 	testenv.Root(t, "the stall probe needs real-time priority (CAP_SYS_NICE)")
 	const held = 10 * time.Millisecond
 	var naps atomic.Int64
-	w := startStallWatch(func(nap time.Duration) {
+	w := startStallWatch(func(due int64) {
 		if naps.Add(1)%2 == 1 {
-			nanosleep(nap)
+			sleepUntil(due)
 			return
 		}
-		// Held through a signal that ends a nanosleep early.
-		end := time.Now().Add(nap + held)
-		for d := time.Until(end); d > 0; d = time.Until(end) {
-			nanosleep(d)
-		}
+		sleepUntil(due + int64(held))
 	})
 	if w == nil {
 		t.Fatal("the probe was refused real-time priority as root")
@@ -105,5 +101,35 @@ func TestStallWatchMeasures(t *testing.T) {
 	n := len(wakes) / 2
 	if st.Samples < len(wakes) || st.Held < n || st.MaxLateMs < 10 || st.HeldMs < float64(10*n) {
 		t.Errorf("stalls %+v, want at least %d of %d wake-ups held, for 10 ms or more each", *st, n, len(wakes))
+	}
+}
+
+// TestStallProbeProcess starts the probe as a step does, in a process of
+// its own (this test binary started again), as root: its wake-ups reach
+// this process as times of this process's clock, within the watch, and
+// finish ends the process.
+func TestStallProbeProcess(t *testing.T) {
+	testenv.Root(t, "the stall probe needs real-time priority (CAP_SYS_NICE)")
+	w := watchStalls()
+	if w == nil {
+		t.Fatal("the probe process did not start, or was refused real-time priority as root")
+	}
+	var wakes []wake
+	for deadline := time.Now().Add(time.Minute); len(wakes) < 3; time.Sleep(stallNapMax) {
+		if time.Now().After(deadline) {
+			w.finish()
+			t.Fatalf("%d wake-ups in a minute, want 3", len(wakes))
+		}
+		wakes = w.wakeUps()
+	}
+	st := w.finish()
+	end := time.Now()
+	for i, wk := range wakes {
+		if wk.at.Before(w.start.Add(stallNapMin)) || wk.at.After(end) || wk.late < 0 || wk.late > end.Sub(w.start) {
+			t.Errorf("wake-up %d at %v late %v, want within the watch, from %v to %v", i+1, wk.at, wk.late, w.start, end)
+		}
+	}
+	if st.Samples < len(wakes) {
+		t.Errorf("stalls %+v, want at least the %d wake-ups seen", *st, len(wakes))
 	}
 }
