@@ -66,7 +66,7 @@ func (r *runner) judgeByHook(ctx context.Context, n *plan.Node, rec *results.Rec
 	rec.SteadyState = judged
 	if err != nil {
 		r.hookFailed(rec, "steady_state "+n.Source, err)
-		judged.Message = "the steady-state hook failed, so no round can be judged"
+		judged.Code, judged.Message = results.SteadyHookError, "the steady-state hook failed, so no round can be judged"
 		r.endGroup(n.Group, "the steady-state hook failed at round "+fmt.Sprint(n.Round), n.Round)
 		return
 	}
@@ -77,13 +77,15 @@ func (r *runner) judgeByHook(ctx context.Context, n *plan.Node, rec *results.Rec
 	judged.Reached = d.Steady
 	switch {
 	case d.Steady:
+		judged.Code = results.SteadyReached
 		judged.Message = fmt.Sprintf("steady state reached after round %d%s", len(rounds), why)
 		r.endGroup(n.Group, judged.Message, n.Round)
 	case len(rounds) >= ss.MaxRounds:
-		judged.Exhausted = true
+		judged.Exhausted, judged.Code = true, results.SteadyNotReached
 		judged.Message = fmt.Sprintf("steady state not reached in %d rounds%s", len(rounds), why)
 		r.endGroup(n.Group, judged.Message, n.Round)
 	default:
+		judged.Code = results.SteadyNotYet
 		judged.Message = fmt.Sprintf("not steady after round %d%s", len(rounds), why)
 	}
 }

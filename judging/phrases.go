@@ -9,7 +9,8 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// The phrase table: what an acceptance row's code says, in one sentence.
+// The phrase table: what an acceptance row's code and a steady-state
+// judgement's say, in one sentence.
 // The row holds the figures; the sentence quotes them. The engine
 // records it beside the data, with bandwidths as a spec sheet gives
 // them, in decimal MB/s; a report says it again from the same figures in
@@ -77,4 +78,60 @@ func quote(v float64, unit string, bw Bandwidths, measured bool) string {
 		return bw.Claimed(v)
 	}
 	return showFigure(v, unit)
+}
+
+// SteadyMessage is a judgement of SNIA's steady-state rule in a sentence:
+// "steady state reached over rounds 2-6 (average 2,724.0 MB/s): range
+// 3.1% of the mean (limit 20%), slope 1.2% (limit 10%)", a bandwidth as
+// bw writes a measured one; ok is false for a plan's own rule, whose
+// message holds its hook's words, and for a record without a code.
+func SteadyMessage(s results.SteadyState, bw Bandwidths) (message string, ok bool) {
+	if s.Rule != "snia" {
+		return "", false
+	}
+	shares := fmt.Sprintf("range %.1f%% of the mean (limit %g%%), slope %.1f%% (limit %g%%)", s.RangePct, s.RangeLimitPct, s.SlopePct, s.SlopeLimitPct)
+	switch s.Code {
+	case results.SteadyReached:
+		return fmt.Sprintf("steady state reached over rounds %d-%d (average %s): %s", s.WindowFirst, s.WindowLast, trackedText(s.Variable, s.Average, bw), shares), true
+	case results.SteadyNotReached:
+		return fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(s.Rounds), s.WindowFirst, s.WindowLast, shares), true
+	case results.SteadyTooFewRounds:
+		return fmt.Sprintf("%d round%s so far; a window needs %d", len(s.Rounds), map[bool]string{true: "", false: "s"}[len(s.Rounds) == 1], s.Window), true
+	case results.SteadyNotYet:
+		return fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s)), true
+	}
+	return "", false
+}
+
+// trackedText writes a value of a steady-state variable in its unit:
+// "10,540 IOPS", "2,724.0 MB/s" (or as bw writes it), "1.52 ms mean
+// latency".
+func trackedText(metric string, v float64, bw Bandwidths) string {
+	switch {
+	case metric == "bw" && bw != nil:
+		return bw.Measured(v)
+	case metric == "bw":
+		return format.Bandwidth(v)
+	case metric == "lat_mean":
+		return format.Latency(v) + " mean latency"
+	case metric == "lat_p99":
+		return format.Latency(v) + " p99 latency"
+	}
+	return format.Count(v) + " IOPS"
+}
+
+// overLimits names the criteria a window failed: " (range over its
+// limit)".
+func overLimits(s results.SteadyState) string {
+	var over []string
+	if s.RangePct > s.RangeLimitPct {
+		over = append(over, "range")
+	}
+	if s.SlopePct > s.SlopeLimitPct {
+		over = append(over, "slope")
+	}
+	if len(over) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(over, " and ") + " over the limit)"
 }

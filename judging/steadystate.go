@@ -3,9 +3,7 @@ package judging
 import (
 	"fmt"
 	"math"
-	"strings"
 
-	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -26,7 +24,8 @@ func TrackedFigure(metric string, res *metrics.Result) float64 {
 }
 
 // SteadyRecord is SNIA's judgement of the rounds so far, as the
-// round's record keeps it, with a sentence saying why.
+// round's record keeps it: its code, its figures and a sentence saying
+// why (SteadyMessage).
 func SteadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady.Rule) *results.SteadyState {
 	s := &results.SteadyState{Variable: metric, Rounds: rounds, Reached: v.Steady, Exhausted: v.Exhausted, Rule: "snia",
 		Window: rule.Window, RangeLimitPct: rule.ExcursionPct, SlopeLimitPct: rule.SlopePct}
@@ -38,48 +37,18 @@ func SteadyRecord(metric string, rounds []float64, v steady.Verdict, rule steady
 			s.SlopePct = w.SlopeExcursion() / math.Abs(w.Average) * 100
 		}
 	}
-	shares := fmt.Sprintf("range %.1f%% of the mean (limit %g%%), slope %.1f%% (limit %g%%)", s.RangePct, s.RangeLimitPct, s.SlopePct, s.SlopeLimitPct)
 	switch {
 	case v.Steady:
-		s.Message = fmt.Sprintf("steady state reached over rounds %d-%d (average %s): %s", s.WindowFirst, s.WindowLast, trackedText(metric, s.Average), shares)
+		s.Code = results.SteadyReached
 	case v.Exhausted:
-		s.Message = fmt.Sprintf("steady state not reached in %d rounds; the last window, rounds %d-%d: %s", len(rounds), s.WindowFirst, s.WindowLast, shares)
+		s.Code = results.SteadyNotReached
 	case v.Window == nil:
-		s.Message = fmt.Sprintf("%d round%s so far; a window needs %d", len(rounds), map[bool]string{true: "", false: "s"}[len(rounds) == 1], rule.Window)
+		s.Code = results.SteadyTooFewRounds
 	default:
-		s.Message = fmt.Sprintf("not steady yet over rounds %d-%d: %s%s", s.WindowFirst, s.WindowLast, shares, overLimits(s))
+		s.Code = results.SteadyNotYet
 	}
+	s.Message, _ = SteadyMessage(*s, nil)
 	return s
-}
-
-// trackedText writes a value of a steady-state variable in its unit:
-// "10,540 IOPS", "2,724.0 MB/s", "1.52 ms mean latency".
-func trackedText(metric string, v float64) string {
-	switch metric {
-	case "bw":
-		return format.Bandwidth(v)
-	case "lat_mean":
-		return format.Latency(v) + " mean latency"
-	case "lat_p99":
-		return format.Latency(v) + " p99 latency"
-	}
-	return format.Count(v) + " IOPS"
-}
-
-// overLimits names the criteria a window failed: " (range over its
-// limit)".
-func overLimits(s *results.SteadyState) string {
-	var over []string
-	if s.RangePct > s.RangeLimitPct {
-		over = append(over, "range")
-	}
-	if s.SlopePct > s.SlopeLimitPct {
-		over = append(over, "slope")
-	}
-	if len(over) == 0 {
-		return ""
-	}
-	return " (" + strings.Join(over, " and ") + " over the limit)"
 }
 
 // StopReason says why a rate curve ends after rec, or "" to go on.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/steady"
 )
 
@@ -26,5 +28,42 @@ func TestSteadyMessageUnits(t *testing.T) {
 		if !strings.Contains(s.Message, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.metric, s.Message, tt.want)
 		}
+	}
+}
+
+// mib writes bandwidths in MiB/s, as a report of that unit does.
+type mib struct{}
+
+func (mib) Measured(v float64) string { return format.BandwidthMiB(v) }
+func (mib) Claimed(v float64) string  { return format.BandwidthMiB(v) }
+
+// TestSteadyMessage: each code of SNIA's rule in a sentence made from
+// the record's figures, a bandwidth in the unit it is asked for; a plan's
+// own rule has none, its message being its hook's.
+func TestSteadyMessage(t *testing.T) {
+	base := results.SteadyState{Variable: "bw", Rule: "snia", Rounds: []float64{1, 2, 3, 4, 5, 6}, Window: 5, WindowFirst: 2, WindowLast: 6,
+		Average: 2.724e9, RangePct: 31.5, SlopePct: 4.2, RangeLimitPct: 20, SlopeLimitPct: 10}
+	tests := []struct {
+		code string
+		bw   Bandwidths
+		want string
+	}{
+		{results.SteadyReached, nil, "steady state reached over rounds 2-6 (average 2,724.0 MB/s): range 31.5% of the mean (limit 20%), slope 4.2% (limit 10%)"},
+		{results.SteadyReached, mib{}, "steady state reached over rounds 2-6 (average 2,597.8 MiB/s): range 31.5% of the mean (limit 20%), slope 4.2% (limit 10%)"},
+		{results.SteadyNotReached, nil, "steady state not reached in 6 rounds; the last window, rounds 2-6: range 31.5% of the mean (limit 20%), slope 4.2% (limit 10%)"},
+		{results.SteadyTooFewRounds, nil, "6 rounds so far; a window needs 5"},
+		{results.SteadyNotYet, nil, "not steady yet over rounds 2-6: range 31.5% of the mean (limit 20%), slope 4.2% (limit 10%) (range over the limit)"},
+	}
+	for _, tt := range tests {
+		s := base
+		s.Code = tt.code
+		if got, ok := SteadyMessage(s, tt.bw); !ok || got != tt.want {
+			t.Errorf("%s: %q, %v\nwant %q", tt.code, got, ok, tt.want)
+		}
+	}
+	hook := base
+	hook.Rule, hook.Code = "hook steady.star:within_band", results.SteadyReached
+	if got, ok := SteadyMessage(hook, nil); ok {
+		t.Errorf("a plan's own rule was phrased: %q", got)
 	}
 }

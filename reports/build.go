@@ -90,7 +90,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Applications:      buildApplications(steps, rev),
 		Comparables:       []Comparable{},
 		Preconditioning:   buildPreconditioning(steps, rev),
-		SteadyState:       buildSteadyState(steps, rev),
+		SteadyState:       buildSteadyState(steps, rev, unitOf(m.Units)),
 		Acceptance:        buildAcceptance(steps, unitOf(m.Units)),
 		Health:            []DriveHealth{},
 		Checks:            buildChecks(steps, unitOf(m.Units)),

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -13,7 +14,7 @@ import (
 // search that tracks the steady-state figure records the judgement of the
 // rounds so far, so the last such record of a search holds its whole
 // history.
-func buildSteadyState(steps []step, rev *revisions) []SteadyState {
+func buildSteadyState(steps []step, rev *revisions, u bwUnit) []SteadyState {
 	out := []SteadyState{}
 	index := map[[2]string]int{}
 	var judged [][]*results.SteadyState
@@ -29,37 +30,48 @@ func buildSteadyState(steps []step, rev *revisions) []SteadyState {
 			out = append(out, SteadyState{})
 			judged = append(judged, nil)
 		}
-		out[i] = steadyState(s, rev)
+		out[i] = steadyState(s, rev, u)
 		judged[i] = append(judged[i], s.rec.SteadyState)
 	}
 	for i := range out {
-		roundJudgements(&out[i], judged[i])
+		roundJudgements(&out[i], judged[i], u)
 	}
 	return out
 }
 
 // roundJudgements gives each round the judgement its own record made:
-// after round k, the window ending at k and why the search went on.
-func roundJudgements(ss *SteadyState, judged []*results.SteadyState) {
+// after round k, the window ending at k and why the search went on, in
+// the report's unit u.
+func roundJudgements(ss *SteadyState, judged []*results.SteadyState, u bwUnit) {
 	for _, j := range judged {
 		k := len(j.Rounds)
 		if k < 1 || k > len(ss.Rounds) {
 			continue
 		}
 		r := &ss.Rounds[k-1]
-		r.RangePct, r.SlopePct, r.Judgement = finite(j.RangePct), finite(j.SlopePct), j.Message
+		r.RangePct, r.SlopePct, r.Judgement = finite(j.RangePct), finite(j.SlopePct), steadyMessage(j, u)
 	}
 }
 
+// steadyMessage is a judgement's sentence, said again from its figures in
+// the report's unit u under SNIA's rule; a plan's own rule's as
+// recorded, with its hook's words.
+func steadyMessage(j *results.SteadyState, u bwUnit) string {
+	if m, ok := judging.SteadyMessage(*j, u.bandwidths()); ok {
+		return m
+	}
+	return j.Message
+}
+
 // steadyState is the search as one round's record judged it.
-func steadyState(s step, rev *revisions) SteadyState {
+func steadyState(s step, rev *revisions, u bwUnit) SteadyState {
 	j := s.rec.SteadyState
 	ss := SteadyState{
 		Drive: s.info.Drive, Profile: s.source(), Variable: j.Variable, Rule: j.Rule, Rounds: []SteadyRound{},
 		WindowFirst: j.WindowFirst, WindowLast: j.WindowLast,
 		Average: finite(j.Average), Slope: finite(j.Slope), Intercept: finite(j.Intercept),
 		RangePct: finite(j.RangePct), SlopePct: finite(j.SlopePct), RangeLimitPct: j.RangeLimitPct, SlopeLimitPct: j.SlopeLimitPct,
-		Reached: j.Reached, Exhausted: j.Exhausted && !j.Reached, Message: j.Message,
+		Reached: j.Reached, Exhausted: j.Exhausted && !j.Reached, Message: steadyMessage(j, u),
 		StepID: s.info.ID, PlanHash: rev.earlier(s.rec),
 	}
 	for i, v := range j.Rounds {

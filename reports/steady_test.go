@@ -7,8 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/steady"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -180,5 +182,28 @@ func TestSteadyStateRule(t *testing.T) {
 	s := mustLoad(t, "latency-qos")
 	if len(s.SteadyState) != 1 || s.SteadyState[0].Rule != "hook hooks/steady.star:within_band" {
 		t.Errorf("steady state of latency-qos = %+v", s.SteadyState)
+	}
+}
+
+// TestSteadyStateMiBps: in a MiB/s report, the judgements of SNIA's rule
+// give a bandwidth's average in MiB/s, said again from the record's
+// figures, where the record says MB/s.
+func TestSteadyStateMiBps(t *testing.T) {
+	m := steadyRun(2, 8)
+	m.Units = "MiB/s"
+	judged := func(rounds int, v steady.Verdict) *results.SteadyState {
+		return judging.SteadyRecord("bw", []float64{2.7e9, 2.724e9}[:rounds], v, steady.Rule{Window: 2, ExcursionPct: 20, SlopePct: 10})
+	}
+	reached := judged(2, steady.Verdict{Steady: true, Window: &steady.Window{First: 1, Last: 2, Average: 2.724e9}})
+	if !strings.Contains(reached.Message, "(average 2,724.0 MB/s)") {
+		t.Fatalf("the record says %q", reached.Message)
+	}
+	recs := []*results.Record{roundRecord(1, 8, 1000, judged(1, steady.Verdict{})), roundRecord(2, 8, 1000, reached)}
+	s, md := render(t, m, recs)
+	if got := s.SteadyState[0].Message; !strings.Contains(got, "(average 2,597.8 MiB/s)") {
+		t.Errorf("steady_state message %q, want its average in MiB/s", got)
+	}
+	if strings.Contains(md, "2,724.0 MB/s") {
+		t.Errorf("report.md gives the average in MB/s:\n%s", md)
 	}
 }

@@ -291,12 +291,31 @@ type SteadyState struct {
 	Reached       bool    `json:"reached"`
 	// Exhausted is true when the last allowed round ran without reaching
 	// steady state.
-	Exhausted bool   `json:"exhausted"`
-	Message   string `json:"message"`
+	Exhausted bool `json:"exhausted"`
+	// Code is the judgement in a word (a Steady* constant); Message in a
+	// sentence, made from the fields above under SNIA's rule, the hook's
+	// words with it under a plan's own.
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
 	// Rule is "snia", or "hook <file>:<function>" for a plan's own rule,
 	// which sets only Rounds, Reached, Exhausted and Message.
 	Rule string `json:"rule,omitempty"`
 }
+
+// Steady-state judgements.
+const (
+	// SteadyReached: the latest window met the rule.
+	SteadyReached = "reached"
+	// SteadyNotReached: the last allowed round ran without reaching it.
+	SteadyNotReached = "not_reached"
+	// SteadyTooFewRounds: fewer rounds ran than a window needs.
+	SteadyTooFewRounds = "too_few_rounds"
+	// SteadyNotYet: the latest window did not meet the rule, and more
+	// rounds may run.
+	SteadyNotYet = "not_steady_yet"
+	// SteadyHookError: a plan's own rule failed, so no round is judged.
+	SteadyHookError = "hook_error"
+)
 
 // Manifest describes a run: the plan, the testbed and the steps. It is
 // written when the run starts, so a report can be made from the folder

@@ -14,8 +14,9 @@ const RecordSchemaV1 = "drivebench/record/v1"
 
 // fromV1 gives a version 1 record the fields version 2 added, where its
 // own data allows: the codes, subjects and figures of its verdicts and
-// acceptance rows, its drive's thermal summary, the rounds an aggregate
-// used and why an adaptive search stopped. The sentences of version 1 are fixed, since no
+// acceptance rows, the code of its steady-state judgement, its drive's
+// thermal summary, the rounds an aggregate used and why an adaptive
+// search stopped. The sentences of version 1 are fixed, since no
 // drivebench writes them any more, so reading the few it must from them
 // (the subject of an expectation, the rounds an aggregate's log names,
 // the line a search logged last)
@@ -36,6 +37,9 @@ func (r *Record) fromV1() {
 		default:
 			v.Subject, v.Code = v1Subject(r, *v), v1Code(*v)
 		}
+	}
+	if s := r.SteadyState; s != nil && s.Code == "" {
+		s.Code = v1SteadyCode(*s)
 	}
 	if r.Thermal == nil && r.Result != nil {
 		r.Thermal = metrics.SummarizeThermal(r.Result.Thermal)
@@ -151,4 +155,23 @@ func v1SearchEnd(line string, points int) *SearchEnd {
 		return &SearchEnd{Code: SearchConverged, Points: points, Point: point}
 	}
 	return nil
+}
+
+// v1SteadyCode is the code of a version 1 steady-state judgement, from
+// its fields; "" for one of SNIA's rule recorded before the window's
+// range and limits were, whose message alone says it.
+func v1SteadyCode(s SteadyState) string {
+	switch {
+	case s.Rule == "snia" && s.RangeLimitPct == 0:
+		return ""
+	case s.Reached:
+		return SteadyReached
+	case s.Exhausted:
+		return SteadyNotReached
+	case s.Rule == "snia" && s.WindowFirst == 0:
+		return SteadyTooFewRounds
+	case s.Message == "the steady-state hook failed, so no round can be judged":
+		return SteadyHookError
+	}
+	return SteadyNotYet
 }

@@ -141,6 +141,27 @@ func TestReadV1SearchEnd(t *testing.T) {
 	}
 }
 
+// TestReadV1SteadyState: a version 1 judgement gets its code from its
+// fields; one of SNIA's rule recorded before its window's range and
+// limits were gets none, so its message stands as written.
+func TestReadV1SteadyState(t *testing.T) {
+	tests := []struct{ judgement, want string }{
+		{`{"rule": "snia", "reached": true, "window_first": 2, "range_limit_pct": 20}`, SteadyReached},
+		{`{"rule": "snia", "exhausted": true, "window_first": 2, "range_limit_pct": 20}`, SteadyNotReached},
+		{`{"rule": "snia", "rounds": [1], "range_limit_pct": 20}`, SteadyTooFewRounds},
+		{`{"rule": "snia", "window_first": 1, "range_limit_pct": 20}`, SteadyNotYet},
+		{`{"rule": "snia", "reached": true, "message": "steady state reached over rounds 2-6 (average 1.054e+04 iops)"}`, ""},
+		{`{"rule": "hook s.star:f", "message": "the steady-state hook failed, so no round can be judged"}`, SteadyHookError},
+		{`{"rule": "hook s.star:f", "message": "not steady after round 2"}`, SteadyNotYet},
+	}
+	for _, tt := range tests {
+		r := readV1(t, `{"schema": "drivebench/record/v1", "kind": "profile", "steady_state": `+tt.judgement+`}`)
+		if r.SteadyState.Code != tt.want {
+			t.Errorf("%s: code %q, want %q", tt.judgement, r.SteadyState.Code, tt.want)
+		}
+	}
+}
+
 // FuzzReadV1: any version 1 record that parses as JSON is read without
 // a panic, every verdict with a subject and a code.
 func FuzzReadV1(f *testing.F) {
