@@ -102,8 +102,7 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		t.Columns = slices.DeleteFunc(slices.Clone(cols), func(p float64) bool { return p == optionalTail })
 		dropColumn(t, optionalTail)
 		if slices.ContainsFunc(t.Rows, func(r Row) bool { return len(rowFigures(r)) > 0 }) {
-			t.TailNote = fmt.Sprintf("%s is not shown: no point had the %s I/Os it needs for %d of them to lie beyond it.",
-				tailTitle(optionalTail), format.Count(ioNeeded(optionalTail)), beyondNeeded)
+			t.TailNote = tailLeftOut(t, optionalTail)
 		}
 	}
 	if tailFew(t) {
@@ -188,6 +187,22 @@ func setTail(f *Figures, d, other *metrics.DirStats, cols []float64) {
 		c.Few = p < 100 && d.IOs > 0 && float64(d.IOs) < ioNeeded(p)
 		f.Tail = append(f.Tail, c)
 	}
+}
+
+// tailLeftOut says why percentile p is not shown: no point had the I/Os
+// it needs, or the points that had them did not record it (a record
+// without a latency histogram keeps only the percentiles its engine
+// printed, fio's stopping at p99.99).
+func tailLeftOut(t *ProfileResult, p float64) string {
+	enough := slices.ContainsFunc(t.Rows, func(r Row) bool {
+		return slices.ContainsFunc(rowFigures(r), func(f *Figures) bool { return float64(f.IOs) >= ioNeeded(p) })
+	})
+	if enough {
+		return fmt.Sprintf("%s is not shown: the points with the %s I/Os it needs did not record it (their records keep no latency histogram to read it from).",
+			tailTitle(p), format.Count(ioNeeded(p)))
+	}
+	return fmt.Sprintf("%s is not shown: no point had the %s I/Os it needs for %d of them to lie beyond it.",
+		tailTitle(p), format.Count(ioNeeded(p)), beyondNeeded)
 }
 
 // rowFigures are a row's figures that carry percentile columns.

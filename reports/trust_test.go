@@ -21,6 +21,35 @@ func histogramOf(n int) *metrics.DirStats {
 	return d
 }
 
+// TestTailLeftOut: the p99.999 column is left out of a table with a
+// sentence that says why: no point had the 1,000,000 I/Os it needs, or
+// the points that had them did not record it (a fio import without its
+// histogram keeps the percentiles fio printed, up to p99.99).
+func TestTailLeftOut(t *testing.T) {
+	printed := func(ios uint64) *metrics.DirStats {
+		return &metrics.DirStats{IOs: ios, IOPS: float64(ios) / 60, Lat: metrics.LatencySummary{
+			Mean: 100_000, Max: 900_000, Percentiles: []metrics.Percentile{{P: 99, Ns: 200_000}, {P: 99.99, Ns: 800_000}},
+		}}
+	}
+	cases := []struct {
+		name string
+		read *metrics.DirStats
+		want string
+	}{
+		{"too few I/Os", histogramOf(20000), "p99.999 is not shown: no point had the 1,000,000 I/Os it needs for 10 of them to lie beyond it."},
+		{"too few, no histogram", printed(20000), "p99.999 is not shown: no point had the 1,000,000 I/Os it needs for 10 of them to lie beyond it."},
+		{"enough, no histogram", printed(2_833_101), "p99.999 is not shown: the points with the 1,000,000 I/Os it needs did not record it (their records keep no latency histogram to read it from)."},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			s := Build(sweepManifest(), []*results.Record{record("qd1", "ok", t0, &metrics.Result{Read: tc.read})})
+			if got := s.Results[0].TailNote; !strings.HasPrefix(got, tc.want) {
+				t.Errorf("tail note\n%s\nwant it to begin\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
 // TestTablesSayWhatTheyHold: each table names its latency definition,
 // carries p99.99 and max, p99.999 only with enough I/Os, and lists the
 // warnings of its steps.
