@@ -1,0 +1,103 @@
+package reports_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/internal/reporttruth"
+)
+
+// goldenRuns are the golden reports under testdata/golden/ and the
+// results folders under testdata/ they were made from.
+var goldenRuns = []string{"quickstart", "review", "qemu", "vendor-acceptance", "latency-qos", "sysbench-fileio", "postgres-oltp"}
+
+// TestGoldenSentencesTrue reads every sentence of the golden reports
+// and recomputes each number in them from report.json and the records
+// (internal/reporttruth): a sentence that says another figure, or one
+// with numbers no kind of sentence knows, fails.
+func TestGoldenSentencesTrue(t *testing.T) {
+	for _, name := range goldenRuns {
+		t.Run(name, func(t *testing.T) {
+			r, err := reporttruth.Load(filepath.Join("testdata", "golden", name), filepath.Join("testdata", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range reporttruth.Check(r) {
+				t.Error(f)
+			}
+		})
+	}
+}
+
+// TestFalseSentencesFound changes one number (or word) of a true sentence
+// of a golden report and expects the checker to name that sentence with
+// the kind whose rule it breaks: a checker that passes every report
+// checks nothing.
+func TestFalseSentencesFound(t *testing.T) {
+	cases := []struct {
+		run, from, to, kind string
+	}{
+		{"quickstart", "7 steps (6 ok, 1 failed)", "7 steps (7 ok)", "step counts"},
+		{"quickstart", "3 check verdicts (1 pass, 1 warn, 1 error)", "3 check verdicts (2 pass, 1 error)", "verdict counts"},
+		{"quickstart", "Peak of 590,441 IOPS", "Peak of 590,442 IOPS", "peak"},
+		{"quickstart", "(2,418.4 MB/s) at iodepth=16", "(2,418.4 MB/s) at iodepth=4", "peak"},
+		{"quickstart", "at iodepth=16 with 108.3 µs mean latency", "at iodepth=16 with 101.4 µs mean latency", "peak"},
+		{"quickstart", "iodepth=1: 47,218 IOPS (193.4 MB/s)", "iodepth=1: 47,281 IOPS (193.4 MB/s)", "lightest load"},
+		{"quickstart", "At the lightest load, iodepth=1:", "At the lightest load, iodepth=4:", "lightest load"},
+		{"quickstart", "the points with the 1,000,000 I/Os it needs did not record it (their records keep no latency histogram to read it from).",
+			"no point had the 1,000,000 I/Os it needs for 10 of them to lie beyond it.", "p99.999 left out"},
+		{"quickstart", "Spec sheet of nvme0: 2 figures no accept block judged.", "Spec sheet of nvme0: 3 figures no accept block judged.", "spec sheet not judged"},
+		{"review", "Over 2 h 00 min, IOPS fell from 518,504", "Over 2 h 00 min, IOPS fell from 518,540", "series"},
+		{"review", "to 160,945 (last tenth)", "to 169,045 (last tenth)", "series"},
+		{"review", "Over 2 h 00 min, IOPS fell", "Over 1 h 00 min, IOPS fell", "series"},
+		{"review", "IOPS fell from 518,504", "IOPS held near 518,504", "series"},
+		{"review", "by single run 51.9 %", "by single run 15.9 %", "interval noise"},
+		{"review", "214.9% ahead of", "241.9% ahead of", "ranking"},
+		{"review", "up to iodepth=4, numjobs=16 (761.9 µs)", "up to iodepth=4, numjobs=16 (716.9 µs)", "peak"},
+		{"review", "up to iodepth=4, numjobs=16 (761.9 µs) and exceeded it from iodepth=8, numjobs=16 on",
+			"up to iodepth=2, numjobs=16 (761.9 µs) and exceeded it from iodepth=8, numjobs=16 on", "peak"},
+		{"review", "p99 was 1.33 ms", "p99 was 1.23 ms", "peak"},
+		{"review", "drive temperature 43 to 81 °C over 1443 readings", "drive temperature 43 to 80 °C over 1443 readings", "drive temperature"},
+		{"review", "heavy thermal throttling once (105 s)", "heavy thermal throttling twice (105 s)", "drive temperature"},
+		{"qemu", "IOPS over 5 rounds (CV 2.4 %), mean 10,540", "IOPS over 5 rounds (CV 2.4 %), mean 10,450", "round spread"},
+		{"qemu", "IOPS over 5 rounds (CV 2.4 %)", "IOPS over 5 rounds (CV 4.2 %)", "round spread"},
+		{"qemu", "IOPS averaged 10,540", "IOPS averaged 10,541", "steady state reached"},
+		{"qemu", "changed by -5.5% across", "changed by -6.5% across", "steady state reached"},
+		{"qemu", "1 point was skipped", "2 points were skipped", "skipped points"},
+		{"qemu", "(9,196 data units", "(9,197 data units", "data written"},
+		{"qemu", "Its temperature was 50 °C at both readings", "Its temperature was 51 °C at both readings", "temperature"},
+		{"qemu", "Kept from earlier revisions of the plan: 6 records", "Kept from earlier revisions of the plan: 7 records", "records of earlier steps"},
+		{"qemu", "`324ea6cf`: 12 steps", "`324ea6cf`: 13 steps", "earlier revision"},
+		{"qemu", "Skipped, as the plan asks: 3 steps", "Skipped, as the plan asks: 4 steps", "skipped steps"},
+		{"qemu", "nvme0 / 4k-write-steady: 2 steps", "nvme0 / 4k-write-steady: 1 step", "skipped group"},
+		{"vendor-acceptance", "tolerance 5%: 9 figures (1 pass, 3 warn, 5 skip)", "tolerance 5%: 9 figures (2 pass, 2 warn, 5 skip)", "accept block"},
+		{"vendor-acceptance", "Spec sheet of dut (spec-sheet): 9 figures", "Spec sheet of dut (spec-sheet): 8 figures", "spec sheet judged"},
+		{"vendor-acceptance", "exceeded 1 ms at 7 of 8 points", "exceeded 1 ms at 6 of 8 points", "peak"},
+		{"vendor-acceptance", "p99 was 921.6 µs", "p99 was 912.6 µs", "peak"},
+		{"vendor-acceptance", "by iodepth=8 2.4 %", "by iodepth=8 4.2 %", "interval noise"},
+		{"latency-qos", "The search measured 10 points", "The search measured 11 points", "adaptive search"},
+		{"sysbench-fileio", "(stdout, last 3 lines; the whole of it is in `steps/dfa5a24ecd11.stdout`)", "(stdout, last 4 lines; the whole of it is in `steps/dfa5a24ecd11.stdout`)", "output tail"},
+		// A sentence with a number that no kind knows.
+		{"quickstart", "p99 stayed under 1 ms throughout.", "p99 stayed under 1 ms throughout. The drive wrote 5 GB.", ""},
+	}
+	for _, tc := range cases {
+		t.Run(tc.run+"/"+tc.to, func(t *testing.T) {
+			r, err := reporttruth.Load(filepath.Join("testdata", "golden", tc.run), filepath.Join("testdata", tc.run))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Count(r.Markdown, tc.from) != 1 {
+				t.Fatalf("report.md of %s holds %q %d times, want once", tc.run, tc.from, strings.Count(r.Markdown, tc.from))
+			}
+			r.Markdown = strings.Replace(r.Markdown, tc.from, tc.to, 1)
+			found := reporttruth.Check(r)
+			for _, f := range found {
+				if f.Kind == tc.kind && (strings.Contains(f.Sentence, tc.to) || strings.Contains(tc.to, f.Sentence)) {
+					return
+				}
+			}
+			t.Errorf("the false sentence was not found as kind %q; found %d: %v", tc.kind, len(found), found)
+		})
+	}
+}
