@@ -176,6 +176,9 @@ func TestSteadyStateHook(t *testing.T) {
 		if (round > 3) != (rec.Status == results.StatusSkipped) {
 			t.Errorf("%s: %s", rec.Name, rec.Status)
 		}
+		if round > 3 && !strings.HasPrefix(rec.Skipped, "steady state reached after round 3") {
+			t.Errorf("%s: skipped because %q", rec.Name, rec.Skipped)
+		}
 		if (round == 3) != (len(rec.Verdicts) == 1) {
 			t.Errorf("%s: verdicts %+v", rec.Name, rec.Verdicts)
 		}
@@ -183,7 +186,7 @@ func TestSteadyStateHook(t *testing.T) {
 			last = rec.SteadyState
 		}
 	}
-	if last == nil || !last.Reached || len(last.Rounds) != 3 || last.Rule != "hook hooks.star:steady_after" ||
+	if last == nil || !last.Reached || last.Code != results.SteadyReached || len(last.Rounds) != 3 || last.Rule != "hook hooks.star:steady_after" ||
 		!strings.HasPrefix(last.Message, "steady state reached after round 3: 3 rounds, the last at ") {
 		t.Errorf("judgement %+v", last)
 	}

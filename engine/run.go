@@ -407,7 +407,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	}
 	switch {
 	case skip != "":
-		rec.Status, rec.Error = results.StatusSkipped, "not run: "+skip
+		rec.Status, rec.Error, rec.Skipped = results.StatusSkipped, "not run: "+skip, skip
 	case unheld != nil:
 		rec.Status, rec.Error = results.StatusFailed, unheld.Error()
 	case n.Kind == plan.KindCheck:

@@ -431,7 +431,7 @@ func buildSkipped(steps []step) []SkipGroup {
 		if s.status() != results.StatusSkipped {
 			continue
 		}
-		key := SkipGroup{Drive: s.info.Drive, Profile: s.source(), Reason: skipReason(s.rec.Error)}
+		key := SkipGroup{Drive: s.info.Drive, Profile: s.source(), Reason: s.rec.Skipped}
 		i, ok := index[key]
 		if !ok {
 			i = len(out)

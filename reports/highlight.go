@@ -181,7 +181,7 @@ func skippedSentence(t *ProfileResult) string {
 			continue
 		}
 		n++
-		if reason := skipReason(r.Error); reason != "" && !slices.Contains(reasons, reason) {
+		if reason := r.skipped; reason != "" && !slices.Contains(reasons, reason) {
 			reasons = append(reasons, reason)
 		}
 	}
@@ -197,14 +197,6 @@ func skippedSentence(t *ProfileResult) string {
 		text += ": " + strings.Join(reasons, "; ")
 	}
 	return strings.TrimSuffix(text, ".") + "."
-}
-
-// skipPrefix starts the error of a skipped step's record.
-const skipPrefix = "not run: "
-
-// skipReason is why a step was skipped, from its record's error.
-func skipReason(err string) string {
-	return strings.TrimSpace(strings.TrimPrefix(err, skipPrefix))
 }
 
 // tally counts rows by status for people: "1 failed, 2 not run".

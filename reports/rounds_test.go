@@ -195,7 +195,7 @@ func TestSkippedAndInterrupted(t *testing.T) {
 		}
 	}
 	recs[1].Status, recs[1].Result = "skipped", nil
-	recs[1].Error = "not run: steady state reached over rounds 2-6"
+	recs[1].Error, recs[1].Skipped = "not run: steady state reached over rounds 2-6", "steady state reached over rounds 2-6"
 	s, md = render(t, sweepManifest(), recs)
 	want := "No point finished (2 skipped, 1 interrupted). The interrupted point's partial result is shown but not ranked or charted. " +
 		"2 points were skipped: steady state reached over rounds 2-6; p99 latency 4352.0 µs at d / mix / iodepth=4 exceeded the curve's limit of 4000.0 µs."

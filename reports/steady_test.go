@@ -40,7 +40,7 @@ func roundRecord(r, qd int, iops float64, j *results.SteadyState) *results.Recor
 }
 
 func skippedRecord(id, reason string) *results.Record {
-	return &results.Record{StepID: id, PlanHash: "h", Status: results.StatusSkipped, Error: "not run: " + reason}
+	return &results.Record{StepID: id, PlanHash: "h", Status: results.StatusSkipped, Error: "not run: " + reason, Skipped: reason}
 }
 
 func TestSteadyStateFromRecords(t *testing.T) {

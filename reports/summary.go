@@ -362,6 +362,8 @@ type SeriesSample struct {
 
 // Row is one sweep point of a profile on a drive.
 type Row struct {
+	// skipped is why a skipped row's step was not run.
+	skipped string
 	// throttled is set when the drive throttled or ran above its warning
 	// temperature during the row's step (Thermal says how).
 	throttled bool

@@ -77,7 +77,7 @@ func buildRow(s step, rev *revisions) Row {
 	if s.rec == nil {
 		return row
 	}
-	row.Error = s.rec.Error
+	row.Error, row.skipped = s.rec.Error, s.rec.Skipped
 	row.EndedBy = s.rec.EndedBy
 	row.Thermal, row.throttled = thermalText(s.rec.Thermal), s.rec.Thermal != nil && s.rec.Thermal.Throttled()
 	if res := s.rec.Result; res != nil {

@@ -40,9 +40,12 @@ type Record struct {
 	Workload *workload.Workload `json:"workload,omitempty"`
 	Status   string             `json:"status"`
 	Error    string             `json:"error,omitempty"`
-	Started  time.Time          `json:"started"`
-	Finished time.Time          `json:"finished"`
-	Result   *metrics.Result    `json:"result,omitempty"`
+	// Skipped is why a skipped step was not run, the same for every step
+	// of a group skipped at once: "steady state reached over rounds 2-6".
+	Skipped  string          `json:"skipped,omitempty"`
+	Started  time.Time       `json:"started"`
+	Finished time.Time       `json:"finished"`
+	Result   *metrics.Result `json:"result,omitempty"`
 	// EndedBy names the bound that ended a run with two, a byte count
 	// (io_size) and a runtime: "io_size" or "runtime".
 	EndedBy  string    `json:"ended_by,omitempty"`

@@ -15,11 +15,11 @@ const RecordSchemaV1 = "drivebench/record/v1"
 // fromV1 gives a version 1 record the fields version 2 added, where its
 // own data allows: the codes, subjects and figures of its verdicts and
 // acceptance rows, the code of its steady-state judgement, its drive's
-// thermal summary, the rounds an aggregate used and why an adaptive
-// search stopped. The sentences of version 1 are fixed, since no
+// thermal summary, the rounds an aggregate used, why an adaptive search
+// stopped and why a skipped step was not run. The sentences of version 1 are fixed, since no
 // drivebench writes them any more, so reading the few it must from them
 // (the subject of an expectation, the rounds an aggregate's log names,
-// the line a search logged last)
+// the line a search logged last, a skipped step's error)
 // cannot be broken by a later rewording.
 func (r *Record) fromV1() {
 	for i := range r.Acceptance {
@@ -37,6 +37,9 @@ func (r *Record) fromV1() {
 		default:
 			v.Subject, v.Code = v1Subject(r, *v), v1Code(*v)
 		}
+	}
+	if r.Status == StatusSkipped && r.Skipped == "" {
+		r.Skipped = strings.TrimSpace(strings.TrimPrefix(r.Error, "not run: "))
 	}
 	if s := r.SteadyState; s != nil && s.Code == "" {
 		s.Code = v1SteadyCode(*s)

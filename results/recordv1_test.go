@@ -162,6 +162,14 @@ func TestReadV1SteadyState(t *testing.T) {
 	}
 }
 
+// TestReadV1Skipped: why a step was not run, from its error.
+func TestReadV1Skipped(t *testing.T) {
+	r := readV1(t, `{"schema": "drivebench/record/v1", "status": "skipped", "error": "not run: steady state reached over rounds 2-6"}`)
+	if r.Skipped != "steady state reached over rounds 2-6" {
+		t.Errorf("skipped %q", r.Skipped)
+	}
+}
+
 // FuzzReadV1: any version 1 record that parses as JSON is read without
 // a panic, every verdict with a subject and a code.
 func FuzzReadV1(f *testing.F) {
