@@ -114,6 +114,7 @@ func TestRunShortQuickstart(t *testing.T) {
 	if err != nil || json.Unmarshal(raw, &rep) != nil {
 		t.Fatalf("report.json unreadable: %v", err)
 	}
+	checkReportTrue(t, dir)
 	if _, err := os.Stat(filepath.Join(dir, "scratch-scratch.img")); !os.IsNotExist(err) {
 		t.Errorf("scratch file left behind: %v", err)
 	}

@@ -105,5 +105,6 @@ func init() {
 	sentenceKinds = append(sentenceKinds, noteKinds...)
 	sentenceKinds = append(sentenceKinds, steadyKinds...)
 	sentenceKinds = append(sentenceKinds, acceptanceKinds...)
+	sentenceKinds = append(sentenceKinds, sheetKinds...)
 	sentenceKinds = append(sentenceKinds, healthKinds...)
 }

@@ -249,6 +249,28 @@ var steadyKinds = []kind{
 			return p
 		},
 	},
+	{
+		name: "steady-state message", in: "Steady state",
+		// Last of the kinds of its section: a sentence none of the others
+		// knows may be the judgement's own message, its numbers the rule's.
+		pattern: pattern(`(?P<sentence>.+)`),
+		check: func(sc *scope, g groups) []string {
+			ss, _, ok := sc.steady()
+			if !ok {
+				return []string{"no steady-state search of report.json is under this heading"}
+			}
+			rec := sc.r.Records[ss.StepID]
+			if rec == nil || rec.SteadyState == nil {
+				return []string{"the record of the search's judgement is not in the results folder"}
+			}
+			msg := strings.TrimSuffix(strings.TrimSpace(rec.SteadyState.Message), ".")
+			said := strings.TrimSuffix(g["sentence"], ".")
+			if msg != "" && strings.Contains(strings.ToLower(msg), strings.ToLower(said)) || !hasNumber(sc, said) {
+				return nil
+			}
+			return []string{fmt.Sprintf("no kind of sentence knows it, and it is not the judgement's message in its record (%q)", msg)}
+		},
+	},
 }
 
 // steady is the steady-state search a sentence is under, and the row of
@@ -401,6 +423,87 @@ var acceptanceKinds = []kind{
 			return p
 		},
 	},
+}
+
+// sheetKinds know the sentences that set a spec sheet beside the drive
+// held to it.
+var sheetKinds = []kind{
+	{
+		name: "spec sheet", in: "Spec acceptance",
+		pattern: pattern("Held to spec sheet `(?P<sheet>.+)`: (?P<identity>.+)\\."),
+		check: func(sc *scope, g groups) []string {
+			d, ok := sc.drive(sc.u.h3)
+			if !ok || d.SpecSheet == nil {
+				return []string{"report.json holds no spec sheet for " + sc.u.h3}
+			}
+			sh := d.SpecSheet
+			var parts []string
+			for _, part := range []string{sh.Vendor, sh.Model, capacity(sh.Capacity), sh.Interface} {
+				if part != "" {
+					parts = append(parts, part)
+				}
+			}
+			var p problems
+			p.eq("sheet", g["sheet"], sh.Name, "report.json")
+			p.eq("sheet's identity", g["identity"], cond(len(parts) == 0, "no identity given", strings.Join(parts, ", ")), "the sheet in report.json")
+			return p
+		},
+	},
+	{
+		name: "drive under test", in: "Spec acceptance",
+		pattern: pattern("Under test: (?P<what>.+) at `(?P<path>.+)`\\."),
+		check: func(sc *scope, g groups) []string {
+			d, ok := sc.drive(sc.u.h3)
+			if !ok {
+				return []string{"report.json holds no drive " + sc.u.h3}
+			}
+			var parts []string
+			for _, f := range d.Facts {
+				if f.Name == "model" && f.Value != "" {
+					parts = append(parts, f.Value)
+				}
+			}
+			parts = append(parts, format.Bytes(uint64(max(d.SizeBytes, 0))))
+			var p problems
+			p.eq("drive under test", g["what"], strings.Join(parts, ", "), "the drive's model and size in report.json")
+			p.eq("path", g["path"], d.Path, "report.json")
+			return p
+		},
+	},
+	{
+		name: "file held to a sheet", in: "Spec acceptance",
+		pattern: pattern(`\*\*Warning:\*\* the target is a file, not a (?P<model>.+); the figures compare how this file performs with the sheet, not whether the sheet's drive meets it\.`),
+		check: func(sc *scope, g groups) []string {
+			d, ok := sc.drive(sc.u.h3)
+			if !ok || d.SpecSheet == nil {
+				return []string{"report.json holds no spec sheet for " + sc.u.h3}
+			}
+			var p problems
+			if !d.Scratch && slices.ContainsFunc(d.Facts, func(f reports.Fact) bool { return f.Name == "model" && f.Value != "" }) {
+				p.add("the drive is no file: it reports a model")
+			}
+			p.eq("sheet's drive", g["model"], cond(d.SpecSheet.Vendor+d.SpecSheet.Model == "", "drive of the sheet's model", strings.TrimSpace(d.SpecSheet.Vendor+" "+d.SpecSheet.Model)), "the sheet in report.json")
+			return p
+		},
+	},
+}
+
+// drive is the drive of report.json named name.
+func (sc *scope) drive(name string) (reports.Drive, bool) {
+	for _, d := range sc.r.Summary.Drives {
+		if d.Name == name {
+			return d, true
+		}
+	}
+	return reports.Drive{}, false
+}
+
+// capacity writes a sheet's capacity; "" when it states none.
+func capacity(bytes int64) string {
+	if bytes <= 0 {
+		return ""
+	}
+	return format.Bytes(uint64(bytes))
 }
 
 // acceptRows are the rows the acceptance records of a drive hold, of the
