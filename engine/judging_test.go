@@ -272,8 +272,8 @@ func TestAcceptance(t *testing.T) {
 			continue
 		}
 		if tt.verdict != "" && row.Verdict != tt.verdict || !strings.Contains(row.Reason, tt.reason) ||
-			tt.condition != "" && !strings.Contains(strings.Join(row.Conditions, "\n"), tt.condition) {
-			t.Errorf("%s: %s %q %q", tt.row, row.Verdict, row.Reason, row.Conditions)
+			tt.condition != "" && !strings.Contains(strings.Join(results.ConditionTexts(row.Conditions), "\n"), tt.condition) {
+			t.Errorf("%s: %s %q %q", tt.row, row.Verdict, row.Reason, results.ConditionTexts(row.Conditions))
 		}
 		if row.Verdict != "skip" && row.Verdict != "warn" || row.Measured != nil {
 			if row.Measured == nil || row.Ratio == nil || *row.Ratio != *row.Measured/row.Claimed || row.StepID == "" {
@@ -282,7 +282,7 @@ func TestAcceptance(t *testing.T) {
 		}
 	}
 	if r := rows["huge_read iops"]; r.Step != "d / reads / iodepth=2, numjobs=1" || len(r.Conditions) != 0 {
-		t.Errorf("huge_read compared with %s under %q, want the exact point QD2 x 1 job", r.Step, r.Conditions)
+		t.Errorf("huge_read compared with %s under %q, want the exact point QD2 x 1 job", r.Step, results.ConditionTexts(r.Conditions))
 	}
 	verdicts := 0
 	for _, v := range rec.Verdicts {

@@ -167,14 +167,11 @@ func dirModel(d *plan.DirMeasure) any {
 func acceptanceModel(drive string, row results.AcceptanceRow) map[string]any {
 	m := map[string]any{
 		"drive": drive, "spec": row.Spec, "metric": row.Metric, "unit": row.Unit, "claimed": row.Claimed,
-		"measured": nil, "ratio": nil, "verdict": row.Verdict, "code": row.Code, "reason": row.Reason, "conditions": row.Conditions,
+		"measured": nil, "ratio": nil, "verdict": row.Verdict, "code": row.Code, "reason": row.Reason, "conditions": results.ConditionTexts(row.Conditions),
 		"step": row.Step, "tolerance_pct": row.TolerancePct,
 	}
 	if row.Measured != nil {
 		m["measured"], m["ratio"] = *row.Measured, *row.Ratio
-	}
-	if row.Conditions == nil {
-		m["conditions"] = []string{}
 	}
 	return m
 }

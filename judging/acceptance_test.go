@@ -19,6 +19,38 @@ func point(bs int64, qd, jobs int, iops float64) Candidate {
 	return CandidateOf(rec, &workload.Workload{RW: "randread", BS: bs, IODepth: qd, NumJobs: jobs}, "")[0]
 }
 
+// TestConditionKinds: each condition says what it is about and whether
+// the spec (or, for the link, the accept block) leaves it unstated, so a
+// program can tell a block size that differs from a depth never stated.
+func TestConditionKinds(t *testing.T) {
+	tests := []struct {
+		name  string
+		entry plan.SpecEntry
+		cands []Candidate
+		want  []results.Condition
+	}{
+		{"nothing stated", plan.SpecEntry{Name: "r", RW: "randread", PCIeGen: 4, Values: map[string]float64{"iops": 1}},
+			[]Candidate{point(4096, 8, 1, 90e3)}, []results.Condition{
+				{Kind: "block_size", Unstated: true}, {Kind: "queue_depth", Unstated: true}, {Kind: "link", Unstated: true}}},
+		{"other size and depth", plan.SpecEntry{Name: "r", RW: "randread", BS: 4096, IODepth: 1, State: "steady", Values: map[string]float64{"iops": 1}},
+			[]Candidate{point(65536, 8, 1, 90e3)}, []results.Condition{
+				{Kind: "block_size"}, {Kind: "queue_depth"}, {Kind: "drive_state"}}},
+	}
+	for _, tt := range tests {
+		row := acceptRow(&plan.Accept{Name: "sheet", TolerancePct: 5}, &tt.entry, "iops", tt.cands, "dut")
+		var got []results.Condition
+		for _, c := range row.Conditions {
+			if c.Text == "" {
+				t.Errorf("%s: a %s condition without words", tt.name, c.Kind)
+			}
+			got = append(got, results.Condition{Kind: c.Kind, Unstated: c.Unstated})
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: conditions %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+}
+
 // The CM9-R review's matrix ran up to QD32 x 16 jobs; its sheet claims
 // 3.4M random-read IOPS without saying at which depth. The report must be
 // able to say that the best point is at the edge of the matrix, and when
@@ -73,8 +105,8 @@ func TestAcceptanceConditions(t *testing.T) {
 				acc.PCIeGen = 0
 			}
 			row := acceptRow(&acc, &tt.entry, "iops", tt.cands, "dut")
-			if row.Step != tt.step || row.Verdict != tt.verdict || strings.Join(row.Conditions, "|") != strings.Join(tt.conditions, "|") {
-				t.Errorf("compared with %q: %s, %q\nconditions %q\nwant %q, %s, %q", row.Step, row.Verdict, row.Reason, row.Conditions, tt.step, tt.verdict, tt.conditions)
+			if row.Step != tt.step || row.Verdict != tt.verdict || strings.Join(results.ConditionTexts(row.Conditions), "|") != strings.Join(tt.conditions, "|") {
+				t.Errorf("compared with %q: %s, %q\nconditions %q\nwant %q, %s, %q", row.Step, row.Verdict, row.Reason, results.ConditionTexts(row.Conditions), tt.step, tt.verdict, tt.conditions)
 			}
 		})
 	}
@@ -182,8 +214,9 @@ func TestAcceptanceDriveState(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			e := plan.SpecEntry{Name: "r", RW: "randread", BS: 4096, IODepth: 32, NumJobs: 1, State: tt.state, Values: map[string]float64{"iops": 1e6}}
 			row := acceptRow(&plan.Accept{TolerancePct: 5}, &e, "iops", tt.cands, "dut")
-			if row.Step != tt.step || row.Verdict != tt.verdict || strings.Join(row.Conditions, "|") != tt.condition {
-				t.Errorf("compared with %q: %s, %q\nwant %q, %s, %q", row.Step, row.Verdict, row.Conditions, tt.step, tt.verdict, tt.condition)
+			texts := results.ConditionTexts(row.Conditions)
+			if row.Step != tt.step || row.Verdict != tt.verdict || strings.Join(texts, "|") != tt.condition {
+				t.Errorf("compared with %q: %s, %q\nwant %q, %s, %q", row.Step, row.Verdict, texts, tt.step, tt.verdict, tt.condition)
 			}
 		})
 	}

@@ -6,39 +6,31 @@ import (
 	"slices"
 
 	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/workload"
 )
 
-// condition is one remark on a comparison's conditions; differs is set
-// when it makes the comparison not like with like, as opposed to noting
-// what the spec leaves unstated.
-type condition struct {
-	text    string
-	differs bool
-}
-
 // conditions lists how the chosen point's conditions differ from the
-// entry's, or what the entry leaves unstated, in plain words, and
-// whether any of them differs.
-func conditions(a *plan.Accept, e *plan.SpecEntry, f figure, c Candidate, same []Candidate) ([]string, bool) {
-	var texts []string
-	differs := false
-	for _, cond := range []condition{bsCondition(e, c), depthCondition(e, f, c, same), stateCondition(e, c), linkCondition(a, e)} {
-		if cond.text != "" {
-			texts = append(texts, cond.text)
-			differs = differs || cond.differs
+// entry's, or what the entry leaves unstated, and whether the comparison
+// is like with like: it is not when any condition is listed, since a
+// condition the spec leaves unstated makes its own conditions unknown.
+func conditions(a *plan.Accept, e *plan.SpecEntry, f figure, c Candidate, same []Candidate) ([]results.Condition, bool) {
+	var out []results.Condition
+	for _, cond := range []results.Condition{bsCondition(e, c), depthCondition(e, f, c, same), stateCondition(e, c), linkCondition(a, e)} {
+		if cond.Text != "" {
+			out = append(out, cond)
 		}
 	}
-	return texts, differs
+	return out, len(out) > 0
 }
 
 // linkCondition notes a figure for a link whose generation the accept
 // block does not state.
-func linkCondition(a *plan.Accept, e *plan.SpecEntry) condition {
+func linkCondition(a *plan.Accept, e *plan.SpecEntry) results.Condition {
 	if e.PCIeGen == 0 || a.PCIeGen != 0 {
-		return condition{}
+		return results.Condition{}
 	}
-	return condition{fmt.Sprintf("the spec is for a PCIe Gen %d link; the link of the drive under test is not stated (set pcie_gen in the accept block)", e.PCIeGen), true}
+	return results.Condition{Kind: results.ConditionLink, Unstated: true, Text: fmt.Sprintf("the spec is for a PCIe Gen %d link; the link of the drive under test is not stated (set pcie_gen in the accept block)", e.PCIeGen)}
 }
 
 // sizeText names a workload's transfer size.
@@ -49,15 +41,15 @@ func sizeText(w workload.Workload) string {
 	return workload.FormatSize(w.BS)
 }
 
-func bsCondition(e *plan.SpecEntry, c Candidate) condition {
+func bsCondition(e *plan.SpecEntry, c Candidate) results.Condition {
 	switch {
 	case e.BS == 0:
-		return condition{"the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.Workload), true}
+		return results.Condition{Kind: results.ConditionBlockSize, Unstated: true, Text: "the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.Workload)}
 	case c.Workload.BS != e.BS || len(c.Workload.BSSplit) > 0:
-		return condition{fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
-			workload.FormatSize(e.BS), sizeText(c.Workload), e.RW, workload.FormatSize(e.BS)), true}
+		return results.Condition{Kind: results.ConditionBlockSize, Text: fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
+			workload.FormatSize(e.BS), sizeText(c.Workload), e.RW, workload.FormatSize(e.BS))}
 	}
-	return condition{}
+	return results.Condition{}
 }
 
 // depthText writes a queue depth and job count: "QD32 x 4 jobs".
@@ -72,7 +64,7 @@ func depthText(qd, jobs int) string {
 	return fmt.Sprintf("QD%d x %d %s", qd, jobs, unit)
 }
 
-func depthCondition(e *plan.SpecEntry, f figure, c Candidate, same []Candidate) condition {
+func depthCondition(e *plan.SpecEntry, f figure, c Candidate, same []Candidate) results.Condition {
 	measured := depthText(c.Workload.IODepth, c.Workload.NumJobs)
 	deepest := slices.MaxFunc(same, func(a, b Candidate) int {
 		return cmp.Compare(candidateOutstanding(a), candidateOutstanding(b))
@@ -87,18 +79,18 @@ func depthCondition(e *plan.SpecEntry, f figure, c Candidate, same []Candidate) 
 		if f.higher && out == maxOut && hasShallower(same, maxOut) {
 			s += ", the deepest this plan measured, so the drive may reach more beyond it"
 		}
-		return condition{s, true}
+		return results.Condition{Kind: results.ConditionQueueDepth, Unstated: true, Text: s}
 	}
 	spec := fmt.Sprintf("spec at %s (%s)", depthText(max(e.IODepth, 1), e.NumJobs), outstandingText(specOutstanding(e)))
 	switch {
 	case (e.IODepth == 0 || e.IODepth == c.Workload.IODepth) && (e.NumJobs == 0 || e.NumJobs == c.Workload.NumJobs):
-		return condition{}
+		return results.Condition{}
 	case specOutstanding(e) > maxOut:
-		return condition{fmt.Sprintf("%s, beyond this plan's deepest point, %s (%d)", spec, depthText(deepest.Workload.IODepth, deepest.Workload.NumJobs), maxOut), true}
+		return results.Condition{Kind: results.ConditionQueueDepth, Text: fmt.Sprintf("%s, beyond this plan's deepest point, %s (%d)", spec, depthText(deepest.Workload.IODepth, deepest.Workload.NumJobs), maxOut)}
 	case specOutstanding(e) == out:
-		return condition{fmt.Sprintf("%s; measured at %s (%d)", spec, measured, out), true}
+		return results.Condition{Kind: results.ConditionQueueDepth, Text: fmt.Sprintf("%s; measured at %s (%d)", spec, measured, out)}
 	}
-	return condition{fmt.Sprintf("%s; the closest measured is %s (%d)", spec, measured, out), true}
+	return results.Condition{Kind: results.ConditionQueueDepth, Text: fmt.Sprintf("%s; the closest measured is %s (%d)", spec, measured, out)}
 }
 
 // outstandingText says how many I/Os are outstanding: "128 outstanding
@@ -115,16 +107,16 @@ func hasShallower(cands []Candidate, than int) bool {
 	return slices.ContainsFunc(cands, func(c Candidate) bool { return candidateOutstanding(c) < than })
 }
 
-func stateCondition(e *plan.SpecEntry, c Candidate) condition {
+func stateCondition(e *plan.SpecEntry, c Candidate) results.Condition {
 	switch {
 	case e.State == "steady" && c.State == "steady":
-		return condition{}
+		return results.Condition{}
 	case e.State == "steady" && c.State == "unsteady":
-		return condition{"spec in steady state; this profile's steady-state search ended without reaching it", true}
+		return results.Condition{Kind: results.ConditionDriveState, Text: "spec in steady state; this profile's steady-state search ended without reaching it"}
 	case e.State == "steady":
-		return condition{"spec in steady state; this step ran without a steady-state search (a steady_state block in its profile)", true}
+		return results.Condition{Kind: results.ConditionDriveState, Text: "spec in steady state; this step ran without a steady-state search (a steady_state block in its profile)"}
 	case e.State == "fresh" && c.WrittenBy != "":
-		return condition{fmt.Sprintf("spec fresh out of the box; the drive had been written before this step (by %s)", c.WrittenBy), true}
+		return results.Condition{Kind: results.ConditionDriveState, Text: fmt.Sprintf("spec fresh out of the box; the drive had been written before this step (by %s)", c.WrittenBy)}
 	}
-	return condition{}
+	return results.Condition{}
 }

@@ -60,10 +60,10 @@ func ComparedReason(code string, c results.Comparison, bw Bandwidths) (reason st
 
 // RowMessage is an acceptance row as its verdict's message: "seq_read
 // bw: <reason> [<conditions>]".
-func RowMessage(subject, reason string, conditions []string) string {
+func RowMessage(subject, reason string, conditions []results.Condition) string {
 	msg := subject + ": " + reason
 	if len(conditions) > 0 {
-		msg += " [" + strings.Join(conditions, "; ") + "]"
+		msg += " [" + strings.Join(results.ConditionTexts(conditions), "; ") + "]"
 	}
 	return msg
 }

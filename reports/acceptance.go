@@ -51,7 +51,7 @@ func acceptanceRow(s step, a results.AcceptanceRow) AcceptanceRow {
 	row := AcceptanceRow{
 		Drive: s.info.Drive, Accept: s.source(), Spec: a.Spec, Metric: a.Metric,
 		Unit: a.Unit, Better: a.Better, Claimed: finite(a.Claimed), TolerancePct: finite(a.TolerancePct),
-		Verdict: a.Verdict, Code: a.Code, Reason: a.Reason, Conditions: append([]string{}, a.Conditions...),
+		Verdict: a.Verdict, Code: a.Code, Reason: a.Reason, Conditions: results.ConditionTexts(a.Conditions),
 		StepID: a.StepID, Step: a.Step,
 	}
 	if a.Measured != nil {

@@ -94,7 +94,8 @@ func TestReadV1Acceptance(t *testing.T) {
 	if want := []string{"seq_read bw conditions_differ", "qd1 p99_us over", "qd1 iops within", "seq_write bw not_measured"}; !reflect.DeepEqual(verdicts, want) {
 		t.Errorf("verdicts %q, want %q", verdicts, want)
 	}
-	if f := r.Verdicts[0].Figure; f == nil || f.Metric != "bw" || f.Claimed != 6.2e9 || *f.Measured != 1.867e9 || len(f.Conditions) != 1 {
+	if f := r.Verdicts[0].Figure; f == nil || f.Metric != "bw" || f.Claimed != 6.2e9 || *f.Measured != 1.867e9 ||
+		len(f.Conditions) != 1 || f.Conditions[0] != (Condition{Text: "the spec does not state a block size"}) {
 		t.Errorf("figure of the first verdict %+v", f)
 	}
 }
@@ -167,6 +168,16 @@ func TestReadV1Skipped(t *testing.T) {
 	r := readV1(t, `{"schema": "drivebench/record/v1", "status": "skipped", "error": "not run: steady state reached over rounds 2-6"}`)
 	if r.Skipped != "steady state reached over rounds 2-6" {
 		t.Errorf("skipped %q", r.Skipped)
+	}
+}
+
+// TestConditionRoundTrip: a version 2 condition is read back whole.
+func TestConditionRoundTrip(t *testing.T) {
+	c := Condition{Kind: ConditionQueueDepth, Unstated: true, Text: "the spec does not state a queue depth"}
+	b, _ := json.Marshal(c)
+	var back Condition
+	if err := json.Unmarshal(b, &back); err != nil || back != c {
+		t.Errorf("%s read back as %+v, %v", b, back, err)
 	}
 }
 

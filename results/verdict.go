@@ -1,6 +1,9 @@
 package results
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // A judgement is recorded as data: a status, a code that says why, what
 // was judged (Subject) and, for a verdict that held a measured figure
@@ -110,10 +113,48 @@ type Comparison struct {
 	// TolerancePct is how far on the wrong side of the claim a measurement
 	// may be and still pass.
 	TolerancePct float64 `json:"tolerance_pct"`
-	// Conditions lists, in plain words, each way the measurement's
-	// conditions differ from the spec's (block size, queue depth, drive
-	// state, link), or what the spec leaves unstated.
-	Conditions []string `json:"conditions,omitempty"`
+	// Conditions lists each way the measurement's conditions differ from
+	// the spec's (block size, queue depth, drive state, link), or what the
+	// spec leaves unstated.
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// Condition kinds: what a condition of a comparison is about.
+const (
+	ConditionBlockSize  = "block_size"
+	ConditionQueueDepth = "queue_depth"
+	ConditionDriveState = "drive_state"
+	ConditionLink       = "link"
+)
+
+// Condition is one way a measurement's conditions differ from a spec
+// figure's: what it is about (a Condition* kind), whether the spec leaves
+// it unstated, and the difference in plain words.
+type Condition struct {
+	Kind     string `json:"kind"`
+	Unstated bool   `json:"unstated,omitempty"`
+	Text     string `json:"text"`
+}
+
+// UnmarshalJSON reads a condition, or the sentence a version 1 record
+// holds for one, which gives only its Text.
+func (c *Condition) UnmarshalJSON(b []byte) error {
+	var text string
+	if json.Unmarshal(b, &text) == nil {
+		*c = Condition{Text: text}
+		return nil
+	}
+	type plain Condition
+	return json.Unmarshal(b, (*plain)(c))
+}
+
+// ConditionTexts are the conditions in words.
+func ConditionTexts(conditions []Condition) []string {
+	out := make([]string, len(conditions))
+	for i, c := range conditions {
+		out[i] = c.Text
+	}
+	return out
 }
 
 // expectPrefix starts the Check of an expectation's verdicts, followed by
