@@ -1,0 +1,5 @@
+package build
+
+import "testing"
+
+func TestBuild(t *testing.T) { undefinedFunction() }

@@ -1,0 +1,8 @@
+package exit
+
+import (
+	"os"
+	"testing"
+)
+
+func TestExit(t *testing.T) { os.Exit(3) }

@@ -1,0 +1,5 @@
+package panic
+
+import "testing"
+
+func TestPanic(t *testing.T) { panic("boom") }

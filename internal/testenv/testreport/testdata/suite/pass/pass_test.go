@@ -1,0 +1,5 @@
+package pass
+
+import "testing"
+
+func TestPass(t *testing.T) { t.Log("quiet unless it fails") }
