@@ -175,12 +175,13 @@ func checkPurge(t *testing.T, steps map[string]*guestStep) {
 
 // record is what the tier reads of a step record.
 type record struct {
-	Kind   string   `json:"kind"`
-	Name   string   `json:"name"`
-	Status string   `json:"status"`
-	Error  string   `json:"error"`
-	Log    []string `json:"log"`
-	Result *struct {
+	Kind    string                  `json:"kind"`
+	Name    string                  `json:"name"`
+	Status  string                  `json:"status"`
+	Error   string                  `json:"error"`
+	Log     []string                `json:"log"`
+	Thermal *metrics.ThermalSummary `json:"thermal"`
+	Result  *struct {
 		Write *struct {
 			Bytes uint64 `json:"bytes"`
 		} `json:"write"`
@@ -202,9 +203,10 @@ func checkPlanRun(t *testing.T, steps map[string]*guestStep) {
 		t.Errorf("drivebench run exited %d, want 0 or 1", runStep.rc)
 	}
 	records := readRecords(t, step(t, steps, "records"))
-	journal := strings.Count(step(t, steps, "journal").stdout, "\n")
+	// A journal line is a finished step's, or a run's start or end.
+	journal := strings.Count(step(t, steps, "journal").stdout, `{"step":`)
 	if len(records) < 2 || len(records) != journal {
-		t.Errorf("%d step records and %d journal lines; want one record per journal line, at least 2", len(records), journal)
+		t.Errorf("%d step records and %d steps in the journal; want one record per step, at least 2", len(records), journal)
 	}
 	var engineWrote uint64
 	for _, r := range records {
@@ -319,8 +321,8 @@ func checkThermal(t *testing.T, steps map[string]*guestStep) {
 		if th[0].TempC != 50 {
 			t.Errorf("composite temperature %d °C, want QEMU's 50 °C", th[0].TempC)
 		}
-		if !strings.Contains(strings.Join(r.Log, "\n"), "drive temperature 50 °C") {
-			t.Errorf("the step's log names no temperature: %q", r.Log)
+		if want := (metrics.ThermalSummary{Readings: len(th), MinC: 50, MaxC: 50}); r.Thermal == nil || *r.Thermal != want {
+			t.Errorf("the record's thermal summary is %+v, want %+v", r.Thermal, want)
 		}
 		return
 	}
