@@ -16,16 +16,20 @@ import (
 // proxy on disk and installs it as a user would, go install
 // github.com/drivebench/drivebench/cmd/drivebench@VERSION; the installed
 // binary must print that version. It builds the whole command, so it runs
-// only when DRIVEBENCH_INSTALL_TEST=1 (test.sh sets it).
+// only when DRIVEBENCH_INSTALL_TEST=1 (test.sh sets it). The version names
+// the commit, v0.99.0-test.<hash>: the go command keeps what it downloaded
+// by version, and would install an earlier commit's zip under one name.
 func TestGoInstallAtVersion(t *testing.T) {
 	if os.Getenv("DRIVEBENCH_INSTALL_TEST") != "1" {
 		testenv.Require(t, "DRIVEBENCH_INSTALL_TEST=1", "set it to build a release with go install (test.sh does)")
 	}
 	root := repoRoot(t)
-	if err := exec.Command("git", "-C", root, "rev-parse", "HEAD").Run(); err != nil {
+	head, err := exec.Command("git", "-C", root, "rev-parse", "--short=12", "HEAD").Output()
+	if err != nil {
 		testenv.Require(t, "a git checkout", "the release is made from the commit: git rev-parse HEAD: %v", err)
 	}
-	const path, version = "github.com/drivebench/drivebench", "v0.99.0"
+	const path = "github.com/drivebench/drivebench"
+	version := "v0.99.0-test." + strings.TrimSpace(string(head))
 	proxy := t.TempDir()
 	dir := filepath.Join(proxy, path, "@v")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
