@@ -118,7 +118,7 @@ func (f *Folder) ReadRecord(id string) (*Record, error) {
 		return nil, &RecordError{Path: path, StepID: id, Err: err}
 	}
 	if r.Schema == RecordSchemaV1 {
-		r.fromV1()
+		r.fromV1(f.Manifest)
 		return &r, nil
 	}
 	if err := checkSchema(r.Schema, RecordSchema); err != nil {

@@ -21,9 +21,9 @@ const RecordSchemaV1 = "drivebench/record/v1"
 // (the subject of an expectation, the rounds an aggregate's log names,
 // the line a search logged last, a skipped step's error)
 // cannot be broken by a later rewording.
-func (r *Record) fromV1() {
+func (r *Record) fromV1(m *Manifest) {
 	for i := range r.Acceptance {
-		r.Acceptance[i].Code = v1RowCode(r.Acceptance[i])
+		r.Acceptance[i].Code = v1RowCode(r.Acceptance[i], specEntry(m, r.Drive, r.Acceptance[i].Spec))
 	}
 	rows := judgedRows(r.Acceptance)
 	for i := range r.Verdicts {
@@ -72,16 +72,26 @@ func judgedRows(rows []AcceptanceRow) []AcceptanceRow {
 }
 
 // v1RowCode is the code of a version 1 acceptance row, from its verdict
-// and figures; "" for the skipped rows whose cause only their reason
-// says (a spec entry without rw, a figure for another link).
-func v1RowCode(a AcceptanceRow) string {
+// and figures and the spec entry it judged (the manifest's); "" for a
+// skipped row whose cause they leave open (an entry the manifest does not
+// hold; no claim, on an entry for a link that may be another).
+func v1RowCode(a AcceptanceRow, e *SpecEntry) string {
 	_, _, measurable := SpecFigure(a.Metric)
 	switch {
 	case a.Verdict == VerdictSkip && !measurable:
 		return CodeNotMeasurable
-	case a.Verdict == VerdictSkip && a.Claimed <= 0:
+	case a.Verdict == VerdictSkip && e == nil:
+		return ""
+	case a.Verdict == VerdictSkip && e.RW == "":
+		return CodeNoPattern
+	case a.Verdict == VerdictSkip && a.Claimed > 0:
+		// An entry with rw and a claim is skipped only for another
+		// link than the accept block's.
+		return CodeOtherLink
+	case a.Verdict == VerdictSkip && e.PCIeGen == 0:
 		return CodeNoClaim
 	case a.Verdict == VerdictSkip:
+		// No claim, on an entry for a link that may be another.
 		return ""
 	case a.Measured == nil:
 		return CodeNotMeasured
@@ -177,4 +187,23 @@ func v1SteadyCode(s SteadyState) string {
 		return SteadyHookError
 	}
 	return SteadyNotYet
+}
+
+// specEntry is the entry of drive's spec sheet named name in the
+// manifest; nil when there is none.
+func specEntry(m *Manifest, drive, name string) *SpecEntry {
+	if m == nil {
+		return nil
+	}
+	for _, d := range m.Drives {
+		if d.Name != drive {
+			continue
+		}
+		for i := range d.Spec {
+			if d.Spec[i].Name == name {
+				return &d.Spec[i]
+			}
+		}
+	}
+	return nil
 }

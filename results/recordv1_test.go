@@ -10,10 +10,16 @@ import (
 	"github.com/drivebench/drivebench/metrics"
 )
 
-// readV1 stores content as the record of step id and reads it back.
+// readV1 stores content as the record of step x and reads it back.
 func readV1(t *testing.T, content string) *Record {
 	t.Helper()
-	f := newFolder(t, "x")
+	return readV1With(t, newFolder(t, "x"), content)
+}
+
+// readV1With stores content as the record of step x in f and reads it
+// back.
+func readV1With(t *testing.T, f *Folder, content string) *Record {
+	t.Helper()
 	if err := os.WriteFile(f.RecordPath("x"), []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +103,30 @@ func TestReadV1Acceptance(t *testing.T) {
 	if f := r.Verdicts[0].Figure; f == nil || f.Metric != "bw" || f.Claimed != 6.2e9 || *f.Measured != 1.867e9 ||
 		len(f.Conditions) != 1 || f.Conditions[0] != (Condition{Text: "the spec does not state a block size"}) {
 		t.Errorf("figure of the first verdict %+v", f)
+	}
+}
+
+// TestReadV1SkippedRows: a skipped row's cause, from the spec entry the
+// manifest holds: no rw, no claim, or else another link.
+func TestReadV1SkippedRows(t *testing.T) {
+	m := &Manifest{Plan: "p", Drives: []Drive{{Name: "dut", Spec: []SpecEntry{
+		{Name: "gen3", RW: "randread", PCIeGen: 3}, {Name: "no_rw"}, {Name: "zero", RW: "read"}, {Name: "zero_gen3", RW: "read", PCIeGen: 3}}}}}
+	f, err := Create(t.TempDir()+"/run", m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := readV1With(t, f, `{"schema": "drivebench/record/v1", "kind": "acceptance", "drive": "dut", "acceptance": [
+		{"spec": "gen3", "metric": "iops", "claimed": 1e6, "verdict": "skip"},
+		{"spec": "no_rw", "metric": "iops", "claimed": 1e6, "verdict": "skip"},
+		{"spec": "zero", "metric": "iops", "claimed": 0, "verdict": "skip"},
+		{"spec": "zero_gen3", "metric": "iops", "claimed": 0, "verdict": "skip"},
+		{"spec": "unknown", "metric": "iops", "claimed": 1, "verdict": "skip"}]}`)
+	var got []string
+	for _, a := range r.Acceptance {
+		got = append(got, a.Code)
+	}
+	if want := []string{"other_link", "no_pattern", "no_claim", "", ""}; !reflect.DeepEqual(got, want) {
+		t.Errorf("codes %q, want %q", got, want)
 	}
 }
 
@@ -192,7 +222,7 @@ func FuzzReadV1(f *testing.F) {
 		if json.Unmarshal([]byte(body), &r) != nil {
 			return
 		}
-		r.fromV1()
+		r.fromV1(nil)
 		named := StepWithin(r.Name, r.Drive) != ""
 		for _, v := range r.Verdicts {
 			if v.Code == "" || v.Subject == "" && named {
