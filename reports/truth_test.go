@@ -78,6 +78,14 @@ func TestFalseSentencesFound(t *testing.T) {
 		{"vendor-acceptance", "by iodepth=8 2.4 %", "by iodepth=8 4.2 %", "interval noise"},
 		{"latency-qos", "The search measured 10 points", "The search measured 11 points", "adaptive search"},
 		{"sysbench-fileio", "(stdout, last 3 lines; the whole of it is in `steps/dfa5a24ecd11.stdout`)", "(stdout, last 4 lines; the whole of it is in `steps/dfa5a24ecd11.stdout`)", "output tail"},
+		{"quickstart", "| 590,441 IOPS | iodepth=16 |", "| 590,441 IOPS | iodepth=4 |", "Conclusion table"},
+		{"quickstart", "| iodepth=16 | 108.3 µs | 241.7 µs |", "| iodepth=16 | 108.3 µs | 214.7 µs |", "Conclusion table"},
+		{"review", "| 1,973,400 IOPS | rate=max | 129.7 µs | 311.3 µs | 1 of 2 |", "| 1,973,400 IOPS | rate=max | 129.7 µs | 311.3 µs | 2 of 2 |", "Conclusion table"},
+		{"review", "| 13,293.7 MB/s | iodepth=32, numjobs=2 |", "| 13,293.7 MB/s (⚠ host-bound) | iodepth=32, numjobs=2 |", "Conclusion table"},
+		{"qemu", "| 21,413 IOPS | max rate¹ |", "| 21,413 IOPS | max rate |", "Conclusion table"},
+		{"vendor-acceptance", "| PASS rand_write_4k iops: 138.8% |", "| WARN rand_write_4k iops: 138.8% |", "Conclusion table"},
+		{"vendor-acceptance", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 138.8% |", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 183.8% |", "Spec acceptance table"},
+		{"vendor-acceptance", "| 87,243 IOPS<br>at random.randread", "| 78,243 IOPS<br>at random.randread", "Spec acceptance table"},
 		// A sentence with a number that no kind knows.
 		{"quickstart", "p99 stayed under 1 ms throughout.", "p99 stayed under 1 ms throughout. The drive wrote 5 GB.", ""},
 	}

@@ -561,23 +561,24 @@ func checkSearch(sc *scope, g groups) []string {
 	return p
 }
 
-// checkRanking checks a ranking sentence against the peaks of the
-// drives' tables: this run's, recomputed, and the comparables', as their
-// reports marked them.
-func checkRanking(sc *scope, g groups) []string {
+// rankEntry is one drive's peak in a section's ranking.
+type rankEntry struct {
+	run, drive string
+	f          *reports.Figures
+}
+
+// ranked are the peaks of a profile's tables, best first: this run's,
+// recomputed, and the comparables', as their reports marked them; with
+// the profile's headline.
+func (sc *scope) ranked(profile string) ([]rankEntry, string) {
 	s := sc.r.Summary
-	profile := strings.SplitN(sc.u.h3, " on ", 2)[0]
-	type entry struct {
-		label string
-		f     *reports.Figures
-	}
-	var entries []entry
+	var entries []rankEntry
 	headline := ""
 	for i := range s.Results {
 		if t := &s.Results[i]; t.Profile == profile {
 			headline = t.Headline
 			if peak, ok := sc.peak(t); ok {
-				entries = append(entries, entry{t.Drive, peak.Total})
+				entries = append(entries, rankEntry{"", t.Drive, peak.Total})
 			}
 		}
 	}
@@ -588,27 +589,13 @@ func checkRanking(sc *scope, g groups) []string {
 			}
 			for _, r := range t.Rows {
 				if r.Peak && r.Total != nil {
-					entries = append(entries, entry{t.Drive, r.Total})
+					entries = append(entries, rankEntry{c.Name, t.Drive, r.Total})
 				}
 			}
 		}
 	}
-	var p problems
-	p.eq("drives", g["n"], countText(len(entries)), "the section")
-	if len(entries) < 2 {
-		return p
-	}
-	value := func(f *reports.Figures) float64 {
-		switch headline {
-		case "bw":
-			return f.BWBytes
-		case "lat":
-			return latOrInf(f)
-		}
-		return f.IOPS
-	}
-	slices.SortStableFunc(entries, func(a, b entry) int {
-		va, vb := value(a.f), value(b.f)
+	slices.SortStableFunc(entries, func(a, b rankEntry) int {
+		va, vb := headlineValue(a.f, headline), headlineValue(b.f, headline)
 		switch {
 		case va == vb:
 			return 0
@@ -617,22 +604,45 @@ func checkRanking(sc *scope, g groups) []string {
 		}
 		return 1
 	})
+	return entries, headline
+}
+
+// headlineValue is the figure a headline ranks by.
+func headlineValue(f *reports.Figures, headline string) float64 {
+	switch headline {
+	case "bw":
+		return f.BWBytes
+	case "lat":
+		return latOrInf(f)
+	}
+	return f.IOPS
+}
+
+// checkRanking checks a ranking sentence against the peaks of the
+// drives' tables.
+func checkRanking(sc *scope, g groups) []string {
+	entries, headline := sc.ranked(strings.SplitN(sc.u.h3, " on ", 2)[0])
+	var p problems
+	p.eq("drives", g["n"], countText(len(entries)), "the section")
+	if len(entries) < 2 {
+		return p
+	}
 	metric := map[string]string{"bw": "peak bandwidth", "lat": "lowest mean latency"}[headline]
 	p.eq("figure ranked by", g["metric"], cond(metric == "", "peak IOPS", metric), "the section's headline")
 	rank := 1
 	if g["rank"] != "" {
 		rank = atoi(g["rank"])
 	}
-	if !strings.HasPrefix(g["drive"], entries[rank-1].label+" ") && g["drive"] != entries[rank-1].label {
-		p.add("names %s at rank %d; by the peaks of the tables it is %s", g["drive"], rank, entries[rank-1].label)
+	me := entries[rank-1]
+	if !strings.HasPrefix(g["drive"], me.drive+" ") && g["drive"] != me.drive || me.run != "" {
+		p.add("names %s at rank %d; by the peaks of the tables it is %s", g["drive"], rank, me.drive)
 		return p
 	}
 	other := entries[0]
 	if rank == 1 {
 		other = entries[1]
 	}
-	me := entries[rank-1]
-	diff := (value(me.f) - value(other.f)) / value(other.f) * 100
+	diff := (headlineValue(me.f, headline) - headlineValue(other.f, headline)) / headlineValue(other.f, headline) * 100
 	if headline == "lat" {
 		diff = -diff
 	}

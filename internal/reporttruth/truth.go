@@ -127,7 +127,7 @@ func Check(r *Report) []Falsehood {
 		sc := newScope(r, u)
 		out = append(out, checkUnit(sc, u)...)
 	}
-	return out
+	return append(out, checkTables(r)...)
 }
 
 // checkUnit checks a paragraph or list item: whole, when a unit kind
@@ -202,18 +202,7 @@ func proseUnits(md string) []unit {
 			code = !code
 		case code, line == "", strings.HasPrefix(line, "|"), strings.HasPrefix(line, "!["):
 		case strings.HasPrefix(line, "#"):
-			level := len(line) - len(strings.TrimLeft(line, "#"))
-			title := strings.TrimSpace(line[level:])
-			switch level {
-			case 1:
-				cur = unit{}
-			case 2:
-				cur = unit{h2: title}
-			case 3:
-				cur.h3, cur.h4 = title, ""
-			default:
-				cur.h4 = title
-			}
+			cur = heading(cur, line)
 		default:
 			u := cur
 			u.text = strings.TrimPrefix(line, "- ")
@@ -221,6 +210,23 @@ func proseUnits(md string) []unit {
 		}
 	}
 	return out
+}
+
+// heading places what follows a heading line under it.
+func heading(cur unit, line string) unit {
+	level := len(line) - len(strings.TrimLeft(line, "#"))
+	title := strings.TrimSpace(line[level:])
+	switch level {
+	case 1:
+		return unit{}
+	case 2:
+		return unit{h2: title}
+	case 3:
+		cur.h3, cur.h4 = title, ""
+	default:
+		cur.h4 = title
+	}
+	return cur
 }
 
 // sentenceEnd ends a sentence: a full stop and a space. A number's
