@@ -83,6 +83,7 @@ func TestFalseSentencesFound(t *testing.T) {
 		{"review", "| 1,973,400 IOPS | rate=max | 129.7 µs | 311.3 µs | 1 of 2 |", "| 1,973,400 IOPS | rate=max | 129.7 µs | 311.3 µs | 2 of 2 |", "Conclusion table"},
 		{"review", "| 13,293.7 MB/s | iodepth=32, numjobs=2 |", "| 13,293.7 MB/s (⚠ host-bound) | iodepth=32, numjobs=2 |", "Conclusion table"},
 		{"qemu", "| 21,413 IOPS | max rate¹ |", "| 21,413 IOPS | max rate |", "Conclusion table"},
+		{"qemu", "| 10,540 IOPS | window avg of rounds 2-6 |", "| 10,540 IOPS | avg of rounds 2-6, not steady |", "Conclusion table"},
 		{"vendor-acceptance", "| PASS rand_write_4k iops: 138.8% |", "| WARN rand_write_4k iops: 138.8% |", "Conclusion table"},
 		{"vendor-acceptance", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 138.8% |", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 183.8% |", "Spec acceptance table"},
 		{"vendor-acceptance", "| 87,243 IOPS<br>at random.randread", "| 78,243 IOPS<br>at random.randread", "Spec acceptance table"},

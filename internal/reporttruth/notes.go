@@ -2,13 +2,16 @@ package reporttruth
 
 import (
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/reports"
+	"github.com/drivebench/drivebench/results"
 )
 
 // The notes beside a table: which percentiles rest on too few I/Os, how
@@ -262,12 +265,113 @@ func checkWarning(sc *scope, g groups) []string {
 	if rec == nil {
 		return []string{"the record of " + g["where"] + " is not in the results folder"}
 	}
-	for _, w := range rec.Warnings {
-		if w.Message == g["message"] {
-			return nil
+	if !slices.ContainsFunc(rec.Warnings, func(w results.Warning) bool { return w.Message == g["message"] }) {
+		return []string{"is no warning of the record of " + g["where"]}
+	}
+	for _, wf := range warningFigures {
+		if m := wf.pattern.FindStringSubmatch(g["message"]); m != nil {
+			wg := groups{}
+			for i, name := range wf.pattern.SubexpNames() {
+				if _, seen := wg[name]; name != "" && (m[i] != "" || !seen) {
+					wg[name] = m[i]
+				}
+			}
+			return wf.check(sc, wg, rec)
 		}
 	}
-	return []string{"is no warning of the record of " + g["where"]}
+	return nil
+}
+
+// warningFigure is a kind of warning whose figures the record it was
+// written in holds, recomputed as the sentences of the report are. A
+// warning of another kind is held to its record's words alone.
+type warningFigure struct {
+	pattern *regexp.Regexp
+	check   func(sc *scope, g groups, rec *results.Record) []string
+}
+
+// warningFigures are the warnings whose figures are recomputed: how busy
+// the host was, how long the whole machine was held, and a rate point
+// above its curve's maximum against the maximum's noise, which needs 3
+// whole intervals (docs/figures.md, Noise).
+var warningFigures = []warningFigure{
+	{pattern(`The host's processors were {count:busy} % busy over the step \(all {count:cpus} of them(?P<mostly>\), mostly with other programs \(|; )drivebench and its engine {count:engine} %\).*`), func(_ *scope, g groups, rec *results.Record) []string {
+		h := rec.Host
+		if h == nil {
+			return []string{"its record holds no host load"}
+		}
+		var p problems
+		p.eq("busy", g["busy"], fmt.Sprintf("%.0f", h.BusyPct), "the record's host load")
+		p.eq("processors", g["cpus"], fmt.Sprint(h.CPUs), "the record's host load")
+		p.eq("engine's share", g["engine"], fmt.Sprintf("%.0f", h.EnginePct), "the record's host load")
+		if (g["mostly"] != "; ") != (h.EnginePct < h.BusyPct/2) {
+			p.add("says whose the load mostly was against the record: drivebench and its engine %.0f %% of %.0f %%", h.EnginePct, h.BusyPct)
+		}
+		return p
+	}},
+	{pattern(`The engine's busiest thread \((?P<thread>.+?)\) kept a processor {count:pct} % busy.*`), func(_ *scope, g groups, rec *results.Record) []string {
+		if rec.Host == nil {
+			return []string{"its record holds no host load"}
+		}
+		var p problems
+		p.eq("busiest thread", g["pct"], fmt.Sprintf("%.0f", rec.Host.BusiestThreadPct), "the record's host load")
+		p.eq("thread", g["thread"], rec.Host.BusiestThread, "the record's host load")
+		return p
+	}},
+	{pattern(`The whole machine was held, none of its programs running, for about (?P<share>.+?) of the step: {count:held} of {count:samples} wake-ups of a real-time thread came more than 2 ms late, one by {num:late} ms.*`), func(_ *scope, g groups, rec *results.Record) []string {
+		if rec.Host == nil || rec.Host.Stalls == nil {
+			return []string{"its record holds no stalls"}
+		}
+		st := rec.Host.Stalls
+		var p problems
+		p.eq("late wake-ups", g["held"], fmt.Sprint(st.Held), "the record's stalls")
+		p.eq("wake-ups", g["samples"], fmt.Sprint(st.Samples), "the record's stalls")
+		p.eq("latest", g["late"], fmt.Sprintf("%.1f", st.MaxLateMs), "the record's stalls")
+		p.eq("share held", g["share"], share(st.HeldPct), "the record's stalls")
+		return p
+	}},
+	{pattern(`At {num:rate}% of the maximum this step completed {count:got} IOPS, {num:excess}% more than the curve's uncontrolled maximum of {count:peak} IOPS(?: \(noise ±{num:noise}%\)|, but the maximum ran {count:n} whole intervals?, and its noise needs 3).*`), func(sc *scope, g groups, rec *results.Record) []string {
+		if rec.Workload == nil || sc.r.Records[rec.Workload.RateBase] == nil {
+			return []string{"its record names no maximum the results folder holds"}
+		}
+		base := sc.r.Records[rec.Workload.RateBase]
+		got, _ := recordIOPS(rec)
+		peak, _ := recordIOPS(base)
+		whole := len(intervalIOPS(base))
+		var p problems
+		p.eq("IOPS", g["got"], fmt.Sprintf("%.0f", got), "its record")
+		p.eq("maximum", g["peak"], fmt.Sprintf("%.0f", peak), "the maximum's record")
+		noise, _, known := judging.IOPSNoise(base.Result)
+		if g["n"] != "" {
+			p.eq("whole intervals of the maximum", g["n"], fmt.Sprint(whole), "the maximum's record")
+			p.eq("excess", g["excess"], fmt.Sprintf("%.2f", 100*(got-peak)/peak), "the records")
+			if whole >= 3 {
+				p.add("says the maximum's noise is unknown, but it ran %d whole intervals", whole)
+			}
+			return p
+		}
+		p.eq("excess", g["excess"], fmt.Sprintf("%.1f", 100*(got-peak)/peak), "the records")
+		if !known {
+			return append(p, fmt.Sprintf("gives the maximum's noise, which %d whole intervals cannot tell", whole))
+		}
+		p.eq("noise", g["noise"], fmt.Sprintf("%.1f", 100*noise/peak), "the maximum's whole intervals")
+		if got <= peak+noise {
+			p.add("the step is within the maximum's noise")
+		}
+		return p
+	}},
+}
+
+// share writes a share of a step's time as its warnings do: "4 %",
+// "0.35 %", "all".
+func share(pct float64) string {
+	switch {
+	case pct >= 99.95:
+		return "all"
+	case pct >= 1:
+		return fmt.Sprintf("%.0f %%", math.Round(pct))
+	}
+	return fmt.Sprintf("%.2g %%", pct)
 }
 
 // thermalKinds know a row's temperature note.

@@ -131,7 +131,7 @@ var headerKinds = []kind{
 		pattern: pattern(`drivebench version: (?P<version>.+)`),
 		check: func(sc *scope, g groups) []string {
 			var p problems
-			p.eq("version", g["version"], sc.r.Summary.Version, "report.json")
+			p.eq("version", g["version"], cond(sc.r.Summary.Version == "", "—", sc.r.Summary.Version), "report.json")
 			return p
 		},
 	},

@@ -149,6 +149,7 @@ func checkConclusionRow(sc *scope, t table, row []string) []string {
 	if at, ok := findRow(tab.Rows, atText, isCurve(tab)); !ok || at.StepID != peak.StepID {
 		p.add("at: says %s, the peak is %s", t.cell(row, "At"), cond(pointName(peak, isCurve(tab)) == "", "the single run", pointName(peak, isCurve(tab))))
 	}
+	checkWindowName(&p, "at", t.cell(row, "At"), peak)
 	p.eq("mean latency", t.cell(row, "Mean latency"), headlineLatency(f.ServiceMeanNs, f.MeanLatNs), whose)
 	p.eq("p99", t.cell(row, "p99"), headlineLatency(uintPtr(f.ServiceP99Ns), uintPtr(f.P99Ns)), whose)
 	if rank := t.cell(row, "Rank"); rank != "" {
@@ -160,6 +161,23 @@ func checkConclusionRow(sc *scope, t table, row []string) []string {
 		p = append(p, sc.checkBriefs(tab, briefs)...)
 	}
 	return p
+}
+
+// checkWindowName holds the name of a row that combines a steady-state
+// search's window to the window it is and whether steady state was
+// reached: "window avg of rounds 2-6", "avg of rounds 3-5, not steady"
+// (docs/figures.md, A row).
+func checkWindowName(p *problems, figure, text string, r reports.Row) {
+	if r.WindowFirst == 0 {
+		return
+	}
+	want := fmt.Sprintf("window avg of rounds %d-%d", r.WindowFirst, r.WindowLast)
+	if r.NotSteady {
+		want = fmt.Sprintf("avg of rounds %d-%d, not steady", r.WindowFirst, r.WindowLast)
+	}
+	if !strings.Contains(text, "("+want+")") && !strings.HasPrefix(text, want) {
+		p.add("%s: %q does not name the window its figures combine, %q", figure, text, want)
+	}
 }
 
 // application reports whether name is a run of an application.
@@ -267,6 +285,8 @@ func checkAcceptanceRow(sc *scope, t table, row []string) []string {
 	}
 	p.eq("verdict", t.cell(row, "Verdict"), verdictMarks[a.Verdict]+" "+a.Verdict, "the acceptance record")
 	if r, ok := sc.rowOf(a.StepID); ok {
+		_, at, _ := strings.Cut(t.cell(row, "Measured"), "<br>")
+		checkWindowName(&p, "measured", at, r)
 		if v, ok := rowFigure(r, a.Metric); ok {
 			p.eq("measured", measured, sc.acceptValue(a.Unit, v), "the profile's row of the step compared")
 		}
