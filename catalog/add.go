@@ -327,7 +327,7 @@ func stepRows(r *run) []*batch {
 	lat := newBatch("step_latency", "run_id", "step_id", "direction", "ios", "bytes", "iops", "bw_bytes",
 		"lat_min_ns", "lat_max_ns", "lat_mean_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "histogram")
 	mets := newBatch("step_metrics", "run_id", "step_id", "name", "value")
-	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "message", "claimed", "measured", "location",
+	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "code", "message", "claimed", "measured", "location",
 		"model", "firmware", "serial")
 	// A verdict carries its drive's model, firmware and serial, as
 	// verdictDrives fills them in a migrated catalog: NULL for a verdict
@@ -407,7 +407,7 @@ func latencyRow(runID, stepID, dir string, d *metrics.DirStats) []any {
 
 // verdictRows are a record's judgements: one row per acceptance line
 // (skipped lines too, with their reason), and one per check or expect
-// verdict. Each row holds drive, kind, name, metric, subject, status,
+// verdict. Each row holds drive, kind, name, metric, subject, status, code,
 // message, claimed, measured and location.
 func verdictRows(rec *results.Record) [][]any {
 	var rows [][]any
@@ -416,7 +416,7 @@ func verdictRows(rec *results.Record) [][]any {
 		if a.Measured != nil {
 			measured = *a.Measured
 		}
-		rows = append(rows, []any{rec.Drive, "acceptance", a.Spec, a.Metric, "", a.Verdict, a.Reason, a.Claimed, measured, ""})
+		rows = append(rows, []any{rec.Drive, "acceptance", a.Spec, a.Metric, "", a.Verdict, a.Code, a.Reason, a.Claimed, measured, ""})
 	}
 	if len(rec.Acceptance) > 0 {
 		// The record's verdicts repeat its acceptance lines.
@@ -427,7 +427,7 @@ func verdictRows(rec *results.Record) [][]any {
 		if n, ok := v.ExpectProfile(); ok {
 			kind, name = "expect", n
 		}
-		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Subject, v.Status, v.Message, nil, nil, v.Where})
+		rows = append(rows, []any{cmp.Or(v.Drive, rec.Drive), kind, name, "", v.Subject, v.Status, v.Code, v.Message, nil, nil, v.Where})
 	}
 	return rows
 }

@@ -44,9 +44,12 @@ type ExportVerdict struct {
 	Name   string `json:"name"`
 	Metric string `json:"metric,omitempty"`
 	// Subject is what the verdict judged (a point and expression, a spec
-	// figure), empty for a hook's verdicts, which name none.
+	// figure, a hook's check).
 	Subject string `json:"subject,omitempty"`
 	Status  string `json:"status"`
+	// Code says why (within, short, over, holds, does_not_hold, hook...);
+	// empty for a verdict added to the catalog before it kept codes.
+	Code string `json:"code,omitempty"`
 }
 
 // latestRuns picks, for each drive matching f, its newest matching run.
@@ -112,7 +115,7 @@ func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	vr, err := c.db.QueryContext(ctx, `SELECT step_id, kind, name, metric, subject, status FROM verdicts WHERE run_id = $1 AND drive = $2 ORDER BY step_id, seq`, d.RunID, d.Drive)
+	vr, err := c.db.QueryContext(ctx, `SELECT step_id, kind, name, metric, subject, status, code FROM verdicts WHERE run_id = $1 AND drive = $2 ORDER BY step_id, seq`, d.RunID, d.Drive)
 	if err != nil {
 		return err
 	}
@@ -120,7 +123,7 @@ func (c *Catalog) exportDrive(ctx context.Context, d *ExportDrive) error {
 	d.Verdicts = []ExportVerdict{}
 	for vr.Next() {
 		var v ExportVerdict
-		if err := vr.Scan(&v.StepID, &v.Kind, &v.Name, &v.Metric, &v.Subject, &v.Status); err != nil {
+		if err := vr.Scan(&v.StepID, &v.Kind, &v.Name, &v.Metric, &v.Subject, &v.Status, &v.Code); err != nil {
 			return err
 		}
 		d.Verdicts = append(d.Verdicts, v)

@@ -17,7 +17,7 @@ import (
 )
 
 // metricsFixtures are results folders of every kind the reports know:
-// hook verdicts without a subject (two of one step in review/), drives
+// hook verdicts (two of one step in review/, of one subject), drives
 // without a serial, exec steps, acceptance lines.
 var metricsFixtures = []string{"quickstart", "review", "review-cd6", "qemu", "vendor-acceptance", "latency-qos", "sysbench-fileio", "postgres-oltp"}
 
@@ -45,6 +45,17 @@ func TestMetricsExportIsValid(t *testing.T) {
 		e, err := c.Export(ctx, Filter{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		codes := map[string]bool{}
+		for _, d := range e.Drives {
+			for _, v := range d.Verdicts {
+				codes[v.Kind+" "+v.Code] = true
+			}
+		}
+		for _, want := range []string{"acceptance conditions_differ", "acceptance other_link", "check hook", "expect does_not_hold"} {
+			if !codes[want] {
+				t.Errorf("no %s verdict in the export, which has %v", want, codes)
+			}
 		}
 		var om, prom bytes.Buffer
 		if err := WriteMetrics(&om, e, OpenMetrics); err != nil {

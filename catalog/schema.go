@@ -158,6 +158,10 @@ var migrations = []string{
 	` + verdictDrives + `;
 	CREATE INDEX verdicts_rollup ON verdicts (model, firmware, kind, name, metric, subject, status, serial, run_id);
 	CREATE INDEX steps_point_drive ON steps (source, point, status, run_id, drive, step_id)`,
+	// 5: why each verdict came out as it did, the record's code (within,
+	// short, over, holds, does_not_hold, hook...), so a fleet's verdicts
+	// can be counted by cause; '' for verdicts added before.
+	`ALTER TABLE verdicts ADD COLUMN code TEXT NOT NULL DEFAULT ''`,
 }
 
 // verdictDrives fills the model, firmware and serial of the verdicts of a

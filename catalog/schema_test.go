@@ -82,9 +82,9 @@ func TestOlderSchemaMigrates(t *testing.T) {
 				want := 1
 				if from == 1 {
 					want = 2
-					var subject string
-					if err := c.db.QueryRow(`SELECT subject FROM verdicts WHERE run_id = 'r1'`).Scan(&subject); err != nil || subject != "" {
-						t.Errorf("the old verdict after migration: subject %q, %v", subject, err)
+					var subject, code string
+					if err := c.db.QueryRow(`SELECT subject, code FROM verdicts WHERE run_id = 'r1'`).Scan(&subject, &code); err != nil || subject != "" || code != "" {
+						t.Errorf("the old verdict after migration: subject %q, code %q, %v", subject, code, err)
 					}
 					// Version 4 gave the old verdict its drive's model,
 					// firmware and serial, so the roll-up still counts it.
