@@ -135,49 +135,22 @@ func acceptMethod(a *plan.Accept) results.Method {
 }
 
 // workloadParams lists a workload's parameters in the plan's own units,
-// leaving out the swept ones (the sweep lists their values) and the
-// region (the reports describe it from each step's workload).
+// as workload.Options writes them, leaving out the swept ones (the sweep
+// lists their values) and those the workload does not set.
 func workloadParams(w *workload.Workload, swept []plan.SweepAxis) []results.KV {
 	isSwept := func(name string) bool {
 		return slices.ContainsFunc(swept, func(a plan.SweepAxis) bool { return a.Param == name })
 	}
 	var kv []results.KV
-	add := func(key, value string) {
-		if !isSwept(key) {
-			kv = append(kv, results.KV{Key: key, Value: value})
+	for _, o := range workload.Options {
+		// a swept bs replaces a mix's split, as each point sets it
+		if isSwept(o.Name) || (o.Kind == workload.Split && isSwept("bs")) {
+			continue
+		}
+		if text := o.Text(w); text != "" {
+			kv = append(kv, results.KV{Key: o.Name, Value: text})
 		}
 	}
-	add("rw", w.RW)
-	if w.RW == "rw" || w.RW == "randrw" {
-		add("read_pct", strconv.Itoa(w.ReadPct))
-	}
-	if len(w.BSSplit) > 0 && !isSwept("bs") {
-		add("bs_split", splitText(w.BSSplit))
-	} else {
-		add("bs", workload.FormatSize(w.BS))
-	}
-	if w.SeqPct > 0 {
-		add("random_pct", strconv.Itoa(100-w.SeqPct))
-	}
-	if len(w.Zones) > 0 {
-		add("zones", zonesText(w.Zones))
-	}
-	add("iodepth", strconv.Itoa(w.IODepth))
-	add("numjobs", strconv.Itoa(w.NumJobs))
-	if w.Runtime > 0 {
-		add("runtime", workload.FormatDuration(w.Runtime))
-		add("ramp", workload.FormatDuration(w.Ramp))
-	}
-	if w.Bytes > 0 {
-		add("io_size", workload.FormatSize(w.Bytes))
-	}
-	if w.BytesPct > 0 {
-		add("io_size", strconv.FormatFloat(w.BytesPct, 'f', -1, 64)+"% of the region")
-	}
-	add("direct", strconv.FormatBool(w.Direct))
-	kv = append(kv, rateParams(w)...)
-	kv = append(kv, dataParams(w)...)
-	add("engine", engineName(w))
 	return kv
 }
 
@@ -193,66 +166,6 @@ func mixParams(p *plan.Plan, pr *plan.Profile) []results.KV {
 		}
 	}
 	return kv
-}
-
-// rateParams describes an open-loop rate limit and its arrivals.
-func rateParams(w *workload.Workload) []results.KV {
-	var kv []results.KV
-	if w.RateIOPS > 0 {
-		kv = append(kv, results.KV{Key: "rate_iops", Value: strconv.FormatFloat(w.RateIOPS, 'f', -1, 64)})
-	}
-	if w.RateBW > 0 {
-		kv = append(kv, results.KV{Key: "rate_bw", Value: workload.FormatSize(int64(w.RateBW)) + "/s"})
-	}
-	if w.RateIOPS > 0 || w.RateBW > 0 {
-		kv = append(kv, results.KV{Key: "arrival", Value: cmpOr(w.Arrival, "uniform")})
-	}
-	return kv
-}
-
-// dataParams describes what writes carry and whether they are verified.
-func dataParams(w *workload.Workload) []results.KV {
-	if !w.Writes() && !w.Verify {
-		return nil
-	}
-	kv := []results.KV{{Key: "data", Value: cmpOr(w.Data, "random")}}
-	switch {
-	case w.CompressPct > 0:
-		kv = append(kv, results.KV{Key: "compress_pct", Value: strconv.Itoa(w.CompressPct)})
-	case w.DedupePct > 0:
-		kv = append(kv, results.KV{Key: "dedupe_pct", Value: strconv.Itoa(w.DedupePct)})
-	}
-	if w.Verify {
-		kv = append(kv, results.KV{Key: "verify", Value: "true"})
-	}
-	return kv
-}
-
-// cmpOr is s, or def when s is empty.
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// splitText writes a transfer-size split: "4KiB 10%, 8KiB 70%, 64KiB 20%".
-func splitText(split []workload.SizeWeight) string {
-	parts := make([]string, len(split))
-	for i, sw := range split {
-		parts[i] = workload.FormatSize(sw.Size) + " " + strconv.FormatFloat(sw.Weight, 'f', -1, 64) + "%"
-	}
-	return strings.Join(parts, ", ")
-}
-
-// zonesText writes a skew: "80% of I/Os in 20% of the region, ...".
-func zonesText(zones []workload.Zone) string {
-	parts := make([]string, len(zones))
-	for i, z := range zones {
-		parts[i] = fmt.Sprintf("%s%% of I/Os in %s%% of the region",
-			strconv.FormatFloat(z.AccessPct, 'f', -1, 64), strconv.FormatFloat(z.RegionPct, 'f', -1, 64))
-	}
-	return strings.Join(parts, ", ")
 }
 
 // listedAxes are a profile's swept parameters that are lists of their

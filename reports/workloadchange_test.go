@@ -25,21 +25,26 @@ func TestWorkloadDiff(t *testing.T) {
 		{"block size", func(w *workload.Workload) { w.BS = 16384 }, []ParamChange{{"bs", "4KiB", "16KiB"}}},
 		{"a split", func(w *workload.Workload) {
 			w.BSSplit = []workload.SizeWeight{{Size: 4096, Weight: 10}, {Size: 8192, Weight: 90}}
-		}, []ParamChange{{"bs", "4KiB", "4KiB 10%, 8KiB 90%"}}},
+		}, []ParamChange{{"bs", "4KiB", "—"}, {"bs_split", "—", "4KiB 10%, 8KiB 90%"}}},
 		{"pattern and its data", func(w *workload.Workload) { w.RW, w.ReadPct = "randwrite", 0 }, []ParamChange{{"rw", "randread", "randwrite"}, {"data", "—", "random"}}},
 		{"mix", func(w *workload.Workload) { w.RW, w.ReadPct = "randrw", 70 }, []ParamChange{{"rw", "randread", "randrw"}, {"read_pct", "—", "70"}, {"data", "—", "random"}}},
 		{"random share", func(w *workload.Workload) { w.SeqPct = 10 }, []ParamChange{{"random_pct", "100", "90"}}},
 		{"skew", func(w *workload.Workload) {
 			w.Zones = []workload.Zone{{AccessPct: 80, RegionPct: 20}, {AccessPct: 20, RegionPct: 80}}
 		},
-			[]ParamChange{{"zones", "—", "80% in 20%, 20% in 80%"}}},
+			[]ParamChange{{"zones", "uniform", "80% of I/Os in 20% of the region, 20% of I/Os in 80% of the region"}}},
 		{"depth and jobs", func(w *workload.Workload) { w.IODepth, w.NumJobs = 1, 1 }, []ParamChange{{"iodepth", "16", "1"}, {"numjobs", "4", "1"}}},
 		{"page cache", func(w *workload.Workload) { w.Direct = false }, []ParamChange{{"direct", "true", "false"}}},
 		{"engine", func(w *workload.Workload) { w.Engine, w.IOEngine = "fio", "libaio" }, []ParamChange{{"engine", "native", "fio"}, {"ioengine", "—", "libaio"}}},
-		{"region", func(w *workload.Workload) { w.SizePct = 25 }, []ParamChange{{"region", "whole drive", "first 25% of capacity"}}},
-		{"fixed cap", func(w *workload.Workload) { w.RateIOPS = 5000 }, []ParamChange{{"rate", "—", "5,000 IOPS uniform"}}},
-		{"a curve's cap follows its maximum", func(w *workload.Workload) { w.RatePct, w.RateIOPS = 50, 123456 }, []ParamChange{{"rate", "—", "50% of the maximum uniform"}}},
-		{"verify", func(w *workload.Workload) { w.Verify = true }, []ParamChange{{"verify", "false", "true"}}},
+		{"region", func(w *workload.Workload) { w.SizePct = 25 }, []ParamChange{{"size", "to the end of the drive", "25% of the drive"}}},
+		{"fixed cap", func(w *workload.Workload) { w.RateIOPS = 5000 }, []ParamChange{{"rate_iops", "no limit", "5000"}}},
+		{"a curve's cap follows its maximum", func(w *workload.Workload) { w.RatePct, w.RateIOPS = 50, 123456 }, []ParamChange{{"rate_iops", "no limit", "50% of the maximum"}}},
+		{"verify", func(w *workload.Workload) { w.RW, w.ReadPct, w.Verify = "randwrite", 0, true }, []ParamChange{{"rw", "randread", "randwrite"}, {"data", "—", "random"}, {"verify", "false", "true"}}},
+		{"poisson arrivals", func(w *workload.Workload) { w.RateIOPS, w.Arrival = 5000, "poisson" }, []ParamChange{{"rate_iops", "no limit", "5000"}, {"arrival", "uniform", "poisson"}}},
+		{"compressible data", func(w *workload.Workload) {
+			w.RW, w.ReadPct, w.Data, w.CompressPct = "randwrite", 0, "compressible", 50
+		},
+			[]ParamChange{{"rw", "randread", "randwrite"}, {"data", "—", "compressible"}, {"compress_pct", "—", "50"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

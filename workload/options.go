@@ -62,6 +62,10 @@ type Option struct {
 	Fio      string
 	FioValue func(w *Workload) string
 	FromFio  func(w *Workload, value string) error
+	// Unset is how a workload that does not set it reads, where Text
+	// gives "" and a comparison shows both: "100" (every offset random),
+	// "uniform", "no limit"; "" for "—".
+	Unset string
 	// Default is the value a profile has when it does not set it, as the
 	// plan language reference writes it.
 	Default string
@@ -75,8 +79,10 @@ type Option struct {
 	Get func(w *Workload) any
 	Set func(w *Workload, v any)
 	// Text writes its value in w for people, in the plan's units: "4KiB",
-	// "60s", "50% of the region"; "" when w has none or it does not apply
-	// (a read share of a pattern that does not mix).
+	// "60s", "400% of the region"; "" when w does not set it, or sets it
+	// off (verify = false, every offset random), or it does not apply (a
+	// read share of a pattern that does not mix). The manifest lists a
+	// profile's parameters by it and compare tells workloads apart by it.
 	Text func(w *Workload) string
 }
 
@@ -155,20 +161,6 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "random_pct", Kind: Percent, Min: 1, Max: 100, Measured: true,
-		Fio: "percentage_random", FioValue: func(w *Workload) string {
-			if w.SeqPct == 0 {
-				return "" // fio's default: every offset random
-			}
-			return randomPctText(w)
-		},
-		FromFio: intFromFio(func(w *Workload, n int) { w.SeqPct = 100 - n }),
-		Default: "`100`",
-		Doc:     "For the random patterns: the share of I/Os at a random offset; the rest continue sequentially from the previous one.",
-		Get:     func(w *Workload) any { return int64(100 - w.SeqPct) },
-		Text:    randomPctText,
-	},
-	{
 		Name: "bs", Kind: Size, Sweep: true, Adaptive: true, Measured: true,
 		Fio: "bs", FioValue: func(w *Workload) string {
 			if len(w.BSSplit) > 0 {
@@ -196,7 +188,16 @@ var Options = []Option{
 		Text:    func(w *Workload) string { return SplitText(w.BSSplit) },
 	},
 	{
-		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution",
+		Name: "random_pct", Kind: Percent, Min: 1, Max: 100, Measured: true, Unset: "100",
+		Fio: "percentage_random", FioValue: randomPctText,
+		FromFio: intFromFio(func(w *Workload, n int) { w.SeqPct = 100 - n }),
+		Default: "`100`",
+		Doc:     "For the random patterns: the share of I/Os at a random offset; the rest continue sequentially from the previous one.",
+		Get:     func(w *Workload) any { return int64(100 - w.SeqPct) },
+		Text:    randomPctText,
+	},
+	{
+		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution", Unset: "uniform",
 		Default: "none: uniform",
 		Doc:     "Skewed random offsets, as in a mix.",
 		Get:     func(w *Workload) any { return w.Zones },
@@ -262,7 +263,7 @@ var Options = []Option{
 		Text:    func(w *Workload) string { return strconv.FormatBool(w.Direct) },
 	},
 	{
-		Name: "offset", Kind: Size, Measured: true, Fio: "offset",
+		Name: "offset", Kind: Size, Measured: true, Fio: "offset", Unset: "0",
 		Default: "`0`",
 		Doc:     "Start of the region.",
 		Get:     func(w *Workload) any { return w.Offset },
@@ -274,14 +275,14 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "size", Kind: Region, Measured: true, Fio: "size",
+		Name: "size", Kind: Region, Measured: true, Fio: "size", Unset: "to the end of the drive",
 		Default: "to the end of the drive",
 		Doc:     "Length of the region, in bytes or as a share of the drive such as `\"25%\"`.",
 		Get:     func(w *Workload) any { return w.Size },
 		Text:    regionSizeText,
 	},
 	{
-		Name: "rate_iops", Kind: Rate, Adaptive: true, Measured: true, Fio: "rate_iops",
+		Name: "rate_iops", Kind: Rate, Adaptive: true, Measured: true, Fio: "rate_iops", Unset: "no limit",
 		Default: "no limit",
 		Doc:     "Cap the run at this many I/Os per second, open loop: each I/O is scheduled at its intended time and its latency counted from then, so queueing is not hidden.",
 		Get:     func(w *Workload) any { return w.RateIOPS },
@@ -289,7 +290,7 @@ var Options = []Option{
 		Text:    rateIOPSText,
 	},
 	{
-		Name: "rate_bw", Kind: Bandwidth, Measured: true, Fio: "rate",
+		Name: "rate_bw", Kind: Bandwidth, Measured: true, Fio: "rate", Unset: "no limit",
 		Default: "no limit",
 		Doc:     "Cap the run at this bandwidth, open loop.",
 		Get:     func(w *Workload) any { return w.RateBW },
@@ -301,7 +302,7 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "arrival", Kind: Choice, Values: Arrivals, Invalid: "Unknown Arrival", Measured: true,
+		Name: "arrival", Kind: Choice, Values: Arrivals, Invalid: "Unknown Arrival", Measured: true, Unset: "uniform",
 		Fio: "rate_process", FioValue: func(w *Workload) string {
 			if w.Arrival == "poisson" {
 				return w.Arrival
@@ -348,12 +349,17 @@ var Options = []Option{
 		Text:    pctOf(func(w *Workload) int { return w.DedupePct }),
 	},
 	{
-		Name: "verify", Kind: Bool, Measured: true, Fio: "verify",
+		Name: "verify", Kind: Bool, Measured: true, Fio: "verify", Unset: "false",
 		Default: "`false`",
 		Doc:     "Write a header (offset, generation, checksum) into every block and read the region back after the run, reporting every block that is corrupt, misplaced or stale.",
 		Get:     func(w *Workload) any { return w.Verify },
 		Set:     func(w *Workload, v any) { w.Verify, _ = v.(bool) },
-		Text:    func(w *Workload) string { return strconv.FormatBool(w.Verify) },
+		Text: func(w *Workload) string {
+			if !w.Verify {
+				return ""
+			}
+			return "true"
+		},
 	},
 	{
 		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,
@@ -400,9 +406,10 @@ func asInt(v any) int64 {
 }
 
 // randomPctText is the share of random offsets of a random pattern; ""
-// for a sequential one.
+// for a sequential one, and for one whose every offset is random (the
+// default, and fio's).
 func randomPctText(w *Workload) string {
-	if !IsRandom(w.RW) {
+	if !IsRandom(w.RW) || w.SeqPct == 0 {
 		return ""
 	}
 	return strconv.Itoa(100 - w.SeqPct)
@@ -481,11 +488,12 @@ func SplitText(split []SizeWeight) string {
 	return strings.Join(parts, ", ")
 }
 
-// ZonesText writes a skew as its zones: "80% in 20%, 20% in 80%".
+// ZonesText writes a skew as its zones: "80% of I/Os in 20% of the
+// region, 20% of I/Os in 80% of the region".
 func ZonesText(zones []Zone) string {
 	parts := make([]string, len(zones))
 	for i, z := range zones {
-		parts[i] = strconv.FormatFloat(z.AccessPct, 'f', -1, 64) + "% in " + strconv.FormatFloat(z.RegionPct, 'f', -1, 64) + "%"
+		parts[i] = strconv.FormatFloat(z.AccessPct, 'f', -1, 64) + "% of I/Os in " + strconv.FormatFloat(z.RegionPct, 'f', -1, 64) + "% of the region"
 	}
 	return strings.Join(parts, ", ")
 }

@@ -252,7 +252,7 @@ func TestCompareCommandRefuses(t *testing.T) {
 			name:     "another engine and job count",
 			args:     []string{fio, quickstartRun},
 			code:     exitUsage,
-			contains: []string{"1 of the 4 points both runs list", "  nvme0 / 4k-random-read / iodepth=16: engine fio → native, ioengine libaio → —, numjobs 1 → 4\n"},
+			contains: []string{"1 of the 4 points both runs list", "  nvme0 / 4k-random-read / iodepth=16: numjobs 1 → 4, engine fio → native, ioengine libaio → —\n"},
 		},
 		{
 			name: "-allow-workload-change compares them, marked",
