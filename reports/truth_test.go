@@ -87,6 +87,11 @@ func TestFalseSentencesFound(t *testing.T) {
 		{"vendor-acceptance", "| PASS rand_write_4k iops: 138.8% |", "| WARN rand_write_4k iops: 138.8% |", "Conclusion table"},
 		{"vendor-acceptance", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 138.8% |", "| 117,939 IOPS<br>at random.randwrite / iodepth=32, numjobs=4 | 183.8% |", "Spec acceptance table"},
 		{"vendor-acceptance", "| 87,243 IOPS<br>at random.randread", "| 78,243 IOPS<br>at random.randread", "Spec acceptance table"},
+		{"review", "Serial Cables Gen5 JBOF", "Serial Cables Gen4 JBOF", "testbed"},
+		{"quickstart", "sweeps `iodepth` over 1, 4, 16;", "sweeps `iodepth` over 1, 4, 32;", "method"},
+		{"review", "90%, 100%; region: first 25% of capacity.", "90%, 100%; region: first 52% of capacity.", "method"},
+		{"qemu", "FW 7.2.22, 1.07 GB (reported by the drive)", "FW 7.2.22, 1.08 GB (reported by the drive)", "identity"},
+		{"qemu", "serial deadbeef, 1GiB).", "serial deadbeef, 2GiB).", "target"},
 		// A sentence with a number that no kind knows.
 		{"quickstart", "p99 stayed under 1 ms throughout.", "p99 stayed under 1 ms throughout. The drive wrote 5 GB.", ""},
 	}

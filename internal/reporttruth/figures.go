@@ -430,3 +430,11 @@ func tenths(rec *results.Record) (first, last, secs float64, ok bool) {
 	}
 	return mean(0, tenth), mean(n-tenth, n), series[n-1].T, true
 }
+
+// skipReason is why a skipped step was not run, as its record says.
+func skipReason(rec *results.Record) string {
+	if rec.Skipped != "" {
+		return rec.Skipped
+	}
+	return strings.TrimSpace(strings.TrimPrefix(rec.Error, "not run: "))
+}

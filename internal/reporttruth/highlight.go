@@ -511,7 +511,7 @@ func checkSkippedPoints(sc *scope, g groups) []string {
 		}
 		n++
 		if rec := sc.r.Records[r.StepID]; rec != nil {
-			reasons = append(reasons, strings.TrimSpace(strings.TrimPrefix(rec.Error, "not run: ")))
+			reasons = append(reasons, skipReason(rec))
 		}
 	}
 	p.eq("skipped points", g["n"], countText(n), "the table")

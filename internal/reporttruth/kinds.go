@@ -106,5 +106,6 @@ func init() {
 	sentenceKinds = append(sentenceKinds, steadyKinds...)
 	sentenceKinds = append(sentenceKinds, acceptanceKinds...)
 	sentenceKinds = append(sentenceKinds, sheetKinds...)
+	sentenceKinds = append(sentenceKinds, echoKinds...)
 	sentenceKinds = append(sentenceKinds, healthKinds...)
 }

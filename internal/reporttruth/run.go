@@ -681,7 +681,7 @@ var problemKinds = []kind{
 				if rec == nil || rec.Status != results.StatusSkipped || rec.Drive != g["drive"] || cond(rec.Source != "", rec.Source, rec.Name) != g["source"] {
 					continue
 				}
-				if strings.TrimSpace(strings.TrimPrefix(rec.Error, "not run: ")) == g["reason"] {
+				if skipReason(rec) == g["reason"] {
 					n++
 				}
 			}

@@ -1,11 +1,13 @@
 // Package reporttruth checks that a report says what its figures are: every
 // number in the sentences of report.md (the highlights under the tables,
-// the notes on noise and rounds, the steady-state, acceptance and health
-// sentences, the Conclusion, the counts of the header) is recomputed from
+// the notes on noise and rounds, the warnings, the steady-state,
+// acceptance and health sentences, the Conclusion, the counts of the
+// header, and what it restates of the plan and the drives) is recomputed from
 // report.json and the step records of the results folder, by a table of
 // sentence kinds (kinds.go), and a sentence that says another figure is a
 // falsehood. A sentence with a number that no kind knows is one too: a new
-// sentence needs its rule before it can be trusted. It is for tests only:
+// sentence needs its rule before it can be trusted. Only the sections a
+// plan's summary hook writes are left alone: their words are the plan's. It is for tests only:
 // the golden reports (reports/truth_test.go) and the reports of runs of
 // the example plans (cmd/drivebench) are checked with it.
 //
@@ -180,6 +182,8 @@ func matchKinds(sc *scope, u unit, kinds []kind, text string) ([]Falsehood, bool
 type unit struct {
 	h2, h3, h4 string
 	text       string
+	// late is set after the Conclusion's heading.
+	late bool
 }
 
 func (u unit) where() string {
@@ -220,7 +224,7 @@ func heading(cur unit, line string) unit {
 	case 1:
 		return unit{}
 	case 2:
-		return unit{h2: title}
+		return unit{h2: title, late: cur.late || cur.h2 == "Conclusion"}
 	case 3:
 		cur.h3, cur.h4 = title, ""
 	default:
@@ -251,21 +255,11 @@ func sentences(text string) []string {
 	return out
 }
 
-// exemptSections are the sections whose words are not the report's own
-// figures: what the plan declared and the run detected, restated as
-// given (the plan's parameters, the testbed's facts, the commands a
-// plan runs, the drive's identity), and the checks' verdicts, which are
-// the hooks' own words in a table.
-var exemptSections = []string{"Testbed", "Drive specifications", "Methodology", "Comparables", "Checks", "Application workloads", "Run history"}
-
-// exempt reports whether a unit is in a section whose words are not the
-// report's figures: those above, and the sections a plan's summary hook
-// wrote.
+// exempt reports whether a unit is in a section a plan's summary hook
+// wrote, after the report's own Conclusion: the plan's words, whose
+// figures are the hook's.
 func exempt(s *reports.Summary, u unit) bool {
-	if slices.Contains(exemptSections, u.h2) {
-		return true
-	}
-	if h := s.SummaryHook; h != nil {
+	if h := s.SummaryHook; h != nil && u.late {
 		for _, sec := range h.Sections {
 			if sec.Title == u.h2 || sec.Title == "" && u.h2 == "Summary" {
 				return true
@@ -279,8 +273,8 @@ func exempt(s *reports.Summary, u unit) bool {
 var number = regexp.MustCompile(`\d`)
 
 // figureNames are words with digits that name a figure rather than state
-// one: p99, p99.999.
-var figureNames = regexp.MustCompile(`\bp\d+(\.\d+)?\b|10\^6`)
+// one (p99, p99.999), and code spans, which quote the plan.
+var figureNames = regexp.MustCompile("\\bp\\d+(\\.\\d+)?\\b|10\\^6|`[^`]*`")
 
 // hasNumber reports whether a sentence states a number once the names in
 // it (of drives, profiles, points, runs, steps and figures) are left out.
