@@ -21,7 +21,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		Version: opt.Version, Variables: p.Variables, VarArgs: opt.VarArgs, VarFiles: opt.VarFiles, VarEnv: opt.VarEnv,
 		HookLimits:  recordedLimits(opt.HookLimits),
 		Testbed:     results.Testbed{Name: "local", Detected: DetectTestbed()},
-		Percentiles: p.Report.Percentiles, Units: p.Report.Units,
+		Percentiles: p.Report.Percentiles, Units: p.Report.Units, FioLogs: p.Report.FioLogs,
 	}
 	if abs, err := filepath.Abs(p.File); err == nil {
 		m.PlanPath = abs

@@ -18,6 +18,7 @@ var reportBlockSchema = &hcl.BodySchema{
 		{Name: "compare"},
 		{Name: "units"},
 		{Name: "percentiles"},
+		{Name: "fio_logs"},
 	},
 }
 
@@ -57,6 +58,7 @@ func (l *loader) decodeReportBlock(block *hcl.Block) Report {
 		r.Units = ""
 	}
 	r.Percentiles = l.percentileColumns(content.Attributes["percentiles"])
+	l.boolAttr(content.Attributes["fio_logs"], &r.FioLogs)
 	attr := content.Attributes["formats"]
 	formats, sites, ok := l.stringList(attr)
 	if !ok {

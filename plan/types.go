@@ -395,4 +395,7 @@ type Report struct {
 	// Percentiles are the latency columns of the result tables, in
 	// order; 100 stands for the maximum. Nil means the default columns.
 	Percentiles []float64
+	// FioLogs asks for fio's bw, iops and lat logs of every step's
+	// interval series beside its CSV (results.FioLogs), for fio's tools.
+	FioLogs bool
 }

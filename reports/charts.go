@@ -10,6 +10,7 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
+	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -83,9 +84,9 @@ func planCharts(s *Summary) []plannedChart {
 // chartFile names a chart's file, charts/<profile>-<kind>[-<name>].svg,
 // numbering it when that name is taken.
 func chartFile(used map[string]bool, profile, kind, name string) string {
-	base := slug(profile) + "-" + strings.ReplaceAll(kind, "_", "-")
+	base := results.Slug(profile) + "-" + strings.ReplaceAll(kind, "_", "-")
 	if name != "" {
-		base += "-" + slug(name)
+		base += "-" + results.Slug(name)
 	}
 	file := base
 	for i := 2; used[file]; i++ {
@@ -93,25 +94,6 @@ func chartFile(used map[string]bool, profile, kind, name string) string {
 	}
 	used[file] = true
 	return chartsDir + "/" + file + ".svg"
-}
-
-// slug keeps letters and digits of a name, lower-cased, and joins the
-// runs between them with hyphens: "4K Random Read" -> "4k-random-read".
-func slug(name string) string {
-	var b strings.Builder
-	gap := false
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if gap && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			b.WriteRune(r)
-			gap = false
-		} else {
-			gap = true
-		}
-	}
-	return cmp.Or(b.String(), "x")
 }
 
 // sectionCharts decides a section's charts from its data: the shape of

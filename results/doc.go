@@ -13,6 +13,8 @@
 //	steps/<id>.json   one Record per step, named by the step's content ID
 //	steps/<id>.fio    the job file of a step run by fio
 //	steps/<id>.stdout the output of an external command's step (and .stderr)
+//	series/<step>.csv a step's interval series, written with its record
+//	fio-logs/         the same series in fio's log format, on request
 //	health/<drive>.json  NVMe identity and SMART before and after the run
 //	damaged/<id>.json damaged records a resumed run moved aside
 //	summary.json      sections a report's summary hook added

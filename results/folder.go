@@ -77,13 +77,17 @@ func (f *Folder) RecordPath(id string) string {
 	return filepath.Join(f.Dir, StepsDir, id+".json")
 }
 
-// WriteRecord stores r atomically, then appends its completion to the
-// journal. A crash between the two leaves a complete record that the
-// journal does not mention yet; readers trust the record.
+// WriteRecord stores r atomically, and its interval series beside it
+// (WriteSeries), then appends its completion to the journal. A crash
+// between the two leaves a complete record that the journal does not
+// mention yet; readers trust the record.
 func (f *Folder) WriteRecord(r *Record) error {
 	r.Schema = RecordSchema
 	if err := WriteJSONAtomic(f.RecordPath(r.StepID), r); err != nil {
 		return fmt.Errorf("save record of step %s: %w", r.Name, err)
+	}
+	if err := f.WriteSeries(r, f.Manifest.FioLogs); err != nil {
+		return fmt.Errorf("save the interval series of step %s: %w", r.Name, err)
 	}
 	return f.appendJournal(journalLine(r))
 }

@@ -357,6 +357,9 @@ type Manifest struct {
 	// Units is the plan's bandwidth unit for the reports, "MB/s" or
 	// "MiB/s"; empty means MB/s.
 	Units string `json:"units,omitempty"`
+	// FioLogs says whether the plan's report block asks for fio's logs of
+	// each step's interval series beside its CSV (WriteSeries).
+	FioLogs bool `json:"fio_logs,omitempty"`
 }
 
 // HookLimits bound each call of a Starlark hook: its execution steps,

@@ -127,6 +127,23 @@ func TestRunShortQuickstart(t *testing.T) {
 	if md2, err := os.ReadFile(filepath.Join(dir, "report.md")); err != nil || !bytes.Equal(md, md2) {
 		t.Errorf("report from records differs from the run's report (err %v)", err)
 	}
+
+	// Every step's interval series is beside its record as CSV; fio's logs
+	// only on request, which report -fio-logs makes of a finished run.
+	if _, err := os.Stat(filepath.Join(dir, "series", "scratch-4k-random-read-iodepth-16.csv")); err != nil {
+		t.Errorf("no series CSV: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fio-logs")); !os.IsNotExist(err) {
+		t.Errorf("fio's logs written unasked: %v", err)
+	}
+	if code, _, errOut := runCLI(t, "report", "-fio-logs", dir); code != exitOK {
+		t.Fatalf("report -fio-logs: exit %d: %s", code, errOut)
+	}
+	for _, kind := range []string{"bw", "iops", "lat"} {
+		if _, err := os.Stat(filepath.Join(dir, "fio-logs", "scratch", "64k-seq-write", "write-iodepth-4-numjobs-1_"+kind+".1.log")); err != nil {
+			t.Errorf("report -fio-logs: %v", err)
+		}
+	}
 }
 
 // TestHookErrorKeepsResults: a hook that fails at run time is reported with

@@ -95,12 +95,13 @@ func (l *listFlag) Set(s string) error {
 }
 
 func cmdReport(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("report", "DIR", "Rewrite the reports of a results folder from its records alone; the drive is not needed.", io)
+	fs := newFlagSet("report", "DIR", "Rewrite the reports of a results folder, and its steps' interval series (series/*.csv, fio-logs/), from its records alone; the drive is not needed.", io)
 	formats := fs.String("format", strings.Join(defaultFormats, ","), "comma-separated report formats: "+strings.Join(reports.Formats, ", "))
 	var compare listFlag
 	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one, or catalog:FILTER for the latest run of each drive the catalog filter matches, such as catalog:model=KIOXIA*,plan=review (repeatable)")
 	catalogFlag := fs.String("catalog", "", "the catalog of catalog: comparables (default $"+catalog.EnvVar+", else "+catalog.DefaultPath(io.getenv)+")")
 	junit := fs.String("junit", "", "also write the verdicts and failed steps as JUnit XML to this file, as run -junit does")
+	fioLogs := fs.Bool("fio-logs", false, "also write fio's bw, iops and lat logs of every step's interval series (fio-logs/), as a plan's report { fio_logs = true } does; without it they are written when the plan asked")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
@@ -122,6 +123,9 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 	code := exitOK
 	p, limits := recordedPlan(dir, io)
 	rep, hook, err := writeReports(ctx, p, dir, list, dirs, limits)
+	if err == nil {
+		err = rewriteSeries(dir, *fioLogs)
+	}
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench report:", err)
 		return exitUsage
@@ -145,6 +149,18 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.out, *junit)
 	}
 	return code
+}
+
+// rewriteSeries writes the interval series files of every step of the
+// results folder dir again from its records (series/<step>.csv), and
+// fio's logs when the run's plan asked for them or fioLogs does, so a
+// folder written before they existed gets them too.
+func rewriteSeries(dir string, fioLogs bool) error {
+	folder, err := results.Open(dir)
+	if err != nil {
+		return err
+	}
+	return folder.RewriteSeries(fioLogs || folder.Manifest.FioLogs)
 }
 
 // recordedPlan loads the plan the results folder records, with the

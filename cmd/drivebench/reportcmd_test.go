@@ -123,3 +123,54 @@ func TestReportKeepsHookLimits(t *testing.T) {
 		t.Errorf("summary.json lost the hook's sections:\n%s", s)
 	}
 }
+
+// TestIntervalSeriesFiles: a run writes each step's interval series as
+// series/<step>.csv, and fio's logs of it when the plan's report block
+// asks (fio_logs); `report DIR` writes both again from the records, the
+// logs because the folder's manifest says the plan asked.
+func TestIntervalSeriesFiles(t *testing.T) {
+	planDir := t.TempDir()
+	planFile := filepath.Join(planDir, "series.hcl")
+	os.WriteFile(planFile, []byte(`drive "scratch" {
+  size     = "4MiB"
+  writable = true
+}
+
+profile "read" {
+  rw      = "randread"
+  bs      = "4KiB"
+  runtime = "1500ms"
+}
+
+report {
+  formats  = ["json"]
+  fio_logs = true
+}
+`), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stdout, stderr := runCLI(t, "run", "-out", out, planFile); code != exitOK {
+		t.Fatalf("run: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	csvPath := filepath.Join(out, "series", "scratch-read.csv")
+	logs := filepath.Join(out, "fio-logs", "scratch", "read", "randread-iodepth-1-numjobs-1_")
+	csv := readFile(t, csvPath)
+	if lines := strings.Split(strings.TrimSpace(csv), "\n"); len(lines) < 2 || lines[0] != strings.Join(results.SeriesColumns, ",") || !strings.HasPrefix(lines[1], "0.000,") {
+		t.Errorf("series CSV:\n%s", csv)
+	}
+	iops := readFile(t, logs+"iops.1.log")
+	for _, kind := range []string{"bw", "lat"} {
+		readFile(t, logs+kind+".1.log")
+	}
+
+	os.RemoveAll(filepath.Join(out, "series"))
+	os.RemoveAll(filepath.Join(out, "fio-logs"))
+	if code, _, stderr := runCLI(t, "report", out); code != exitOK {
+		t.Fatalf("report: exit %d: %s", code, stderr)
+	}
+	if again := readFile(t, csvPath); again != csv {
+		t.Errorf("report wrote the CSV\n%s\nthe run wrote\n%s", again, csv)
+	}
+	if again := readFile(t, logs+"iops.1.log"); again != iops {
+		t.Errorf("report wrote the iops log\n%s\nthe run wrote\n%s", again, iops)
+	}
+}
