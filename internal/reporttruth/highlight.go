@@ -54,7 +54,7 @@ var highlightKinds = []kind{
 	},
 	{
 		name: "adaptive search", in: "Results",
-		pattern: pattern(`The search measured (?:{count:n} points?|no point), in the order listed,.*`),
+		pattern: pattern(`The search measured (?:{count:n} points?|no point)(?:, in the order listed, and (?:stopped|was interrupted|\w+) after (?P<last>.+?))?(?:: (?P<stop>.+))?\.`),
 		check:   checkSearch,
 	},
 	{
@@ -558,6 +558,16 @@ func checkSearch(sc *scope, g groups) []string {
 	var p problems
 	n := cond(g["n"] == "", "0", g["n"])
 	p.eq("points measured", n, countText(len(rec.Points)), "the search's record")
+	if last := g["last"]; last != "" && len(rec.Points) > 0 {
+		if lr := sc.r.Records[rec.Points[len(rec.Points)-1]]; lr != nil {
+			p.eq("last point", last, lr.Point.String(), "the record of the search's last point")
+		}
+	}
+	stop := rec.Error
+	if stop == "" && rec.Search != nil {
+		stop = rec.Search.Text()
+	}
+	p.eq("why it stopped", g["stop"], strings.TrimSuffix(stop, "."), "the search's record")
 	return p
 }
 

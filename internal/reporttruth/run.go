@@ -78,7 +78,7 @@ var headerKinds = []kind{
 	},
 	{
 		name: "runs", in: "",
-		pattern: pattern(`Measured over {count:n} runs \((?P<outcomes>.+)\); see Run history`),
+		pattern: pattern(`Measured over {count:n} runs? \((?P<outcomes>.+)\); see Run history`),
 		check: func(sc *scope, g groups) []string {
 			var p problems
 			p.eq("runs", g["n"], countText(len(sc.r.Summary.Runs)), "the journal's runs in report.json")
