@@ -55,6 +55,12 @@ need_pkg cpio cpio                # cross-checks the initramfs archive writer
 need_pkg sysbench sysbench        # the application-workload examples
 need_pkg pg_lsclusters postgresql # PostgreSQL with its data on the drive under test
 
+# The QEMU tier and promtool below download Debian packages with apt-get
+# download, which needs the package lists.
+if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-cloud-amd64 prometheus >/dev/null 2>&1; then
+  apt-get update >/dev/null
+fi
+
 # The catalog's metrics export is read by prometheus_client's OpenMetrics
 # parser, the reference reader; apt installs it for /usr/bin/python3.
 /usr/bin/python3 -c 'import prometheus_client' >/dev/null 2>&1 ||
@@ -73,10 +79,6 @@ if ! command -v promtool >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; 
   [ -x "$promdir/usr/bin/promtool" ] && export PATH="$promdir/usr/bin:$PATH"
 fi
 
-# The QEMU tier downloads a Debian kernel package with apt-get download.
-if [ "$(id -u)" = 0 ] && ! apt-cache show linux-image-cloud-amd64 >/dev/null 2>&1; then
-  apt-get update >/dev/null
-fi
 export DRIVEBENCH_E2E_QEMU=${DRIVEBENCH_E2E_QEMU:-1}
 # go install ...@VERSION of this commit from a module proxy on disk.
 export DRIVEBENCH_INSTALL_TEST=${DRIVEBENCH_INSTALL_TEST:-1}
