@@ -304,7 +304,7 @@ var Options = []Option{
 	{
 		Name: "arrival", Kind: Choice, Values: Arrivals, Invalid: "Unknown Arrival", Measured: true, Unset: "uniform",
 		Fio: "rate_process", FioValue: func(w *Workload) string {
-			if w.Arrival == "poisson" {
+			if w.Arrival == "poisson" && w.RateLimited() {
 				return w.Arrival
 			}
 			return ""

@@ -202,16 +202,23 @@ func (g jobGroup) drive() string {
 	return "unknown"
 }
 
-// pointParams are the options that tell the steps of a profile apart,
-// as fio printed them, and the file.
-var pointParams = []string{"rw", "bs", "iodepth", "numjobs"}
-
+// point tells the steps of a profile apart: the sweepable parameters of
+// workload.Options that the job sets, read from their fio options as the
+// plan would set them ("4k" is bs=4096), or as fio printed them when
+// drivebench has no such value (bs=4k,8k), then the file.
 func (im imported) point(g jobGroup) []workload.Param {
 	var pt []workload.Param
-	for _, k := range pointParams {
-		if v, ok := g.jobs[0].Options[k]; ok {
-			pt = append(pt, workload.Param{Name: k, Value: v})
+	for _, o := range workload.Options {
+		v, ok := g.jobs[0].Options[o.Fio]
+		if !o.Sweep || o.Fio == "" || !ok {
+			continue
 		}
+		var w workload.Workload
+		var value any = v
+		if o.FromFio != nil && o.FromFio(&w, v) == nil {
+			value = o.Get(&w)
+		}
+		pt = append(pt, workload.Param{Name: o.Name, Value: value})
 	}
 	pt = append(pt, workload.Param{Name: "file", Value: filepath.Base(im.file)})
 	if im.runs > 1 {
@@ -284,10 +291,10 @@ func optionProblems(opts map[string]string) []string {
 			}
 		}
 	}
-	for _, name := range []string{"iodepth", "numjobs"} {
-		if v, ok := opts[name]; ok {
+	for _, o := range workload.Options {
+		if v, ok := opts[o.Fio]; ok && o.Sweep && o.Kind == workload.Count {
 			if n, err := strconv.Atoi(v); err != nil || n < 1 {
-				out = append(out, fmt.Sprintf("has %s=%s, which is not a count of 1 or more", name, v))
+				out = append(out, fmt.Sprintf("has %s=%s, which is not a count of 1 or more", o.Fio, v))
 			}
 		}
 	}

@@ -379,19 +379,14 @@ func globalOptions(t driver.Target, w workload.Workload, unit int64) ([]option, 
 	opts := []option{
 		{"filename", escapeFilename(t.Path)},
 		{"ioengine", ioEngine(w)},
-		{"direct", boolValue(w.Direct)},
-		{"rw", w.RW},
 	}
+	opts = append(opts, tableOptions(w)...)
 	if !w.Direct {
 		// fio drops the target's cached pages before each job by
 		// default; the native engine leaves the cache as it is.
 		opts = append(opts, option{"invalidate", "0"})
 	}
-	if workload.IsMix(w.RW) {
-		opts = append(opts, option{"rwmixread", strconv.Itoa(w.ReadPct)})
-	}
-	opts = append(opts, sizeOptions(w, unit)...)
-	opts = append(opts, option{"iodepth", strconv.Itoa(w.IODepth)})
+	opts = append(opts, splitOptions(w, unit)...)
 	opts = append(opts, timeOptions(w)...)
 	opts = append(opts, randomOptions(w)...)
 	rate, err := rateOptions(w)
@@ -414,16 +409,28 @@ func escapeFilename(path string) string {
 	return strings.ReplaceAll(path, ":", `\:`)
 }
 
-func boolValue(b bool) string {
-	if b {
-		return "1"
+// tableOptions are the options whose value follows from one parameter
+// alone, as its row of workload.Options writes it, in the table's order;
+// those the target, the jobs or several parameters shape (the region,
+// numjobs, a split, rates, the seed) are written by the code below.
+func tableOptions(w workload.Workload) []option {
+	var opts []option
+	for _, o := range workload.Options {
+		if o.FioValue == nil {
+			continue
+		}
+		if v := o.FioValue(&w); v != "" {
+			opts = append(opts, option{o.Fio, v})
+		}
 	}
-	return "0"
+	return opts
 }
 
-func sizeOptions(w workload.Workload, unit int64) []option {
+// splitOptions write a transfer-size split: its sizes with their
+// whole-percent weights, every offset aligned to unit.
+func splitOptions(w workload.Workload, unit int64) []option {
 	if len(w.BSSplit) == 0 {
-		return []option{{"bs", strconv.FormatInt(w.BS, 10)}}
+		return nil
 	}
 	pcts, _ := wholePercents(splitWeights(w.BSSplit)) // checked by Translatable
 	parts := make([]string, 0, len(pcts))
@@ -477,9 +484,6 @@ func randomOptions(w workload.Workload) []option {
 		// our seed is dropped so every seed is one fio accepts.
 		opts = []option{{"norandommap", "1"}, {"randseed", strconv.FormatUint(w.Seed&math.MaxInt64, 10)}}
 	}
-	if w.SeqPct > 0 {
-		opts = append(opts, option{"percentage_random", strconv.Itoa(100 - w.SeqPct)})
-	}
 	if len(w.Zones) > 0 {
 		zones := make([]string, len(w.Zones))
 		for i, z := range w.Zones {
@@ -517,11 +521,7 @@ func rateOptions(w workload.Workload) ([]option, error) {
 		}
 		values = append(values, strconv.FormatInt(v, 10))
 	}
-	opts := []option{{key, rateValue(w, values)}}
-	if w.Arrival == "poisson" {
-		opts = append(opts, option{"rate_process", "poisson"})
-	}
-	return opts, nil
+	return []option{{key, rateValue(w, values)}}, nil
 }
 
 // bytesCap is the step's rate in bytes per second: the lower of the
@@ -567,10 +567,9 @@ func dataOptions(w workload.Workload) []option {
 	switch w.Data {
 	case "zero":
 		return []option{{"zero_buffers", "1"}}
-	case "compressible":
-		return []option{{"buffer_compress_percentage", strconv.Itoa(w.CompressPct)}, {"refill_buffers", "1"}}
-	case "dedupe":
-		return []option{{"dedupe_percentage", strconv.Itoa(w.DedupePct)}, {"refill_buffers", "1"}}
+	case "compressible", "dedupe":
+		// the share itself is a table option
+		return []option{{"refill_buffers", "1"}}
 	}
 	return nil
 }
