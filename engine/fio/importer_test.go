@@ -233,6 +233,10 @@ func TestImportAppendedRuns(t *testing.T) {
 		if !slices.ContainsFunc(rec.Point, func(p workload.Param) bool { return p.Name == "report" && fmt.Sprint(p.Value) == strconv.Itoa(i+1) }) {
 			t.Errorf("%s: point %v lacks its report", name, rec.Point)
 		}
+		// fio's bs=4k and bs=16k read as a plan's sizes, by the table
+		if bs, _ := rec.Point.Get("bs"); bs != []any{int64(4096), int64(16384)}[i] {
+			t.Errorf("%s: point %s has bs %v (%T), want fio's bs as bytes", name, rec.Point, bs, bs)
+		}
 		note := "appended-2runs.json holds the reports of 2 fio runs appended one after another; this is report " + strconv.Itoa(i+1) + " of 2 (line " + strconv.Itoa(line) + ")"
 		if !strings.Contains(strings.Join(rec.Log, "\n"), note) {
 			t.Errorf("%s: notes %q lack %q", name, rec.Log, note)
