@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/plan"
@@ -38,5 +39,22 @@ profile "p" {
 	want := `engine = "fiio" is not allowed; use one of "fio" or "native". Did you mean "fio"?`
 	if d.Summary != "Unknown Engine" || d.Detail != want || d.Subject == nil || d.Subject.Start.Line != 3 {
 		t.Errorf("diagnostic %q: %q at %v; want Unknown Engine: %q at line 3", d.Summary, d.Detail, d.Subject, want)
+	}
+}
+
+// TestEnginesDocumented fails when the plan language reference's profile
+// table does not name an engine a plan may use.
+func TestEnginesDocumented(t *testing.T) {
+	raw, err := os.ReadFile("../docs/plan-language.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, profile, _ := strings.Cut(string(raw), "\n## block \"profile\"\n")
+	_, row, _ := strings.Cut(profile, "\n| `engine` |")
+	row, _, _ = strings.Cut(row, "\n")
+	for _, name := range Engines() {
+		if !strings.Contains(row, "`\""+name+"\"`") {
+			t.Errorf("docs/plan-language.md: the profile's engine row does not name engine %q: %s", name, row)
+		}
 	}
 }

@@ -39,8 +39,10 @@ type Option struct {
 	// Name is the attribute a plan sets it with.
 	Name string
 	Kind Kind
-	// Min and Max bound a Count or a Percent.
-	Min, Max int64
+	// Min and Max bound a Count or a Percent. PercentOf is what a Region
+	// given as a percentage is a share of ("the drive").
+	Min, Max  int64
+	PercentOf string
 	// Values are the values a Choice takes, and Invalid the summary of
 	// the diagnostic for another value ("Invalid I/O Pattern"). The
 	// engine's values are the engines a build has, which the plan is
@@ -84,6 +86,50 @@ type Option struct {
 	// read share of a pattern that does not mix). The manifest lists a
 	// profile's parameters by it and compare tells workloads apart by it.
 	Text func(w *Workload) string
+}
+
+// TypeText is the option's type as the plan language reference writes
+// it: "count, 1 to 65536", "string: `"uniform"` or `"poisson"`".
+func (o *Option) TypeText() string {
+	switch o.Kind {
+	case Count:
+		if o.Max == math.MaxInt64 {
+			return fmt.Sprintf("count, %d or more", o.Min)
+		}
+		return fmt.Sprintf("count, %d to %d", o.Min, o.Max)
+	case Percent:
+		return fmt.Sprintf("percentage, whole number %d to %d", o.Min, o.Max)
+	case Region:
+		return "size, or percentage of " + o.PercentOf
+	case Choice:
+		if o.Values == nil {
+			return "string: an engine's name"
+		}
+		return "string: " + orList(o.Values)
+	case Text:
+		return "string"
+	case Rate:
+		return "number, more than 0"
+	case Bandwidth:
+		return "bandwidth, more than 0"
+	case Split:
+		return "object: size to weight in percent"
+	case Zones:
+		return "list of `{ access_pct, region_pct }`"
+	}
+	return string(o.Kind) // size, bool, duration
+}
+
+// orList writes values as code, the last after "or": `"a"`, `"b"` or `"c"`.
+func orList(values []string) string {
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "`\"" + v + "\"`"
+	}
+	if len(quoted) == 1 {
+		return quoted[0]
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }
 
 // Lookup returns the option named name, nil when there is none.
@@ -246,7 +292,7 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "io_size", Kind: Region, Fio: "io_size",
+		Name: "io_size", Kind: Region, PercentOf: "the region", Fio: "io_size",
 		Default: "none: one of `runtime` and `io_size` is required",
 		Doc:     "Bytes to transfer: a size, or a share of the region such as `\"400%\"` (four times the region).",
 		Get:     func(w *Workload) any { return w.Bytes },
@@ -275,7 +321,7 @@ var Options = []Option{
 		},
 	},
 	{
-		Name: "size", Kind: Region, Measured: true, Fio: "size", Unset: "to the end of the drive",
+		Name: "size", Kind: Region, PercentOf: "the drive", Measured: true, Fio: "size", Unset: "to the end of the drive",
 		Default: "to the end of the drive",
 		Doc:     "Length of the region, in bytes or as a share of the drive such as `\"25%\"`.",
 		Get:     func(w *Workload) any { return w.Size },
