@@ -60,7 +60,8 @@ type Option struct {
 	// writes the option's value for w ("" leaves the option out); nil when
 	// the fio engine computes it from the target (a region, a per-job
 	// rate). FromFio sets the parameter in w from the option's value in
-	// a job fio ran.
+	// a job fio ran, for the parameters an imported job's point is made
+	// of (Sweep).
 	Fio      string
 	FioValue func(w *Workload) string
 	FromFio  func(w *Workload, value string) error
@@ -73,9 +74,9 @@ type Option struct {
 	Default string
 	// Doc is the first sentence of its description in the reference.
 	Doc string
-	// Get returns the parameter's value in w as a point holds it; Set
-	// sets it from such a value: a point's, or one the plan decoded by
-	// the parameter's kind. The plan decodes a parameter without Set, and
+	// Set sets the parameter in w from a value as a point holds it: a
+	// point's, or one the plan decoded by the parameter's kind; Get
+	// returns that value. The plan decodes a parameter without Set, and
 	// a few whose checks involve others (bs and bs_split, the data
 	// pattern and its share), with code of its own.
 	Get func(w *Workload) any
@@ -230,23 +231,19 @@ var Options = []Option{
 		Name: "bs_split", Kind: Split, Measured: true, Fio: "bssplit",
 		Default: "none",
 		Doc:     "A transfer-size distribution, as in a mix; replaces `bs`.",
-		Get:     func(w *Workload) any { return w.BSSplit },
 		Text:    func(w *Workload) string { return SplitText(w.BSSplit) },
 	},
 	{
 		Name: "random_pct", Kind: Percent, Min: 1, Max: 100, Measured: true, Unset: "100",
 		Fio: "percentage_random", FioValue: randomPctText,
-		FromFio: intFromFio(func(w *Workload, n int) { w.SeqPct = 100 - n }),
 		Default: "`100`",
 		Doc:     "For the random patterns: the share of I/Os at a random offset; the rest continue sequentially from the previous one.",
-		Get:     func(w *Workload) any { return int64(100 - w.SeqPct) },
 		Text:    randomPctText,
 	},
 	{
 		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution", Unset: "uniform",
 		Default: "none: uniform",
 		Doc:     "Skewed random offsets, as in a mix.",
-		Get:     func(w *Workload) any { return w.Zones },
 		Text:    func(w *Workload) string { return ZonesText(w.Zones) },
 	},
 	{
@@ -271,15 +268,12 @@ var Options = []Option{
 	},
 	{
 		Name: "runtime", Kind: Duration, Fio: "runtime",
-		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Runtime = d }),
 		Default: "none: one of `runtime` and `io_size` is required",
 		Doc:     "How long to measure, after the ramp.",
-		Get:     func(w *Workload) any { return w.Runtime },
 		Text:    func(w *Workload) string { return durationText(w.Runtime) },
 	},
 	{
 		Name: "ramp", Kind: Duration, Fio: "ramp_time",
-		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Ramp = d }),
 		Default: "`0`",
 		Doc:     "How long to run before measuring.",
 		Get:     func(w *Workload) any { return w.Ramp },
@@ -295,13 +289,11 @@ var Options = []Option{
 		Name: "io_size", Kind: Region, PercentOf: "the region", Fio: "io_size",
 		Default: "none: one of `runtime` and `io_size` is required",
 		Doc:     "Bytes to transfer: a size, or a share of the region such as `\"400%\"` (four times the region).",
-		Get:     func(w *Workload) any { return w.Bytes },
 		Text:    ioSizeText,
 	},
 	{
 		Name: "direct", Kind: Bool, Measured: true,
 		Fio: "direct", FioValue: func(w *Workload) string { return fioBool(w.Direct) },
-		FromFio: boolFromFio(func(w *Workload, b bool) { w.Direct = b }),
 		Default: "`false`",
 		Doc:     "Bypass the page cache (`O_DIRECT`).",
 		Get:     func(w *Workload) any { return w.Direct },
@@ -312,7 +304,6 @@ var Options = []Option{
 		Name: "offset", Kind: Size, Measured: true, Fio: "offset", Unset: "0",
 		Default: "`0`",
 		Doc:     "Start of the region.",
-		Get:     func(w *Workload) any { return w.Offset },
 		Text: func(w *Workload) string {
 			if w.Offset == 0 {
 				return ""
@@ -324,7 +315,6 @@ var Options = []Option{
 		Name: "size", Kind: Region, PercentOf: "the drive", Measured: true, Fio: "size", Unset: "to the end of the drive",
 		Default: "to the end of the drive",
 		Doc:     "Length of the region, in bytes or as a share of the drive such as `\"25%\"`.",
-		Get:     func(w *Workload) any { return w.Size },
 		Text:    regionSizeText,
 	},
 	{
@@ -339,7 +329,6 @@ var Options = []Option{
 		Name: "rate_bw", Kind: Bandwidth, Measured: true, Fio: "rate", Unset: "no limit",
 		Default: "no limit",
 		Doc:     "Cap the run at this bandwidth, open loop.",
-		Get:     func(w *Workload) any { return w.RateBW },
 		Text: func(w *Workload) string {
 			if w.RateBW <= 0 || w.RatePct > 0 {
 				return ""
@@ -370,7 +359,6 @@ var Options = []Option{
 		Name: "data", Kind: Choice, Values: DataPatterns, Invalid: "Unknown Data Pattern", Measured: true,
 		Default: "`\"random\"`",
 		Doc:     "What writes carry: incompressible bytes, zeros, buffers of which `compress_pct` percent compresses away, or buffers of which `dedupe_pct` percent repeat earlier ones.",
-		Get:     func(w *Workload) any { return w.Data },
 		Text: func(w *Workload) string {
 			if !w.Writes() && !w.Verify {
 				return ""
@@ -383,7 +371,6 @@ var Options = []Option{
 		Fio: "buffer_compress_percentage", FioValue: pctOf(func(w *Workload) int { return w.CompressPct }),
 		Default: "required with `data = \"compressible\"`",
 		Doc:     "The compressible share of each buffer.",
-		Get:     func(w *Workload) any { return int64(w.CompressPct) },
 		Text:    pctOf(func(w *Workload) int { return w.CompressPct }),
 	},
 	{
@@ -391,7 +378,6 @@ var Options = []Option{
 		Fio: "dedupe_percentage", FioValue: pctOf(func(w *Workload) int { return w.DedupePct }),
 		Default: "required with `data = \"dedupe\"`",
 		Doc:     "The share of buffers that repeat earlier ones.",
-		Get:     func(w *Workload) any { return int64(w.DedupePct) },
 		Text:    pctOf(func(w *Workload) int { return w.DedupePct }),
 	},
 	{
@@ -411,12 +397,11 @@ var Options = []Option{
 		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,
 		Default: "the drive's engine",
 		Doc:     "The driver for this profile's steps.",
-		Get:     func(w *Workload) any { return w.Engine },
 		Text:    func(w *Workload) string { return cmp.Or(w.Engine, DefaultEngine) },
 	},
 	{
 		Name: "ioengine", Kind: Text, Measured: true,
-		Fio: "ioengine", FromFio: func(w *Workload, v string) error { w.IOEngine = v; return nil },
+		Fio:     "ioengine",
 		Default: "`\"\"`: the engine's choice",
 		Doc:     "The I/O method within the engine, such as `\"io_uring\"` or `\"libaio\"`.",
 		Get:     func(w *Workload) any { return w.IOEngine },
@@ -589,33 +574,6 @@ func sizeFromFio(set func(*Workload, int64)) func(*Workload, string) error {
 			return fmt.Errorf("%q is not one block size", v)
 		}
 		set(w, n)
-		return nil
-	}
-}
-
-// durationFromFio reads a fio time: a bare number is seconds, as in fio.
-func durationFromFio(set func(*Workload, time.Duration)) func(*Workload, string) error {
-	return func(w *Workload, v string) error {
-		d, err := ParseDuration(v)
-		if err != nil {
-			return err
-		}
-		set(w, d)
-		return nil
-	}
-}
-
-// boolFromFio reads a fio flag: 0 or 1.
-func boolFromFio(set func(*Workload, bool)) func(*Workload, string) error {
-	return func(w *Workload, v string) error {
-		switch strings.TrimSpace(v) {
-		case "0":
-			set(w, false)
-		case "1":
-			set(w, true)
-		default:
-			return fmt.Errorf("%q is not 0 or 1", v)
-		}
 		return nil
 	}
 }
