@@ -13,8 +13,9 @@
 //
 //   - A hook sees only the values it is given, converted to frozen Starlark
 //     values (see [Struct] and [Func]), and a few predeclared names: verdict,
-//     struct, math, json and fixed (fixed decimals, which Starlark's own
-//     formatting lacks). There is no file, network or clock access.
+//     struct, math, json, fixed (fixed decimals, which Starlark's own
+//     formatting lacks) and fmt (figures written as the reports' tables
+//     write them). There is no file, network or clock access.
 //   - load() reaches only files inside the plan's folder ([Runtime.Root]);
 //     absolute paths elsewhere, ".." escapes and symbolic links that lead out
 //     are refused, as are load cycles.

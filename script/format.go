@@ -121,9 +121,9 @@ func fixed(_ *starlark.Thread, b *starlark.Builtin, args starlark.Tuple, kwargs 
 	if err := starlark.UnpackPositionalArgs(b.Name(), args, kwargs, 2, &x, &decimals); err != nil {
 		return nil, err
 	}
-	f, ok := starlark.AsFloat(x)
-	if !ok {
-		return nil, fmt.Errorf("%s: got %s, want a number", b.Name(), x.Type())
+	f, err := numberArg(b, x)
+	if err != nil {
+		return nil, err
 	}
 	if decimals < 0 || decimals > 12 {
 		return nil, fmt.Errorf("%s: %d decimals; give 0 to 12", b.Name(), decimals)

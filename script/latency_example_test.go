@@ -10,7 +10,8 @@ import (
 )
 
 // The quickstart's check, examples/checks/latency.star, judged against a
-// synthetic run shaped like the one the engine passes.
+// synthetic run shaped like the one the engine passes. It quotes its
+// figures as the report's tables write them (fmt.latency).
 
 func latencyRun(args map[string]any, points ...any) Struct {
 	return Struct{
@@ -53,8 +54,8 @@ func readStats(samples ...float64) Struct {
 
 func TestLatencyExample(t *testing.T) {
 	want := []Verdict{
-		{results.VerdictPass, "iodepth=1: p99 812.3 µs < 5000 µs"},
-		{results.VerdictFail, "iodepth=16: p99 6123.4 µs >= 5000 µs"},
+		{results.VerdictPass, "iodepth=1: p99 812.3 µs < 5.00 ms"},
+		{results.VerdictFail, "iodepth=16: p99 6.12 ms >= 5.00 ms"},
 		{results.VerdictFail, "iodepth=32: the run failed, so its latency is unknown"},
 		{results.VerdictWarn, "iodepth=64: no reads, so no read latency to judge"},
 	}

@@ -354,6 +354,7 @@ var predeclared = func() starlark.StringDict {
 		"math":    math.Module,
 		"json":    json.Module,
 		"fixed":   starlark.NewBuiltin("fixed", fixed),
+		"fmt":     fmtModule,
 	}
 	d.Freeze()
 	return d
