@@ -20,7 +20,8 @@ func cmdInit(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("init", "[TARGET]",
 		"Write a commented starter plan for a block device or file (its size and block size detected), or, without\n"+
 			"TARGET, for a 1 GiB scratch file. Edit it, check it with drivebench validate, run it with drivebench run.", io)
-	out := fs.String("o", "plan.hcl", "the plan file to write; - for stdout")
+	out := fs.String("out", "plan.hcl", "the plan file to write; - for stdout")
+	fs.StringVar(out, "o", "plan.hcl", "the same as -out, which every command uses")
 	force := fs.Bool("force", false, "overwrite the plan file if it exists")
 	args, code, done := parseInterspersed(fs, args)
 	if done {
@@ -151,7 +152,7 @@ drive "dut" {
 	}
 	return fmt.Sprintf(`# A starter plan written by drivebench init. Check it with drivebench validate,
 # see every step with drivebench plan, run it with drivebench run.
-# The plan language is described in docs/plan-language.md.
+# drivebench help plan prints the plan language: every block, attribute and function.
 
 %s
 

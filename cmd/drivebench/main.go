@@ -18,6 +18,7 @@
 //	drivebench completion SHELL     print a bash, zsh or fish completion script
 //	drivebench man                  print the manual page
 //	drivebench help COMMAND         show a command's help (as COMMAND -h)
+//	drivebench help plan            the plan language reference (also hooks, catalog)
 //	drivebench version              print the version (also --version)
 //
 // The command holds no logic of its own: it parses flags, wires the
@@ -36,6 +37,8 @@ import (
 	"time"
 
 	"github.com/agext/levenshtein"
+
+	"github.com/drivebench/drivebench/docs"
 )
 
 // Exit codes, part of the interface: scripts and CI gate on them.
@@ -170,18 +173,53 @@ func usage(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
+	fmt.Fprintln(w, "\nReference (drivebench help TOPIC):")
+	for _, t := range helpTopics {
+		fmt.Fprintf(w, "  %-10s %s\n", t.name, t.summary)
+	}
 	fmt.Fprintln(w, "\nRun 'drivebench help COMMAND' or 'drivebench COMMAND -h' for a command's flags.")
 	fmt.Fprintln(w, exitCodesLine)
 }
 
+// helpTopic is a reference document that help prints: the docs/ page a
+// drivebench installed with go install has no checkout to read in.
+type helpTopic struct {
+	name, summary, text string
+}
+
+var helpTopics = []helpTopic{
+	{"plan", "the plan language: every block, attribute and function (docs/plan-language.md)", docs.PlanLanguage},
+	{"hooks", "expectations, acceptance and Starlark hooks (docs/hooks.md)", docs.Hooks},
+	{"catalog", "the catalog's commands and its schema, for SQL of your own (docs/catalog.md)", docs.Catalog},
+}
+
+func findTopic(name string) *helpTopic {
+	for i := range helpTopics {
+		if helpTopics[i].name == name {
+			return &helpTopics[i]
+		}
+	}
+	return nil
+}
+
 // cmdHelp shows the help of a command: "help run" is "run -h" and
-// "help nvme info" is "nvme info -h".
+// "help nvme info" is "nvme info -h". A topic's reference follows a
+// command of its name ("help plan" is "plan -h", then the plan
+// language) or stands alone ("help hooks").
 func cmdHelp(ctx context.Context, args []string, io stdio) int {
 	if len(args) == 0 {
 		usage(io.out)
 		return exitOK
 	}
 	c := findCommand(commands, args[0])
+	if t := findTopic(args[0]); t != nil && len(args) == 1 {
+		if c != nil {
+			c.run(ctx, []string{"-h"}, io)
+			fmt.Fprintln(io.out)
+		}
+		fmt.Fprint(io.out, t.text)
+		return exitOK
+	}
 	if c == nil || c.name == "help" {
 		if c == nil {
 			fmt.Fprintf(io.err, "drivebench help: unknown command %q%s\n\n", args[0], suggestCommand(commands, args[0]))

@@ -43,7 +43,29 @@ func TestHelpOnStdout(t *testing.T) {
 	}
 }
 
-// TestHelpCommandIsDashH: "help CMD" prints exactly what "CMD -h" prints.
+// TestHelpTopics: help prints each reference document of docs/, as a
+// drivebench installed with go install has no checkout to read it in;
+// the starter plan of init points to it.
+func TestHelpTopics(t *testing.T) {
+	for _, tt := range []struct{ topic, file string }{
+		{"plan", "plan-language.md"}, {"hooks", "hooks.md"}, {"catalog", "catalog.md"},
+	} {
+		doc, err := os.ReadFile(filepath.Join("..", "..", "docs", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, out, errOut := runCLI(t, "help", tt.topic)
+		if code != exitOK || !strings.HasSuffix(out, string(doc)) || errOut != "" {
+			t.Errorf("help %s: exit %d, stderr %q, stdout does not end in docs/%s:\n%.200s", tt.topic, code, errOut, tt.file, out)
+		}
+	}
+	if _, out, _ := runCLI(t, "init", "-out", "-"); !strings.Contains(out, "drivebench help plan") {
+		t.Errorf("the starter plan does not point to drivebench help plan:\n%.400s", out)
+	}
+}
+
+// TestHelpCommandIsDashH: "help CMD" prints exactly what "CMD -h" prints,
+// and then the reference of a topic of the same name ("help plan").
 func TestHelpCommandIsDashH(t *testing.T) {
 	for _, c := range commands {
 		if c.name == "help" {
@@ -51,6 +73,12 @@ func TestHelpCommandIsDashH(t *testing.T) {
 		}
 		_, viaHelp, _ := runCLI(t, "help", c.name)
 		_, viaFlag, _ := runCLI(t, c.name, "-h")
+		if topic := findTopic(c.name); topic != nil {
+			if viaHelp != viaFlag+"\n"+topic.text {
+				t.Errorf("help %s is not %s -h, then its reference:\n%.300s", c.name, c.name, viaHelp)
+			}
+			continue
+		}
 		if viaHelp != viaFlag || viaHelp == "" {
 			t.Errorf("help %s and %s -h differ:\n%s\n---\n%s", c.name, c.name, viaHelp, viaFlag)
 		}
