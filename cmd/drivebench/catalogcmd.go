@@ -56,6 +56,7 @@ func (cf *catalogFlags) register(fs *flagSet, formats ...string) {
 	if len(formats) > 0 {
 		cf.formats = formats
 		fs.StringVar(&cf.format, "format", formats[0], "output format: "+strings.Join(formats, ", "))
+		fs.choose("format", false, formats...)
 	}
 }
 
@@ -216,7 +217,9 @@ func (pf *pointFlags) register(fs *flagSet, figure string) {
 	fs.StringVar(&pf.point.Profile, "profile", "", "the profile block's name, as the plan writes it (required)")
 	fs.StringVar(&pf.point.Point, "point", "", "the sweep point, such as iodepth=32,numjobs=4 (omit for a profile without a sweep)")
 	fs.StringVar(&pf.point.Direction, "dir", "read", "the direction of I/O: read or write")
+	fs.choose("dir", false, "read", "write")
 	fs.StringVar(&pf.figure, "figure", figure, "the figure: "+strings.Join(catalog.FigureNames(), ", "))
+	fs.choose("figure", false, catalog.FigureNames()...)
 }
 
 func (pf *pointFlags) check(fs *flagSet) bool {
@@ -260,6 +263,7 @@ func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
 	var p pointCommand
 	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "model", "group by model, or by model and firmware")
+	fs.choose("by", false, "model", "firmware")
 	if code, done := p.parse(fs, args); done {
 		return code
 	}
@@ -336,6 +340,7 @@ func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
 	var p pointCommand
 	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "firmware", "firmware (in the order versions were first measured), day or month")
+	fs.choose("by", false, "firmware", "day", "month")
 	if code, done := p.parse(fs, args); done {
 		return code
 	}

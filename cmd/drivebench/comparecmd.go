@@ -13,6 +13,9 @@ import (
 	"github.com/drivebench/drivebench/reports"
 )
 
+// compareFormats are the outputs of compare -format.
+var compareFormats = []string{"text", "markdown", "json", "junit"}
+
 // cmdCompare compares two results folders figure by figure, such as one
 // drive before and after a firmware update, and exits 1 when a figure
 // regressed beyond the threshold or a point the base measured was lost.
@@ -24,8 +27,10 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	threshold := fs.String("threshold", "5%", "change beyond which a figure regressed or improved, in percent of the base value: 5% for all, or per figure, iops=5%,p99=10% ("+strings.Join(reports.ThresholdKeys(), ", ")+"); IOPS and bandwidth must also move beyond the runs' noise")
 	asJSON := fs.Bool("json", false, "print the comparison as JSON (as -format json)")
 	outFormat := fs.String("format", "text", "output: text, markdown, json or junit")
+	fs.choose("format", false, compareFormats...)
 	allowChange := fs.Bool("allow-workload-change", false, "compare points whose workload differs between the runs (transfer size, pattern, queue depth, engine...), marking them, instead of refusing")
 	units := fs.String("units", "", "bandwidth unit of the output, "+strings.Join(plan.BandwidthUnits, " or ")+"; default the base run's (its plan's report units)")
+	fs.choose("units", false, plan.BandwidthUnits...)
 	dirs, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -43,7 +48,7 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 	if *asJSON {
 		*outFormat = "json"
 	}
-	if !slices.Contains([]string{"text", "markdown", "json", "junit"}, *outFormat) {
+	if !slices.Contains(compareFormats, *outFormat) {
 		fmt.Fprintf(io.err, "drivebench compare: -format %q: use text, markdown, json or junit\n", *outFormat)
 		return exitUsage
 	}

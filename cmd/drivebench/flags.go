@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -18,6 +19,37 @@ type flagSet struct {
 	*flag.FlagSet
 	argsUsage, summary string
 	io                 stdio
+	// choices are the values of the flags that take one of a few, by
+	// flag name, which completion scripts offer.
+	choices map[string]flagChoices
+}
+
+// flagChoices are the values a flag takes; list says it takes several,
+// comma-separated (report -format markdown,html).
+type flagChoices struct {
+	values []string
+	list   bool
+}
+
+// choose declares the values flag name takes, for completion.
+func (fs *flagSet) choose(name string, list bool, values ...string) {
+	if fs.choices == nil {
+		fs.choices = map[string]flagChoices{}
+	}
+	fs.choices[name] = flagChoices{values: values, list: list}
+}
+
+// takesValue reports whether flag f takes a value (is not a bool flag).
+func takesValue(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
+// takesPlan reports whether the command's arguments are plan files, which
+// completion offers *.hcl files and folders for.
+func (fs *flagSet) takesPlan() bool {
+	words := strings.FieldsFunc(fs.argsUsage, func(r rune) bool { return strings.ContainsRune(" |[]", r) })
+	return slices.Contains(words, "PLAN")
 }
 
 func newFlagSet(name, argsUsage, summary string, io stdio) *flagSet {

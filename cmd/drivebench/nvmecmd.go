@@ -259,6 +259,7 @@ func cmdNVMePurge(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("nvme purge", "DEVICE",
 		"Erase every block of an NVMe namespace and wait until the controller is done. A sanitize erases every namespace of the controller.", io)
 	method := fs.String("method", "", "how to erase: "+strings.Join(nvme.PurgeMethods(), ", "))
+	fs.choose("method", false, nvme.PurgeMethods()...)
 	yes := fs.Bool("yes", false, "confirm that all data on the device may be destroyed")
 	args, code, done := parseInterspersed(fs, args)
 	if done {

@@ -97,6 +97,7 @@ func (l *listFlag) Set(s string) error {
 func cmdReport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("report", "DIR", "Rewrite the reports of a results folder, and its steps' interval series (series/*.csv, fio-logs/), from its records alone; the drive is not needed.", io)
 	formats := fs.String("format", strings.Join(defaultFormats, ","), "comma-separated report formats: "+strings.Join(reports.Formats, ", "))
+	fs.choose("format", true, reports.Formats...)
 	var compare listFlag
 	fs.Var(&compare, "compare", "a results folder of another drive or run to show beside this one, or catalog:FILTER for the latest run of each drive the catalog filter matches, such as catalog:model=KIOXIA*,plan=review (repeatable)")
 	catalogFlag := fs.String("catalog", "", "the catalog of catalog: comparables (default $"+catalog.EnvVar+", else "+catalog.DefaultPath(io.getenv)+")")
