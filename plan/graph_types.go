@@ -110,6 +110,10 @@ type Node struct {
 	Estimate time.Duration `json:"estimate_ns"`
 }
 
+// GraphJSONVersion is the version of the graph's JSON form (plan -json):
+// a new field keeps it, a renamed or removed one changes it.
+const GraphJSONVersion = "1.0"
+
 // Graph is the DAG of a plan's steps. Nodes are in a valid execution order:
 // on each drive, plan order; every node after its dependencies.
 type Graph struct {

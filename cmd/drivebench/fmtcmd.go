@@ -28,6 +28,10 @@ func cmdFmt(_ context.Context, args []string, io stdio) int {
 			"Exit codes: 0 done, 1 with -check when a file is not formatted, 2 a file cannot be read or parsed.", io)
 	check := fs.Bool("check", false, "write nothing; exit 1 if any file is not formatted")
 	diff := fs.Bool("diff", false, "print each change as a unified diff")
+	// Folders are searched recursively whatever it says; terraform fmt
+	// needs it for that, so scripts and editor plugins written for
+	// terraform pass it.
+	fs.Bool("recursive", true, "search folders recursively, which fmt always does; accepted as terraform fmt takes it")
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}

@@ -113,7 +113,7 @@ func cmdPlan(_ context.Context, args []string, io stdio) int {
 		"Variables without a value are unknown: the steps are listed, and what depends on them is not final.", io)
 	var pf planFlags
 	pf.register(fs)
-	asJSON := fs.Bool("json", false, "print the graph as JSON; with errors, the diagnostics as JSON (as validate -json)")
+	asJSON := fs.Bool("json", false, "print the graph as JSON (format_version "+plan.GraphJSONVersion+", nodes); with errors, the diagnostics as JSON (as validate -json)")
 	asDOT := fs.Bool("dot", false, "print the graph in Graphviz DOT")
 	if code, done := parseFlags(fs, args); done {
 		return code
@@ -135,7 +135,7 @@ func cmdPlan(_ context.Context, args []string, io stdio) int {
 	case *asJSON:
 		enc := json.NewEncoder(io.out)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(g); err != nil {
+		if err := enc.Encode(graphJSON{FormatVersion: plan.GraphJSONVersion, Graph: g}); err != nil {
 			fmt.Fprintln(io.err, "drivebench plan:", err)
 			return exitUsage
 		}
@@ -148,6 +148,13 @@ func cmdPlan(_ context.Context, args []string, io stdio) int {
 		}
 	}
 	return exitOK
+}
+
+// graphJSON is plan -json's output: the graph with the version of its
+// form, as validate -json and run -json give theirs.
+type graphJSON struct {
+	FormatVersion string `json:"format_version"`
+	*plan.Graph
 }
 
 func printSteps(io stdio, g *plan.Graph) {
