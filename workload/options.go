@@ -368,17 +368,17 @@ var Options = []Option{
 	},
 	{
 		Name: "compress_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
-		Fio: "buffer_compress_percentage", FioValue: pctOf(func(w *Workload) int { return w.CompressPct }),
+		Fio: "buffer_compress_percentage", FioValue: nonZero(func(w *Workload) int { return w.CompressPct }),
 		Default: "required with `data = \"compressible\"`",
 		Doc:     "The compressible share of each buffer.",
-		Text:    pctOf(func(w *Workload) int { return w.CompressPct }),
+		Text:    nonZero(func(w *Workload) int { return w.CompressPct }),
 	},
 	{
 		Name: "dedupe_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
-		Fio: "dedupe_percentage", FioValue: pctOf(func(w *Workload) int { return w.DedupePct }),
+		Fio: "dedupe_percentage", FioValue: nonZero(func(w *Workload) int { return w.DedupePct }),
 		Default: "required with `data = \"dedupe\"`",
 		Doc:     "The share of buffers that repeat earlier ones.",
-		Text:    pctOf(func(w *Workload) int { return w.DedupePct }),
+		Text:    nonZero(func(w *Workload) int { return w.DedupePct }),
 	},
 	{
 		Name: "verify", Kind: Bool, Measured: true, Fio: "verify", Unset: "false",
@@ -456,8 +456,8 @@ func mixOnly(get func(*Workload) int) func(*Workload) string {
 	}
 }
 
-// pctOf writes a share that is set, "" when it is zero.
-func pctOf(get func(*Workload) int) func(*Workload) string {
+// nonZero writes a count or a share that is set, "" when it is zero.
+func nonZero(get func(*Workload) int) func(*Workload) string {
 	return func(w *Workload) string {
 		if get(w) == 0 {
 			return ""
