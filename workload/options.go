@@ -394,6 +394,15 @@ var Options = []Option{
 		},
 	},
 	{
+		Name: "fsync", Kind: Count, Min: 0, Max: 1 << 20, Measured: true,
+		Fio: "fsync", FioValue: nonZero(func(w *Workload) int { return w.Fsync }),
+		Default: "`0`: never",
+		Doc:     "Flush each job's written data to the drive (`fsync`) after every this many of its writes, as fio's `fsync` does: a database's commit, or a log's.",
+		Get:     func(w *Workload) any { return int64(w.Fsync) },
+		Set:     func(w *Workload, v any) { w.Fsync = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.Fsync }),
+	},
+	{
 		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,
 		Default: "the drive's engine",
 		Doc:     "The driver for this profile's steps.",

@@ -80,6 +80,9 @@ type Workload struct {
 	// block and reads the region back after the run, reporting every block
 	// that is corrupt, misplaced or stale.
 	Verify bool `json:"verify,omitempty"`
+	// Fsync flushes each job's writes to the drive (fsync) after every
+	// Fsync of them; zero never does.
+	Fsync int `json:"fsync,omitempty"`
 }
 
 // SizeWeight is one transfer size of a distribution and its weight in

@@ -83,6 +83,8 @@ type run struct {
 	jobs   []*job
 	// paced is set when a rate target schedules the I/Os.
 	paced bool
+	// fsync is how many writes of a job it flushes after (0: never).
+	fsync int64
 	// userSpaceFS is set when a process serves the target's file system
 	// (FUSE).
 	userSpaceFS bool
@@ -117,7 +119,7 @@ func prepare(t driver.Target, w workload.Workload, sys syscalls) (*run, error) {
 		return nil, err
 	}
 	r := &run{sys: sys, path: t.Path, direct: w.Direct, method: method, layout: l, base: nanotime(),
-		paced: w.RateIOPS > 0 || w.RateBW > 0}
+		paced: w.RateIOPS > 0 || w.RateBW > 0, fsync: int64(w.Fsync)}
 	if err := r.allocate(w); err != nil {
 		return nil, err
 	}

@@ -26,7 +26,8 @@ func workloadErrorf(field, format string, args ...any) error {
 // together with the result measured up to that point.
 type IOError struct {
 	Path string
-	// Op is the system call that failed: "pread" or "pwrite".
+	// Op is the system call that failed: "pread", "pwrite" or "fsync"
+	// (whose Offset is 0).
 	Op     string
 	Offset int64
 	// Err is the errno (a unix.Errno, comparable with errors.Is) or a

@@ -44,6 +44,15 @@ type recordingSys struct {
 	openFlags      int
 	opened, closed []int
 	log            []transfer
+	// synced holds the file of every fsync, in order.
+	synced []int
+}
+
+func (s *recordingSys) fsync(fd int) error {
+	s.mu.Lock()
+	s.synced = append(s.synced, fd)
+	s.mu.Unlock()
+	return s.unixSyscalls.fsync(fd)
 }
 
 func (s *recordingSys) open(path string, flags int) (int, error) {

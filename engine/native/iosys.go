@@ -27,6 +27,8 @@ type syscalls interface {
 	// back to the scheduler.
 	tryPread(fd int, buf []byte, off int64) (n int, err error, ok bool)
 	tryPwrite(fd int, buf []byte, off int64) (n int, err error, ok bool)
+	// fsync flushes what was written through fd to the drive.
+	fsync(fd int) error
 	close(fd int) error
 }
 
@@ -99,6 +101,11 @@ var (
 const wordBits = 8 * unsafe.Sizeof(uintptr(0))
 
 func (unixSyscalls) close(fd int) error { return unix.Close(fd) }
+
+func (unixSyscalls) fsync(fd int) error {
+	_, err := retryEINTR(func() (int, error) { return 0, unix.Fsync(fd) })
+	return err
+}
 
 func (unixSyscalls) tryPread(fd int, buf []byte, off int64) (int, error, bool) {
 	return tryTransfer(opRead, fd, buf, off)

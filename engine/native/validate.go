@@ -56,6 +56,7 @@ func validateShape(c *checker, w workload.Workload) {
 	_, supported := ioMethods[w.IOEngine]
 	c.check(supported || w.IOEngine == "", "ioengine", "ioengine = %q is not supported by the native engine; use %s", w.IOEngine, ioMethodNames())
 	c.check(w.ReadPct >= 0 && w.ReadPct <= 100, "read_pct", "read_pct = %d: must be between 0 and 100", w.ReadPct)
+	c.check(w.Fsync >= 0, "fsync", "fsync = %d: must be 0 (never) or more", w.Fsync)
 }
 
 func validateRegion(c *checker, w workload.Workload) {

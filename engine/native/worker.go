@@ -36,6 +36,8 @@ type job struct {
 	// holdP says that the job's ring waits in raw system calls, on a P
 	// reserved for it.
 	holdP bool
+	// writes counts the job's completed writes, for fsync.
+	writes atomic.Int64
 }
 
 // claim takes the job's next size bytes (fewer at the end of its budget
@@ -186,6 +188,20 @@ func (s *slot) complete(r *run, req *ioRequest, n int, service int64, err error)
 		return false
 	}
 	s.rec.record(&r.coll.epoch, req.op, s.latency(r, req, service), service, n)
+	return s.job.sync(r, req.op)
+}
+
+// sync flushes the job's writes to the drive after every r.fsync of them,
+// as fio's fsync does: the slot that completed the write waits for it. A
+// failed flush stops the run; sync then returns false.
+func (j *job) sync(r *run, o op) bool {
+	if o != opWrite || r.fsync == 0 || j.writes.Add(1)%r.fsync != 0 {
+		return true
+	}
+	if err := r.sys.fsync(j.fd); err != nil {
+		r.fail(&IOError{Path: r.path, Op: "fsync", Err: err})
+		return false
+	}
 	return true
 }
 
