@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // Figures a fleet, trend or export can be about, with their columns in
@@ -48,8 +49,8 @@ func figureIndex(name string) (int, error) {
 type Point struct {
 	Profile string
 	// Point is the sweep point as name=value pairs ("iodepth=32,numjobs=4",
-	// in any order, commas or spaces between); "" for a profile without
-	// a sweep.
+	// in any order, commas or spaces between, sizes in bytes or as a plan
+	// writes them: bs=4KiB); "" for a profile without a sweep.
 	Point string
 	// Direction is "read" or "write".
 	Direction string
@@ -117,8 +118,12 @@ func (c *Catalog) resolvePoint(ctx context.Context, p Point) (string, error) {
 	return "", fmt.Errorf("profile %q was never measured at %q: its points are %s", p.Profile, p.Point, quoteAll(points))
 }
 
+// pointSet is a point's pairs in their stored form, sorted.
 func pointSet(s string) []string {
 	parts := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
+	for i, p := range parts {
+		parts[i] = workload.KeyPair(p)
+	}
 	slices.Sort(parts)
 	return parts
 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -51,4 +52,18 @@ func FuzzParseFilter(f *testing.F) {
 			t.Fatalf("%q: condition %q with %d arguments", text, cond, len(args))
 		}
 	})
+}
+
+// TestPointSet: a point typed in any order, with sizes as a plan writes
+// them, matches the point the catalog stored.
+func TestPointSet(t *testing.T) {
+	stored := pointSet("bs=4096,iodepth=32,numjobs=4")
+	for _, typed := range []string{"numjobs=4 iodepth=32 bs=4KiB", "bs=4k,numjobs=4,iodepth=32", "iodepth=32, bs=4096, numjobs=4"} {
+		if got := pointSet(typed); !slices.Equal(got, stored) {
+			t.Errorf("pointSet(%q) = %q, want %q", typed, got, stored)
+		}
+	}
+	if got := pointSet("bs=8KiB,iodepth=32,numjobs=4"); slices.Equal(got, stored) {
+		t.Errorf("bs=8KiB matches bs=4096")
+	}
 }

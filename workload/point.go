@@ -92,6 +92,19 @@ func (pt Point) Key() string {
 	return strings.Join(parts, ",")
 }
 
+// KeyPair writes one name=value pair of a point, as people type it, the
+// way Key writes it: a size in the plan's units is read ("bs=4KiB" is
+// "bs=4096"). A pair it cannot read is returned as it is.
+func KeyPair(pair string) string {
+	name, value, ok := strings.Cut(strings.TrimSpace(pair), "=")
+	if o := Lookup(name); ok && o != nil && o.Kind == Size {
+		if n, err := ParseSize(value); err == nil {
+			return name + "=" + strconv.FormatInt(n, 10)
+		}
+	}
+	return strings.TrimSpace(pair)
+}
+
 // Get returns the value of the named parameter and whether the point has
 // it.
 func (pt Point) Get(name string) (any, bool) {

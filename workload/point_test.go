@@ -49,3 +49,19 @@ func TestPointKeyRoundTrip(t *testing.T) {
 		t.Errorf("bs read back as %T, want int64", read[0].Value)
 	}
 }
+
+func TestKeyPair(t *testing.T) {
+	for pair, want := range map[string]string{
+		"bs=4KiB":     "bs=4096",
+		" bs=1536 ":   "bs=1536",
+		"bs=4k":       "bs=4096",
+		"iodepth=32":  "iodepth=32",
+		"bs=lots":     "bs=lots",
+		"file=a.json": "file=a.json",
+		"round":       "round",
+	} {
+		if got := KeyPair(pair); got != want {
+			t.Errorf("KeyPair(%q) = %q, want %q", pair, got, want)
+		}
+	}
+}
