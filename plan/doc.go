@@ -26,9 +26,11 @@
 // plan always yields the same IDs and a changed step gets a new one; that
 // is what lets a run resume and re-run only what changed.
 //
-// The unit parsers and formatters (workload.ParseSize, workload.FormatSize, workload.ParseDuration,
-// ...) are exported because reports and the command line print and read
-// the same units as plans.
+// The workload parameters (their names, kinds, bounds, defaults and how
+// a point sets them) and the units they are written in are the workload
+// package's: plan decodes each parameter by its row of workload.Options,
+// with code of its own only where a parameter depends on others. The
+// engines a plan may name are given to Load (LoadOptions.Engines).
 //
 // The plan language is documented in docs/plan-language.md; expectations,
 // acceptance, hooks and exec steps in docs/hooks.md. An expectation is the
