@@ -102,13 +102,23 @@ func lockDir() (string, error) {
 	return dir, nil
 }
 
-// lockKey names a target by what it is, not by its path: a block device
-// by its device number, anything else by its file system and inode.
-func lockKey(st *unix.Stat_t) string {
+// lockKey names the target open as fd by what it is, not by its path: a
+// block device by its device number, anything else by its file system,
+// inode and, where the file system keeps it, birth time. An inode number
+// is reused once its file is gone, and a run removes its scratch file
+// before it gives its locks back: without the birth time, a new file that
+// took that number in the meantime was "in use" by the run that removed
+// the old one.
+func lockKey(fd int, st *unix.Stat_t) string {
 	if st.Mode&unix.S_IFMT == unix.S_IFBLK {
 		return fmt.Sprintf("blk-%d:%d", unix.Major(st.Rdev), unix.Minor(st.Rdev))
 	}
-	return fmt.Sprintf("ino-%d:%d-%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	key := fmt.Sprintf("ino-%d:%d-%d", unix.Major(st.Dev), unix.Minor(st.Dev), st.Ino)
+	var sx unix.Statx_t
+	if unix.Statx(fd, "", unix.AT_EMPTY_PATH, unix.STATX_BTIME, &sx) == nil && sx.Mask&unix.STATX_BTIME != 0 {
+		key += fmt.Sprintf("-%d.%09d", sx.Btime.Sec, sx.Btime.Nsec)
+	}
+	return key
 }
 
 // lock locks the file, device or folder at path for drive d, creating the
@@ -128,7 +138,7 @@ func (ls *targetLocks) lock(d *plan.Drive, path string, create bool) (*targetLoc
 		return nil, fmt.Errorf("drive %q: %s: %w", d.Name, path, err)
 	}
 	shared := d.Shared && !d.Writable
-	key := lockKey(&st)
+	key := lockKey(int(f.Fd()), &st)
 	if l := ls.held[key]; l != nil {
 		f.Close()
 		return ls.share(l, d, path, shared)

@@ -211,12 +211,7 @@ func TestTargetLockOneFileTwoDrives(t *testing.T) {
 // run on the same file goes, and the lock directory keeps nothing of it.
 func TestTargetLockReleasedAfterRun(t *testing.T) {
 	path := imageFile(t, 4<<20)
-	var key string
-	{
-		var st unix.Stat_t
-		unix.Stat(path, &st)
-		key = lockKey(&st)
-	}
+	key := fileLockKey(t, path)
 	for i := range 2 {
 		p, g := lockPlan(t, path, true, "")
 		held := false
@@ -336,4 +331,41 @@ func TestTargetLockLoopDevice(t *testing.T) {
 		}
 		f.Close()
 	})
+}
+
+// fileLockKey is the lock key of the file at path.
+func fileLockKey(t *testing.T, path string) string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		t.Fatal(err)
+	}
+	return lockKey(int(f.Fd()), &st)
+}
+
+// TestLockKeyOfAReusedInode: a file made where another was removed is
+// another target, even when it gets the removed file's inode number, as
+// ext4 gives it at once.
+func TestLockKeyOfAReusedInode(t *testing.T) {
+	dir := t.TempDir()
+	seen := map[string]bool{}
+	for i := range 20 {
+		path := filepath.Join(dir, "scratch.img")
+		if err := os.WriteFile(path, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		key := fileLockKey(t, path)
+		if seen[key] {
+			t.Fatalf("file %d has the key of a removed file: %s", i+1, key)
+		}
+		seen[key] = true
+		if err := os.Remove(path); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
