@@ -1,10 +1,7 @@
 package results
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,19 +144,5 @@ func (f *Folder) WriteDriveState(s *DriveState) error {
 // the folder has none (a new run, or one written before drive states).
 func (f *Folder) DriveState(drive string) (*DriveState, error) {
 	path := filepath.Join(f.Dir, DriveStateDir, drive+".json")
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var s DriveState
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if err := checkSchema(s.Schema, DriveStateSchema); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return &s, nil
+	return readOptional(path, path, DriveStateSchema, func(s *DriveState) string { return s.Schema })
 }

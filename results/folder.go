@@ -65,6 +65,27 @@ func Open(dir string) (*Folder, error) {
 }
 
 // checkSchema accepts the same schema family and major version.
+// readOptional reads the JSON document at path, which errors name as
+// name, and checks that its schema (schemaOf) is want; nil without error
+// when there is no file.
+func readOptional[T any](path, name, want string, schemaOf func(*T) string) (*T, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if err := checkSchema(schemaOf(&v), want); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &v, nil
+}
+
 func checkSchema(got, want string) error {
 	if got == want {
 		return nil

@@ -1,9 +1,7 @@
 package results
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -68,21 +66,7 @@ type SummarySeries struct {
 // it has none (the plan has no summary hook, or the run has not reached
 // its end).
 func ReadSummary(dir string) (*Summary, error) {
-	data, err := os.ReadFile(filepath.Join(dir, SummaryFile))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var h Summary
-	if err := json.Unmarshal(data, &h); err != nil {
-		return nil, fmt.Errorf("%s: %w", SummaryFile, err)
-	}
-	if err := checkSchema(h.Schema, SummarySchema); err != nil {
-		return nil, fmt.Errorf("%s: %w", SummaryFile, err)
-	}
-	return &h, nil
+	return readOptional(filepath.Join(dir, SummaryFile), SummaryFile, SummarySchema, func(h *Summary) string { return h.Schema })
 }
 
 // WriteSummary stores what a summary hook returned as dir's
