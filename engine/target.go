@@ -467,17 +467,7 @@ func ValidateTargets(p *plan.Plan, g *plan.Graph) hcl.Diagnostics {
 
 // manifestDrive describes the resolved drive for the results folder.
 func (t *target) manifestDrive() results.Drive {
-	d := results.Drive{
-		Name: t.drive.Name, Path: t.io.Path, Scratch: t.scratch, Size: t.io.Capacity,
-		Writable: t.drive.Writable, Facts: t.facts, Declared: t.drive.Declared,
-	}
-	for _, s := range t.drive.Spec {
-		d.Spec = append(d.Spec, results.SpecEntry{
-			Name: s.Name, Values: s.Values, RW: s.RW, BS: s.BS, IODepth: s.IODepth, NumJobs: s.NumJobs, State: s.State, PCIeGen: s.PCIeGen,
-		})
-	}
-	if sh := t.drive.SpecSheet; sh != nil {
-		d.SpecSheet = &results.SpecSheet{Name: sh.Name, Vendor: sh.Vendor, Model: sh.Model, Capacity: sh.Capacity, Interface: sh.Interface}
-	}
+	d := DeclaredDrive(t.drive)
+	d.Path, d.Scratch, d.Size, d.Writable, d.Facts = t.io.Path, t.scratch, t.io.Capacity, t.drive.Writable, t.facts
 	return d
 }

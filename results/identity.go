@@ -17,7 +17,15 @@ import (
 type Identity struct {
 	Detected IdentityFields `json:"detected"`
 	Declared IdentityFields `json:"declared"`
+	// ownCapacity is the capacity declared for this drive itself
+	// (Drive.Declared's capacity_bytes: import fio -capacity), which,
+	// unlike a spec sheet's, is known of it.
+	ownCapacity int64
 }
+
+// DeclaredCapacity is the key of Drive.Declared that holds the capacity
+// declared for the drive itself, in bytes, as decimal text.
+const DeclaredCapacity = "capacity_bytes"
 
 // IdentityFields are the parts of a drive's identity; empty or 0 when
 // not known.
@@ -50,13 +58,17 @@ func (d Drive) Identity() Identity {
 	if d.SpecSheet != nil {
 		id.Declared.CapacityBytes = d.SpecSheet.Capacity
 	}
+	if own, err := strconv.ParseInt(decl(DeclaredCapacity), 10, 64); err == nil && own > 0 {
+		id.ownCapacity, id.Declared.CapacityBytes = own, own
+	}
 	return id
 }
 
 // Known is what the drive reported, with what the plan declared for what
-// it did not; but its capacity only as the drive reported it, since a
-// spec sheet's capacity is a claim about drives of a model, not a fact
-// of this one (a scratch file held to a 15.36 TB sheet holds 256 MiB).
+// it did not; but its capacity only as the drive reported it or as it was
+// declared for this drive itself, since a spec sheet's capacity is a
+// claim about drives of a model, not a fact of this one (a scratch file
+// held to a 15.36 TB sheet holds 256 MiB).
 func (id Identity) Known() IdentityFields {
 	or := func(a, b string) string {
 		if a != "" {
@@ -68,6 +80,9 @@ func (id Identity) Known() IdentityFields {
 		Model: or(id.Detected.Model, id.Declared.Model), Serial: or(id.Detected.Serial, id.Declared.Serial),
 		Firmware: or(id.Detected.Firmware, id.Declared.Firmware), Vendor: or(id.Detected.Vendor, id.Declared.Vendor),
 		CapacityBytes: id.Detected.CapacityBytes,
+	}
+	if k.CapacityBytes == 0 {
+		k.CapacityBytes = id.ownCapacity
 	}
 	return k
 }

@@ -33,6 +33,12 @@ func TestIdentity(t *testing.T) {
 			mismatches: []string{"serial: the plan declares SN1, the drive reports SN2", "capacity: the spec sheet is for 1.92 TB, the drive holds 960.20 GB"},
 		},
 		{
+			name: "fio's outputs imported with the drive's capacity declared (import fio -capacity)",
+			drive: Drive{Declared: map[string]string{"model": "ACME X1", "serial": "AX1-001", DeclaredCapacity: "1920383410176"},
+				SpecSheet: sheet},
+			label: "ACME X1, S/N AX1-001", capacity: 1920383410176,
+		},
+		{
 			name:  "neither a file's size nor a sheet's capacity is the drive's",
 			drive: Drive{Facts: map[string]string{"type": "file", "size": "1048576"}, SpecSheet: sheet},
 			label: "", capacity: 0,

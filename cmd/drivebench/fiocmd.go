@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,11 +25,18 @@ import (
 // reports: drivebench import fio FILE... [-out DIR].
 func cmdImport(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("import", "fio FILE...", "Turn fio JSON or json+ outputs (--output-format=json or json+) into a results folder and write its reports, to review runs made without drivebench.\n"+
-		"A file may hold the reports of several runs appended one after another; each becomes steps named by its report's number.", io)
+		"A file may hold the reports of several runs appended one after another; each becomes steps named by its report's number.\n"+
+		"-model, -serial, -firmware and -capacity, or -drive FILE (a drive block), say which drive fio measured, so the reports and the catalog name it.", io)
 	out := fs.String("out", "", "results folder (default ./results/fio-import-<timestamp>)")
+	var who importedDrive
+	who.register(fs)
 	files, code, ok := formatArgs(fs, args, "fio output file")
 	if !ok {
 		return code
+	}
+	drive, ok := who.drive(io)
+	if !ok {
+		return exitUsage
 	}
 	dir := *out
 	if dir == "" {
@@ -38,7 +47,7 @@ func cmdImport(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	defer lock.Release()
-	if err := fio.Import(dir, files); err != nil {
+	if err := fio.Import(dir, files, drive); err != nil {
 		fmt.Fprintln(io.err, "drivebench import:", err)
 		return exitUsage
 	}
@@ -51,6 +60,64 @@ func cmdImport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
 	}
 	return importedFailures(io, dir)
+}
+
+// importedDrive is who the drive measured by imported fio outputs is:
+// -drive FILE, a drive block as a plan writes it, and the flags, which
+// take precedence over it.
+type importedDrive struct {
+	file                            string
+	model, serial, firmware, vendor string
+	capacity                        sizeFlag
+}
+
+func (d *importedDrive) register(fs *flagSet) {
+	fs.StringVar(&d.file, "drive", "", "a file holding the drive's drive block, as a plan writes it (model, serial, firmware, vendor, spec_sheet)")
+	fs.StringVar(&d.model, "model", "", "the drive's model, as it reports it (KIOXIA KCM9XRJE15T3)")
+	fs.StringVar(&d.serial, "serial", "", "the drive's serial number; the catalog keys drives by model and serial")
+	fs.StringVar(&d.firmware, "firmware", "", "the drive's firmware revision")
+	fs.StringVar(&d.vendor, "vendor", "", "the drive's vendor")
+	fs.Var(&d.capacity, "capacity", "the drive's capacity, such as 1.92TB")
+}
+
+// drive is the identity the flags give, nil when they give none; false
+// when the drive file does not load, which it has said why.
+func (d *importedDrive) drive(io stdio) (*results.Drive, bool) {
+	out := &results.Drive{}
+	if d.file != "" {
+		pd, src, diags := plan.LoadDrive(d.file)
+		if len(diags) > 0 {
+			src.WriteDiagnostics(io.err, diags, 100, false)
+		}
+		if diags.HasErrors() {
+			fmt.Fprintf(io.err, "%s: %s\n", d.file, countErrors(diags))
+			return nil, false
+		}
+		*out = engine.DeclaredDrive(pd)
+	}
+	declared := maps.Clone(out.Declared)
+	for k, v := range map[string]string{"model": d.model, "serial": d.serial, "firmware": d.firmware, "vendor": d.vendor} {
+		if v = strings.TrimSpace(v); v != "" {
+			declared = setKey(declared, k, v)
+		}
+	}
+	if d.capacity > 0 {
+		declared = setKey(declared, results.DeclaredCapacity, strconv.FormatInt(int64(d.capacity), 10))
+	}
+	out.Declared = declared
+	if d.file == "" && len(declared) == 0 {
+		return nil, true
+	}
+	return out, true
+}
+
+// setKey sets m[k] = v, making m when it is nil.
+func setKey(m map[string]string, k, v string) map[string]string {
+	if m == nil {
+		m = map[string]string{}
+	}
+	m[k] = v
+	return m
 }
 
 // importedFailures lists the imported steps whose figures cannot be taken

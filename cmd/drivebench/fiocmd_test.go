@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -243,5 +244,72 @@ profile "many" {
 	}
 	if n := strings.Count(string(out), `"jobname"`); n != 1 {
 		t.Errorf("fio printed %d job results for numjobs = 4, want 1 (group_reporting)", n)
+	}
+}
+
+// TestImportNamesTheDrive: an import says which drive fio measured, by
+// flags or by a drive file in the plan language (the flags override it),
+// so the reports name the drive; outputs of several drives are refused,
+// and so is a drive file with a mistake, at its place.
+func TestImportNamesTheDrive(t *testing.T) {
+	work := t.TempDir()
+	driveFile := filepath.Join(work, "drive.hcl")
+	os.WriteFile(driveFile, []byte(`spec_sheet "cm9-3.84tb" {
+  model    = "KIOXIA KCM9XRJE3T84"
+  capacity = "3.84TB"
+}
+
+drive "cm9" {
+  model      = "KIOXIA KCM9XRJE3T84"
+  serial     = "X4E0A01ZT1A8"
+  firmware   = "0101"
+  spec_sheet = "cm9-3.84tb"
+}
+`), 0o644)
+	for _, tt := range []struct {
+		name     string
+		flags    []string
+		declared map[string]string
+		sheet    string
+		identity string
+	}{
+		{"flags", []string{"-model", "KIOXIA KCM9XRJE3T84", "-serial", "X4E0A01ZT1A8", "-firmware", "0102", "-capacity", "3.84TB"},
+			map[string]string{"model": "KIOXIA KCM9XRJE3T84", "serial": "X4E0A01ZT1A8", "firmware": "0102", results.DeclaredCapacity: "3840000000000"},
+			"", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102, 3.84 TB (declared in the plan)."},
+		{"a drive file and a flag", []string{"-drive", driveFile, "-firmware", "0102"},
+			map[string]string{"model": "KIOXIA KCM9XRJE3T84", "serial": "X4E0A01ZT1A8", "firmware": "0102"},
+			"cm9-3.84tb", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102 (declared in the plan)."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "imported")
+			args := append([]string{"import", "fio", fioFixtures[0], "-out", dir}, tt.flags...)
+			if code, _, errOut := runCLI(t, args...); code != exitOK {
+				t.Fatalf("exit %d\n%s", code, errOut)
+			}
+			folder, err := results.Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := folder.Manifest.Drives[0]
+			if !maps.Equal(d.Declared, tt.declared) || (d.SpecSheet == nil) != (tt.sheet == "") || d.SpecSheet != nil && d.SpecSheet.Name != tt.sheet {
+				t.Errorf("drive %+v, sheet %+v; want %v, sheet %q", d, d.SpecSheet, tt.declared, tt.sheet)
+			}
+			if md := readFile(t, filepath.Join(dir, "report.md")); !strings.Contains(md, tt.identity) {
+				t.Errorf("report.md lacks %q", tt.identity)
+			}
+		})
+	}
+
+	code, _, errOut := runCLI(t, append(append([]string{"import", "fio"}, fioFixtures...), "-out", filepath.Join(work, "three"), "-serial", "S1")...)
+	if code != exitUsage || !strings.Contains(errOut, "drives (") || !strings.Contains(errOut, "import each drive's outputs on their own") {
+		t.Errorf("three drives, one serial: exit %d, %s", code, errOut)
+	}
+	os.WriteFile(driveFile, []byte("drive \"cm9\" {\n  modle = \"X\"\n}\n"), 0o644)
+	code, _, errOut = runCLI(t, "import", "fio", fioFixtures[0], "-out", filepath.Join(work, "bad"), "-drive", driveFile)
+	if code != exitUsage || !strings.Contains(errOut, driveFile+":2:") || !strings.Contains(errOut, "model") {
+		t.Errorf("a mistyped attribute: exit %d, %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(work, "bad")); !os.IsNotExist(err) {
+		t.Errorf("a refused import wrote its folder: %v", err)
 	}
 }

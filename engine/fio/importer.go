@@ -28,7 +28,12 @@ import (
 // anything is written; a file that holds no fio report, or one that
 // cannot be read (a report cut short), fails the import, naming the file
 // and the place.
-func Import(dir string, files []string) error {
+//
+// drive, when not nil, is who the drive measured is (its declared
+// identity, spec entries and spec sheet, as a drive block says), for the
+// reports and the catalog, which otherwise know it by fio's filename
+// only; the outputs must then be of one drive.
+func Import(dir string, files []string, drive *results.Drive) error {
 	if len(files) == 0 {
 		return errors.New("no fio output files to import")
 	}
@@ -48,7 +53,11 @@ func Import(dir string, files []string) error {
 	if err := sameSteps(imports); err != nil {
 		return err
 	}
-	folder, err := results.Create(dir, importManifest(imports))
+	m := importManifest(imports)
+	if err := declareDrive(m, drive); err != nil {
+		return err
+	}
+	folder, err := results.Create(dir, m)
 	if err != nil {
 		return err
 	}
@@ -376,6 +385,25 @@ func hasHist(r *metrics.Result) bool {
 
 // importManifest describes the imported runs: one profile per job name,
 // with fio's options as its parameters, and one drive per filename.
+// declareDrive gives the one drive of the import m who drive says it is;
+// nothing when drive is nil.
+func declareDrive(m *results.Manifest, drive *results.Drive) error {
+	if drive == nil {
+		return nil
+	}
+	if len(m.Drives) != 1 {
+		names := make([]string, len(m.Drives))
+		for i, d := range m.Drives {
+			names[i] = d.Name
+		}
+		return fmt.Errorf("the outputs measured %d drives (%s), and a drive's identity names one: import each drive's outputs on their own, each with its identity",
+			len(m.Drives), strings.Join(names, ", "))
+	}
+	d := &m.Drives[0]
+	d.Declared, d.Spec, d.SpecSheet = drive.Declared, drive.Spec, drive.SpecSheet
+	return nil
+}
+
 func importManifest(imports []imported) *results.Manifest {
 	m := &results.Manifest{Plan: "fio-import", Testbed: results.Testbed{Name: "imported", Detected: map[string]string{}}}
 	planHash := sha256.New()

@@ -31,7 +31,7 @@ func importAll(t *testing.T) (string, map[string]*results.Record) {
 	for _, f := range importFixtures {
 		files = append(files, filepath.Join("testdata", f))
 	}
-	if err := Import(dir, files); err != nil {
+	if err := Import(dir, files, nil); err != nil {
 		t.Fatal(err)
 	}
 	folder, err := results.Open(dir)
@@ -148,7 +148,7 @@ func TestImportRefusesNonFioFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	err := Import(dir, []string{filepath.Join("testdata", "psync-randread.json"), bad, filepath.Join(t.TempDir(), "missing.json")})
+	err := Import(dir, []string{filepath.Join("testdata", "psync-randread.json"), bad, filepath.Join(t.TempDir(), "missing.json")}, nil)
 	if err == nil || !strings.Contains(err.Error(), bad+": fio's output holds no JSON report") || !strings.Contains(err.Error(), "missing.json") {
 		t.Fatalf("error %v", err)
 	}
@@ -168,7 +168,7 @@ func TestImportRefusesFiguresThatDoNotAddUp(t *testing.T) {
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "imported")
-			if err := Import(dir, []string{filepath.Join("testdata", tc.file)}); err != nil {
+			if err := Import(dir, []string{filepath.Join("testdata", tc.file)}, nil); err != nil {
 				t.Fatal(err)
 			}
 			folder, err := results.Open(dir)
@@ -193,7 +193,7 @@ func TestImportAppendedRuns(t *testing.T) {
 	file := filepath.Join("testdata", "appended-2runs.json")
 	raw := readTestdata(t, file[len("testdata/"):])
 	dir := filepath.Join(t.TempDir(), "imported")
-	if err := Import(dir, []string{file}); err != nil {
+	if err := Import(dir, []string{file}, nil); err != nil {
 		t.Fatal(err)
 	}
 	folder, err := results.Open(dir)
@@ -270,7 +270,7 @@ func TestImportRefusesWhatItCannotRead(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(filepath.Base(tt.file), func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "imported")
-			err := Import(dir, []string{tt.file})
+			err := Import(dir, []string{tt.file}, nil)
 			if err == nil || err.Error() != tt.want {
 				t.Fatalf("error\n%v\nwant\n%s", err, tt.want)
 			}
