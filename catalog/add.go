@@ -232,7 +232,7 @@ type identity struct {
 func driveIdentity(runID string, d results.Drive) identity {
 	ident := d.Identity()
 	k := ident.Known()
-	id := identity{model: k.Model, serial: k.Serial, firmware: k.Firmware, vendor: k.Vendor, capacity: d.Size, source: "none"}
+	id := identity{model: k.Model, serial: k.Serial, firmware: k.Firmware, vendor: k.Vendor, capacity: cmp.Or(k.CapacityBytes, d.Size), source: "none"}
 	var detected, declared bool
 	for _, f := range [][2]string{
 		{ident.Detected.Model, ident.Declared.Model}, {ident.Detected.Serial, ident.Declared.Serial},

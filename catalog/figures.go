@@ -184,6 +184,7 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 		if v != nil {
 			s.value, s.valid = *v, true
 		}
+		s.model, s.serial = modelLabel(s.model, s.runID), serialLabel(s.serial, s.runID)
 		s.histogram = blob
 		out = append(out, s)
 	}

@@ -264,3 +264,80 @@ func TestOutliersNeedMoreThanABucket(t *testing.T) {
 		}
 	}
 }
+
+// TestUnidentifiedDrivesAreNamedByRun: drives without a model or serial
+// (fio's outputs imported without -model) are each named by their run in
+// every view, never grouped together under an empty name.
+func TestUnidentifiedDrivesAreNamedByRun(t *testing.T) {
+	fleet, _ := fleetCatalog(t)
+	runs := append([]memRun(nil), fleet[0], fleet[len(fleet)-1])
+	start := time.Date(2026, 3, 1, 8, 0, 0, 0, time.UTC)
+	for i := range 2 {
+		runs = append(runs, makeRun(t, "/anonymous", drive{}, start.Add(time.Duration(i)*time.Hour), latencyOf(drive{}, i), nil))
+	}
+	forEachBackend(t, func(t *testing.T, c *Catalog) {
+		ctx := context.Background()
+		addAll(t, c, runs)
+		list, err := c.Runs(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		for _, r := range list {
+			if r.Model == "" {
+				want = append(want, "(unidentified drive, run "+r.RunID+")")
+			}
+		}
+		slices.Sort(want)
+		if len(want) != 2 {
+			t.Fatalf("runs %+v", list)
+		}
+		point := Point{Profile: "random.randread", Point: "iodepth=32,numjobs=4", Direction: "read"}
+		f, err := c.Fleet(ctx, FleetQuery{Point: point, Figure: "p99", GroupBy: "model"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var groups []string
+		for _, g := range f.Groups {
+			if g.Model[0] == '(' {
+				groups = append(groups, g.Model)
+				if g.Drives != 1 || g.Members[0].Serial != "(no serial, run "+g.Members[0].RunID+")" {
+					t.Errorf("group %+v", g)
+				}
+			}
+		}
+		if !slices.Equal(groups, want) || len(f.Groups) != 4 {
+			t.Errorf("fleet groups %q of %d, want %q and the two models", groups, len(f.Groups), want)
+		}
+		tr, err := c.Trend(ctx, TrendQuery{Point: point, Figure: "p99", By: "firmware"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		drives, err := c.Drives(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rollup, err := c.Rollup(ctx, Filter{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		named := map[string]bool{}
+		for _, r := range tr.Rows {
+			named[r.Model] = true
+		}
+		for _, d := range drives {
+			named[d.Model] = true
+		}
+		for _, r := range rollup {
+			named[r.Model] = true
+			if slices.Contains(r.FailingSerials, "") {
+				t.Errorf("rollup row %+v lists a blank serial", r)
+			}
+		}
+		for _, w := range append(want, "") {
+			if named[w] != (w != "") {
+				t.Errorf("trend, drives and rollup name %q: %v (all: %v)", w, named[w], named)
+			}
+		}
+	})
+}

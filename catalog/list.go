@@ -59,10 +59,11 @@ type DriveRow struct {
 }
 
 // Drives lists the drives with a run matching f, by model and serial.
-// Firmware is the one of the drive's latest matching run.
+// Firmware is the one of the drive's latest matching run. A drive without
+// a model or a serial is named by its (first) run (modelLabel).
 func (c *Catalog) Drives(ctx context.Context, f Filter) ([]DriveRow, error) {
 	cond, args := f.where(1)
-	q := `SELECT d.drive_id, d.model, d.serial, d.capacity_bytes, COUNT(*), MIN(r.created), MAX(r.created),
+	q := `SELECT d.drive_id, d.model, d.serial, d.capacity_bytes, COUNT(*), MIN(r.created), MAX(r.created), MIN(r.run_id),
 		(SELECT rd2.firmware FROM run_drives rd2 JOIN runs r2 ON r2.run_id = rd2.run_id WHERE rd2.drive_id = d.drive_id
 			ORDER BY r2.created DESC LIMIT 1)
 		FROM ` + runDrives + ` WHERE ` + cond + `
@@ -75,9 +76,11 @@ func (c *Catalog) Drives(ctx context.Context, f Filter) ([]DriveRow, error) {
 	var out []DriveRow
 	for rows.Next() {
 		var d DriveRow
-		if err := rows.Scan(&d.DriveID, &d.Model, &d.Serial, &d.Capacity, &d.Runs, &d.First, &d.Last, &d.Firmware); err != nil {
+		var run string
+		if err := rows.Scan(&d.DriveID, &d.Model, &d.Serial, &d.Capacity, &d.Runs, &d.First, &d.Last, &run, &d.Firmware); err != nil {
 			return nil, err
 		}
+		d.Model, d.Serial = modelLabel(d.Model, run), serialLabel(d.Serial, run)
 		out = append(out, d)
 	}
 	return out, rows.Err()

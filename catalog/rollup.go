@@ -35,30 +35,58 @@ type RollupRow struct {
 // per drive in SQL, then per line here, gives both the counts and the
 // failing serials. The verdicts carry their drive's model, firmware and
 // serial (schema version 4), so the pass reads the verdicts_rollup index
-// in its GROUP BY order and joins runs only for a filter on them.
+// in its GROUP BY order and joins runs only for a filter on them. The
+// verdicts of drives without a model or a serial, which each run names
+// apart (modelLabel, serialLabel), are counted by a second pass that
+// groups them by run too.
 func (c *Catalog) Rollup(ctx context.Context, f Filter) ([]RollupRow, error) {
 	cond, args := f.whereOn(1, "v.model", "v.firmware", "v.serial")
 	from := "verdicts v"
 	if f.onRuns() {
 		from += " JOIN runs r ON r.run_id = v.run_id"
 	}
-	q := `SELECT v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial, COUNT(*)
-		FROM ` + from + `
-		WHERE v.model IS NOT NULL AND ` + cond + `
-		GROUP BY v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial`
-	rows, err := c.db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, c.queryError(err)
-	}
-	defer rows.Close()
 	lines := map[[6]string]*RollupRow{}
-	for rows.Next() {
-		var k [6]string
-		var status, serial string
-		var n int
-		if err := rows.Scan(&k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &status, &serial, &n); err != nil {
+	identified := `SELECT '', v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial, COUNT(*)
+		FROM ` + from + `
+		WHERE v.model IS NOT NULL AND v.model <> '' AND v.serial <> '' AND ` + cond + `
+		GROUP BY v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial`
+	unidentified := `SELECT v.run_id, v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial, COUNT(*)
+		FROM ` + from + `
+		WHERE (v.model = '' OR v.serial = '') AND ` + cond + `
+		GROUP BY v.run_id, v.model, v.firmware, v.kind, v.name, v.metric, v.subject, v.status, v.serial`
+	for _, q := range []string{identified, unidentified} {
+		if err := c.countVerdicts(ctx, q, args, lines); err != nil {
 			return nil, err
 		}
+	}
+	out := make([]RollupRow, 0, len(lines))
+	for _, r := range lines {
+		slices.Sort(r.FailingSerials)
+		out = append(out, *r)
+	}
+	slices.SortFunc(out, func(a, b RollupRow) int {
+		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Firmware, b.Firmware), cmp.Compare(a.Kind, b.Kind),
+			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Metric, b.Metric), cmp.Compare(a.Subject, b.Subject))
+	})
+	return out, nil
+}
+
+// countVerdicts adds the verdict counts query q returns (run, model,
+// firmware, kind, name, metric, subject, status, serial, count) to lines.
+func (c *Catalog) countVerdicts(ctx context.Context, q string, args []any, lines map[[6]string]*RollupRow) error {
+	rows, err := c.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return c.queryError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var k [6]string
+		var run, status, serial string
+		var n int
+		if err := rows.Scan(&run, &k[0], &k[1], &k[2], &k[3], &k[4], &k[5], &status, &serial, &n); err != nil {
+			return err
+		}
+		k[0], serial = modelLabel(k[0], run), serialLabel(serial, run)
 		r := lines[k]
 		if r == nil {
 			r = &RollupRow{Model: k[0], Firmware: k[1], Kind: k[2], Name: k[3], Metric: k[4], Subject: k[5], FailingSerials: []string{}}
@@ -79,16 +107,7 @@ func (c *Catalog) Rollup(ctx context.Context, f Filter) ([]RollupRow, error) {
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, c.queryError(err)
+		return c.queryError(err)
 	}
-	out := make([]RollupRow, 0, len(lines))
-	for _, r := range lines {
-		slices.Sort(r.FailingSerials)
-		out = append(out, *r)
-	}
-	slices.SortFunc(out, func(a, b RollupRow) int {
-		return cmp.Or(cmp.Compare(a.Model, b.Model), cmp.Compare(a.Firmware, b.Firmware), cmp.Compare(a.Kind, b.Kind),
-			cmp.Compare(a.Name, b.Name), cmp.Compare(a.Metric, b.Metric), cmp.Compare(a.Subject, b.Subject))
-	})
-	return out, nil
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -298,6 +299,20 @@ drive "cm9" {
 				t.Errorf("report.md lacks %q", tt.identity)
 			}
 		})
+	}
+
+	// In the catalog the drive is named, and one imported without an
+	// identity is named by its run, not by an empty model.
+	named, anonymous := filepath.Join(work, "named"), filepath.Join(work, "anonymous")
+	runCLI(t, "import", "fio", fioFixtures[0], "-out", named, "-model", "KIOXIA KCM9XRJE3T84", "-serial", "X4E0A01ZT1A8", "-capacity", "3.84TB")
+	runCLI(t, "import", "fio", fioFixtures[1], "-out", anonymous)
+	db := filepath.Join(work, "catalog.db")
+	if code, _, errOut := runCLI(t, "catalog", "add", "-catalog", db, named, anonymous); code != exitOK {
+		t.Fatalf("catalog add: exit %d: %s", code, errOut)
+	}
+	_, ls, _ := runCLI(t, "catalog", "ls", "-drives", "-catalog", db)
+	if !regexp.MustCompile(`KIOXIA KCM9XRJE3T84 +X4E0A01ZT1A8 +3.84 TB`).MatchString(ls) || !strings.Contains(ls, "(unidentified drive, run ") {
+		t.Errorf("catalog ls -drives:\n%s", ls)
 	}
 
 	code, _, errOut := runCLI(t, append(append([]string{"import", "fio"}, fioFixtures...), "-out", filepath.Join(work, "three"), "-serial", "S1")...)
