@@ -7,12 +7,16 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
+
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
 )
 
 // A query's result is handed on row by row as the database produces it and
@@ -130,9 +134,13 @@ func (c *Catalog) stream(ctx context.Context, cancel context.CancelFunc, query s
 	defer done()
 	defer rows.Close()
 	defer cancel()
-	cols, err := rows.Columns()
+	types, err := rows.ColumnTypes()
 	if err != nil {
 		return 0, err
+	}
+	cols := make([]string, len(types))
+	for i, t := range types {
+		cols[i] = t.Name()
 	}
 	if err := sink.Start(cols); err != nil {
 		return 0, err
@@ -154,7 +162,7 @@ func (c *Catalog) stream(ctx context.Context, cancel context.CancelFunc, query s
 			return n, err
 		}
 		for i, v := range vals {
-			vals[i] = plainValue(v)
+			vals[i] = plainValue(v, types[i])
 		}
 		if err := sink.Row(vals); err != nil {
 			return n, err
@@ -253,14 +261,21 @@ func readAuthorizer(action sqlite.AuthorizerActionCode, arg1, arg2, _, _ string)
 }
 
 // plainValue turns what a driver scanned into a value for tables, CSV and
-// JSON: text as string, binary as a note of its size, times as RFC 3339.
-func plainValue(v any) any {
+// JSON, the same from both databases: text as string, numbers as int64 or
+// float64 (PostgreSQL's NUMERIC, of AVG and SUM, comes as text:
+// "1234.5000000000000000", where SQLite's is a number), binary as a
+// description (blobText), times as RFC 3339.
+func plainValue(v any, col *sql.ColumnType) any {
 	switch x := v.(type) {
 	case []byte:
-		if utf8.Valid(x) {
-			return string(x)
+		if blobType(col.DatabaseTypeName()) || !utf8.Valid(x) {
+			return blobText(col.Name(), x)
 		}
-		return fmt.Sprintf("(%d bytes)", len(x))
+		return string(x)
+	case string:
+		if col.DatabaseTypeName() == "NUMERIC" {
+			return numericValue(x)
+		}
 	case time.Time:
 		return x.UTC().Format(time.RFC3339Nano)
 	case int32:
@@ -271,4 +286,36 @@ func plainValue(v any) any {
 		return float64(x)
 	}
 	return v
+}
+
+func blobType(name string) bool { return name == "BLOB" || name == "BYTEA" }
+
+// numericValue is PostgreSQL's NUMERIC text as a number: int64 when whole
+// and written without a fraction (SUM, COUNT over numerics), else
+// float64, as SQLite gives it; the text itself when it is neither (NaN).
+func numericValue(text string) any {
+	if !strings.ContainsAny(text, ".eE") {
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return n
+		}
+	}
+	if f, err := strconv.ParseFloat(text, 64); err == nil {
+		return f
+	}
+	return text
+}
+
+// blobText describes a binary value by what it holds. The catalog's one
+// binary column is step_latency.histogram, the metrics package's form of
+// a latency histogram: "<histogram of 2,000 I/Os, 907 bytes>"; anything
+// else is "<blob 907 bytes>". Percentiles of histograms are what fleet
+// and export read from them.
+func blobText(column string, b []byte) string {
+	if column == "histogram" {
+		var h metrics.Histogram
+		if h.UnmarshalBinary(b) == nil {
+			return fmt.Sprintf("<histogram of %s I/Os, %d bytes>", format.Count(float64(h.Count())), len(b))
+		}
+	}
+	return fmt.Sprintf("<blob %d bytes>", len(b))
 }

@@ -3,8 +3,11 @@ package catalog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -270,4 +273,37 @@ func tableExists(t *testing.T, c *Catalog, name string) bool {
 		t.Fatal(err)
 	}
 	return n > 0
+}
+
+// TestQueryValuesAlikeOnBothDatabases: a query's values are the same from
+// SQLite and from PostgreSQL: numbers as numbers (PostgreSQL's NUMERIC,
+// of AVG and SUM, comes as text), a histogram named by what it holds.
+func TestQueryValuesAlikeOnBothDatabases(t *testing.T) {
+	runs, _ := fleetCatalog(t)
+	const q = `SELECT COUNT(*) AS n, SUM(ios) AS ios, AVG(iops) AS iops, AVG(ios) AS mean_ios, 1.5 AS x, histogram
+		FROM step_latency WHERE histogram IS NOT NULL GROUP BY histogram ORDER BY SUM(ios) DESC, histogram LIMIT 1`
+	var got [][]any
+	forEachBackend(t, func(t *testing.T, c *Catalog) {
+		addAll(t, c, runs[:2])
+		tab, err := c.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := tab.Rows[0]
+		for i, want := range []string{"int64", "int64", "float64", "float64", "float64", "string"} {
+			if typ := fmt.Sprintf("%T", row[i]); typ != want {
+				t.Errorf("%s is a %s (%v), want a %s", tab.Columns[i], typ, row[i], want)
+			}
+		}
+		if h, _ := row[5].(string); !regexp.MustCompile(`^<histogram of [0-9,]+ I/Os, [0-9]+ bytes>$`).MatchString(h) {
+			t.Errorf("histogram %q", row[5])
+		}
+		got = append(got, row)
+	})
+	if len(got) == 2 && !reflect.DeepEqual(got[0], got[1]) {
+		t.Errorf("SQLite gives %v, PostgreSQL %v", got[0], got[1])
+	}
+	if v := blobText("other", []byte{1, 2, 3}); v != "<blob 3 bytes>" {
+		t.Errorf("a blob of no known meaning: %q", v)
+	}
 }

@@ -8,7 +8,16 @@ import (
 
 // The tables below are the rows of each listing for terminals (human:
 // figures written in their units) and for CSV (raw numbers: ns, B/s,
-// bytes).
+// bytes, with the unit in the column's name: "median (ns)").
+
+// unitColumn is a column's name: for people as it is, its cells carry
+// their units; for programs with the unit its raw numbers are in.
+func unitColumn(name, unit string, human bool) string {
+	if human || unit == "" {
+		return name
+	}
+	return name + " (" + unit + ")"
+}
 
 // RunsTable lists runs.
 func RunsTable(rows []RunRow) *Table {
@@ -21,7 +30,7 @@ func RunsTable(rows []RunRow) *Table {
 
 // DrivesTable lists drives.
 func DrivesTable(rows []DriveRow, human bool) *Table {
-	t := &Table{Columns: []string{"model", "serial", "firmware", "capacity", "runs", "first run", "last run"}}
+	t := &Table{Columns: []string{"model", "serial", "firmware", unitColumn("capacity", "B", human), "runs", "first run", "last run"}}
 	for _, d := range rows {
 		t.Rows = append(t.Rows, []any{d.Model, d.Serial, d.Firmware, figure("B", float64(d.Capacity), human), int64(d.Runs), d.First, d.Last})
 	}
@@ -60,9 +69,12 @@ func FleetTable(f *Fleet, human bool) *Table {
 	}
 	cols = append(cols, "drives", "I/Os")
 	for _, p := range FleetPercentiles {
-		cols = append(cols, "merged p"+format.Trim(p))
+		cols = append(cols, unitColumn("merged p"+format.Trim(p), "ns", human))
 	}
-	cols = append(cols, f.Figure+" min", "median", "max", "MAD", "outliers")
+	for _, c := range []string{f.Figure + " min", "median", "max", "MAD"} {
+		cols = append(cols, unitColumn(c, f.Unit, human))
+	}
+	cols = append(cols, "outliers")
 	t := &Table{Columns: cols}
 	for _, g := range f.Groups {
 		row := []any{g.Model}
@@ -104,7 +116,10 @@ func RollupTable(rows []RollupRow) *Table {
 
 // TrendTable has one row per model and firmware (or date).
 func TrendTable(tr *Trend, human bool) *Table {
-	t := &Table{Columns: []string{"model", tr.By, "runs", "drives", tr.Figure + " min", "median", "max", "merged"}}
+	t := &Table{Columns: []string{"model", tr.By, "runs", "drives"}}
+	for _, c := range []string{tr.Figure + " min", "median", "max", "merged"} {
+		t.Columns = append(t.Columns, unitColumn(c, tr.Unit, human))
+	}
 	for _, r := range tr.Rows {
 		var merged any
 		if r.Merged != nil {

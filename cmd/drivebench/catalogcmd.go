@@ -607,7 +607,9 @@ func cellText(v any, human bool) string {
 		if human {
 			return format.Plain(x)
 		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		// in full, never in exponent form (1.2e+06), which spreadsheets
+		// and shell tools read as text
+		return strconv.FormatFloat(x, 'f', -1, 64)
 	case string:
 		return x
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -81,6 +82,16 @@ func TestCatalogCommands(t *testing.T) {
 		if !strings.Contains(fleet, want) {
 			t.Errorf("fleet lacks %q:\n%s", want, fleet)
 		}
+	}
+	// CSV is for programs: plain numbers, never 1.2e+06, and the unit of
+	// each column's numbers in its name.
+	fleetCSV := run("fleet", "-catalog", cat, "-profile", "read", "-point", "iodepth=4", "-figure", "p99", "-format", "csv")
+	fr, err := csv.NewReader(strings.NewReader(fleetCSV)).ReadAll()
+	if err != nil || len(fr) != 3 || strings.Join(fr[0], ",") != "model,drives,I/Os,merged p50 (ns),merged p90 (ns),merged p99 (ns),merged p99.9 (ns),merged p99.99 (ns),p99 min (ns),median (ns),max (ns),MAD (ns),outliers" {
+		t.Errorf("fleet -format csv: %v\n%s", err, fleetCSV)
+	}
+	if regexp.MustCompile(`[0-9][eE][+-]?[0-9]`).MatchString(fleetCSV) || cellText(1_234_567.5, false) != "1234567.5" || cellText(2.5e-7, false) != "0.00000025" {
+		t.Errorf("fleet -format csv writes a number in exponent form:\n%s", fleetCSV)
 	}
 	rollup := run("rollup", "-catalog", cat, "-format", "csv")
 	rr, _ := csv.NewReader(strings.NewReader(rollup)).ReadAll()
