@@ -60,6 +60,9 @@ func (c *Catalog) Add(ctx context.Context, dir string) (AddResult, error) {
 // AddRecords adds a run that is already in memory, read from (or about
 // to be written to) the results folder dir, as Add does.
 func (c *Catalog) AddRecords(ctx context.Context, dir string, m *results.Manifest, recs []*results.Record, health map[string]*results.Health) (AddResult, error) {
+	if c.reading {
+		return AddResult{Dir: dir}, fmt.Errorf("add %s to catalog %s: the catalog was opened to read", dir, c.Where)
+	}
 	run, err := newRun(dir, m, recs, health)
 	if err != nil {
 		return AddResult{Dir: dir}, err

@@ -6,7 +6,6 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -211,11 +210,7 @@ func (c *Catalog) readOnly(ctx context.Context, query string, timeout time.Durat
 // it names).
 func (c *Catalog) readOnlyDB() (*sql.DB, error) {
 	c.roOnce.Do(func() {
-		q := url.Values{}
-		q.Add("mode", "ro")
-		q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", busyTimeout.Milliseconds()))
-		q.Add("_pragma", "query_only(1)")
-		base, err := sqlite.NewConnector("file:" + c.Where + "?" + q.Encode())
+		base, err := sqlite.NewConnector(readOnlyDSN(c.Where))
 		if err != nil {
 			c.roErr = err
 			return

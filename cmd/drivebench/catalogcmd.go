@@ -20,6 +20,7 @@ import (
 
 // catalogCommands are the subcommands of drivebench catalog.
 var catalogCommands = []command{
+	{name: "init", summary: "create the catalog, or migrate an existing one to this version's schema", run: cmdCatalogInit},
 	{name: "add", summary: "add results folders to the catalog; adding a run again keeps one copy", run: cmdCatalogAdd},
 	{name: "ls", summary: "list the runs (or with -drives the drives) that match the filters", run: cmdCatalogLs},
 	{name: "query", summary: "run read-only SQL on the catalog (docs/catalog.md has the schema)", run: cmdCatalogQuery},
@@ -49,6 +50,9 @@ type catalogFlags struct {
 	formats        []string
 	filter         catalog.Filter
 	since, until   string
+	// create, for commands that write, makes a catalog that does not
+	// exist (-create).
+	create bool
 }
 
 func (cf *catalogFlags) register(fs *flagSet, formats ...string) {
@@ -70,9 +74,14 @@ func (cf *catalogFlags) registerFilter(fs *flagSet) {
 	fs.StringVar(&cf.until, "until", "", "only runs created before this date")
 }
 
-// open checks the flags and opens the catalog; ok is false after an
-// error has been shown.
-func (cf *catalogFlags) open(ctx context.Context, fs *flagSet) (*catalog.Catalog, bool) {
+// registerCreate adds -create, for a command that writes the catalog.
+func (cf *catalogFlags) registerCreate(fs *flagSet) {
+	fs.BoolVar(&cf.create, "create", false, "create the catalog if it does not exist (as catalog init does); without it a catalog named by -catalog or $"+catalog.EnvVar+" must exist, so a mistyped path is not made into a new, empty one")
+}
+
+// open checks the flags and opens the catalog for access (catalog.Read
+// or catalog.Write); ok is false after an error has been shown.
+func (cf *catalogFlags) open(ctx context.Context, fs *flagSet, access catalog.Access) (*catalog.Catalog, bool) {
 	for _, d := range []struct {
 		text string
 		dst  *time.Time
@@ -91,7 +100,7 @@ func (cf *catalogFlags) open(ctx context.Context, fs *flagSet) (*catalog.Catalog
 		fmt.Fprintf(fs.io.err, "drivebench %s: unknown -format %q: use one of %s\n", fs.Name(), cf.format, strings.Join(cf.formats, ", "))
 		return nil, false
 	}
-	c, err := catalog.Open(ctx, catalog.Resolve(cf.target, fs.io.getenv))
+	c, err := openCatalog(ctx, cf.target, fs.io.getenv, access, cf.create)
 	if err != nil {
 		fmt.Fprintf(fs.io.err, "drivebench %s: %v\n", fs.Name(), err)
 		return nil, false
@@ -99,10 +108,60 @@ func (cf *catalogFlags) open(ctx context.Context, fs *flagSet) (*catalog.Catalog
 	return c, true
 }
 
-func cmdCatalogAdd(ctx context.Context, args []string, io stdio) int {
-	fs := newFlagSet("catalog add", "DIR...", "Add the runs of results folders to the catalog, each in one transaction. A folder that does not parse is reported and skipped.", io)
+// openCatalog opens the catalog the flag, else $DRIVEBENCH_CATALOG, else
+// the default file names, for access. A writer creates the default file
+// when it is not there yet, and a named catalog only when create says so;
+// a catalog that is not there is explained with what to do.
+func openCatalog(ctx context.Context, flag string, getenv func(string) string, access catalog.Access, create bool) (*catalog.Catalog, error) {
+	target := catalog.Resolve(flag, getenv)
+	named := catalogConfigured(flag, getenv) != ""
+	if access == catalog.Write && (create || !named) {
+		access = catalog.Create
+	}
+	c, err := catalog.OpenFor(ctx, target, access)
+	var none *catalog.NoCatalogError
+	switch {
+	case !errors.As(err, &none):
+		return c, err
+	case access == catalog.Read:
+		return nil, fmt.Errorf("%w: name the catalog with -catalog or $%s; runs are added to one with drivebench catalog add (drivebench catalog init creates one)", err, catalog.EnvVar)
+	}
+	return nil, fmt.Errorf("%w: create it with drivebench catalog init -catalog %s, or give -create; a catalog that does not exist is not made on its own, so that a mistyped path does not become a new, empty catalog", err, target)
+}
+
+func cmdCatalogInit(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog init", "", "Create the catalog (an SQLite file with its folder, or the tables of a PostgreSQL database), or migrate an existing one to this version's schema, keeping its runs. "+
+		"Commands that add runs then use it; a catalog named by -catalog or $"+catalog.EnvVar+" is not created on its own.", io)
 	var cf catalogFlags
 	cf.register(fs)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if !noPositionals(fs) {
+		return exitUsage
+	}
+	target := catalog.Resolve(cf.target, io.getenv)
+	state := "ready"
+	if c, err := catalog.OpenFor(ctx, target, catalog.Write); err == nil {
+		c.Close()
+	} else if errors.As(err, new(*catalog.NoCatalogError)) {
+		state = "created"
+	}
+	c, err := catalog.OpenFor(ctx, target, catalog.Create)
+	if err != nil {
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", fs.Name(), err)
+		return exitUsage
+	}
+	defer c.Close()
+	fmt.Fprintf(io.out, "Catalog %s: %s, %s, schema version %d\n", c.Where, state, c.Kind(), catalog.SchemaVersion)
+	return exitOK
+}
+
+func cmdCatalogAdd(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("catalog add", "DIR...", "Add the runs of results folders to the catalog, each in one transaction. A folder that does not parse is reported and skipped, and the exit code is 2.", io)
+	var cf catalogFlags
+	cf.register(fs)
+	cf.registerCreate(fs)
 	dirs, code, done := parseInterspersed(fs, args)
 	if done {
 		return code
@@ -111,7 +170,7 @@ func cmdCatalogAdd(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench catalog add: name at least one results folder")
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Write)
 	if !ok {
 		return exitUsage
 	}
@@ -145,7 +204,7 @@ func cmdCatalogLs(ctx context.Context, args []string, io stdio) int {
 	if !noPositionals(fs) {
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -176,7 +235,7 @@ func cmdCatalogQuery(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintf(io.err, "drivebench catalog query: -limit %d -timeout %s: give a limit of 0 (none) or more rows and a positive time, such as -timeout 5m\n", *limit, *timeout)
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -268,7 +327,7 @@ func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
 		return code
 	}
 	cf, pf := &p.cf, &p.pf
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -326,7 +385,7 @@ func cmdCatalogRollup(ctx context.Context, args []string, io stdio) int {
 	if !noPositionals(fs) {
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -345,7 +404,7 @@ func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
 		return code
 	}
 	cf, pf := &p.cf, &p.pf
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -366,7 +425,7 @@ func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
 	if !noPositionals(fs) {
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}
@@ -397,7 +456,7 @@ func cmdCatalogReport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench catalog report: -out is required: the folder to write fleet.html in")
 		return exitUsage
 	}
-	c, ok := cf.open(ctx, fs)
+	c, ok := cf.open(ctx, fs, catalog.Read)
 	if !ok {
 		return exitUsage
 	}

@@ -8,11 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/drivebench/drivebench/catalog"
 )
 
 // catalogRuns runs testdata/catalog.hcl once per drive with -catalog, as
@@ -21,6 +24,9 @@ func catalogRuns(t *testing.T) (string, []string) {
 	t.Helper()
 	root := t.TempDir()
 	cat := filepath.Join(root, "catalog.db")
+	if code, out, errOut := runCLI(t, "catalog", "init", "-catalog", cat); code != exitOK || out != "Catalog "+cat+": created, sqlite, schema version "+strconv.Itoa(catalog.SchemaVersion)+"\n" {
+		t.Fatalf("catalog init: exit %d\n%s%s", code, out, errOut)
+	}
 	var dirs []string
 	for _, d := range [][3]string{{"ACME X1", "AX1-001", "1.0"}, {"ACME X1", "AX1-002", "1.1"}, {"Globex G7", "G7-001", "7.2"}} {
 		dir := filepath.Join(root, d[1])
@@ -159,7 +165,7 @@ func TestReportComparablesFromCatalog(t *testing.T) {
 func fixtureCatalog(t *testing.T) string {
 	t.Helper()
 	cat := filepath.Join(t.TempDir(), "catalog.db")
-	if code, out, errOut := runCLI(t, "catalog", "add", "-catalog", cat, "../../reports/testdata/vendor-acceptance"); code != exitOK {
+	if code, out, errOut := runCLI(t, "catalog", "add", "-create", "-catalog", cat, "../../reports/testdata/vendor-acceptance"); code != exitOK {
 		t.Fatalf("catalog add: exit %d\n%s%s", code, out, errOut)
 	}
 	return cat
@@ -258,3 +264,47 @@ func (h *headBuffer) Write(p []byte) (int, error) {
 }
 
 func (h *headBuffer) Len() int64 { return h.n.Load() }
+
+// TestCatalogMustExist: a catalog named by -catalog or $DRIVEBENCH_CATALOG
+// is not created by a command that lists or adds to it, so a mistyped path
+// is an error, not a new, empty catalog; catalog init and -create make
+// one, and the default file is made by the first run added to it. A run
+// whose -catalog names none is refused before it starts.
+func TestCatalogMustExist(t *testing.T) {
+	work := t.TempDir()
+	typo := filepath.Join(work, "catlog", "catalog.db")
+	fixture := "../../reports/testdata/vendor-acceptance"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"catalog", "ls", "-catalog", typo}, "drivebench catalog ls: there is no catalog at " + typo + ": name the catalog with -catalog or $DRIVEBENCH_CATALOG"},
+		{[]string{"catalog", "query", "-catalog", typo, "SELECT 1"}, "there is no catalog at " + typo},
+		{[]string{"catalog", "add", "-catalog", typo, fixture}, "drivebench catalog add: there is no catalog at " + typo + ": create it with drivebench catalog init -catalog " + typo + ", or give -create"},
+		{[]string{"run", "-catalog", typo, "-out", filepath.Join(work, "run"), "-var", "model=M", "-var", "serial=S", "-var", "firmware=F", "testdata/catalog.hcl"}, "drivebench run: -catalog: there is no catalog at " + typo},
+	} {
+		code, _, errOut := runCLI(t, tt.args...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, %s; want 2 and %q", tt.args, code, errOut, tt.want)
+		}
+	}
+	for _, p := range []string{filepath.Dir(typo), filepath.Join(work, "run")} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s was made: %v", p, err)
+		}
+	}
+
+	if code, out, errOut := runCLI(t, "catalog", "add", "-create", "-catalog", typo, fixture); code != exitOK || !strings.HasPrefix(out, "added") {
+		t.Errorf("add -create: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, "catalog", "init", "-catalog", typo); code != exitOK || !strings.Contains(out, ": ready, sqlite") {
+		t.Errorf("init of an existing catalog: exit %d, %s", code, out)
+	}
+	env := map[string]string{"HOME": work}
+	if code, out, errOut := runCLIWith(t, nil, env, "catalog", "add", fixture); code != exitOK || !strings.HasPrefix(out, "added") {
+		t.Errorf("add to the default catalog: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(work, ".local", "share", "drivebench", "catalog.db")); err != nil {
+		t.Errorf("the default catalog: %v", err)
+	}
+}

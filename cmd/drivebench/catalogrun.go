@@ -40,7 +40,7 @@ func expandComparables(ctx context.Context, entries []string, target, self strin
 			return nil, fmt.Errorf("comparable %q: %w", e, err)
 		}
 		if c == nil {
-			if c, err = catalog.Open(ctx, catalog.Resolve(target, getenv)); err != nil {
+			if c, err = openCatalog(ctx, target, getenv, catalog.Read, false); err != nil {
 				return nil, fmt.Errorf("comparable %q: %w", e, err)
 			}
 		}
@@ -56,6 +56,22 @@ func expandComparables(ctx context.Context, entries []string, target, self strin
 	return out, nil
 }
 
+// checkRunCatalog refuses, before a run starts, a catalog it could not
+// add itself to when it ends: hours later is too late to learn that a
+// mistyped -catalog names no catalog.
+func checkRunCatalog(ctx context.Context, io stdio, target string) bool {
+	if target == "" {
+		return true
+	}
+	c, err := openCatalog(ctx, target, io.getenv, catalog.Write, false)
+	if err != nil {
+		fmt.Fprintf(io.err, "drivebench run: -catalog: %v\n", err)
+		return false
+	}
+	c.Close()
+	return true
+}
+
 // addRunToCatalog adds a finished (or stopped) run's folder to the
 // configured catalog. A failure is reported but changes nothing of the
 // run: its results are safe in the folder, to be added later.
@@ -66,7 +82,7 @@ func addRunToCatalog(ctx context.Context, io stdio, target, dir string) {
 	// The run's own context may be cancelled (an interrupted run); the
 	// add is short and should still happen.
 	ctx = context.WithoutCancel(ctx)
-	c, err := catalog.Open(ctx, target)
+	c, err := openCatalog(ctx, target, io.getenv, catalog.Write, false)
 	if err == nil {
 		var res catalog.AddResult
 		res, err = c.Add(ctx, dir)

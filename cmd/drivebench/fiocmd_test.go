@@ -307,7 +307,7 @@ drive "cm9" {
 	runCLI(t, "import", "fio", fioFixtures[0], "-out", named, "-model", "KIOXIA KCM9XRJE3T84", "-serial", "X4E0A01ZT1A8", "-capacity", "3.84TB")
 	runCLI(t, "import", "fio", fioFixtures[1], "-out", anonymous)
 	db := filepath.Join(work, "catalog.db")
-	if code, _, errOut := runCLI(t, "catalog", "add", "-catalog", db, named, anonymous); code != exitOK {
+	if code, _, errOut := runCLI(t, "catalog", "add", "-create", "-catalog", db, named, anonymous); code != exitOK {
 		t.Fatalf("catalog add: exit %d: %s", code, errOut)
 	}
 	_, ls, _ := runCLI(t, "catalog", "ls", "-drives", "-catalog", db)

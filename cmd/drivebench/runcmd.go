@@ -79,6 +79,9 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		return finish(exitUsage, "")
 	}
 	p, g := c.plan, c.graph
+	if !checkRunCatalog(ctx, io, rf.catalog) {
+		return finish(exitUsage, "")
+	}
 	if dir == "" {
 		dir = filepath.Join("results", p.Name+"-"+time.Now().Format("20060102-150405"))
 	}
