@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,20 +54,7 @@ func TestHeldProcessIsFlagged(t *testing.T) {
 	}
 	time.Sleep(500 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
-		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
-	}
-	folder, err := results.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := folder.Records()
-	if err != nil || len(recs) != 2 {
-		t.Fatalf("%d records (%v)", len(recs), err)
-	}
-	long := recs[1]
+	long := interruptedRecords(t, cmd, &out, dir)[1]
 	// The probe's wake-up comes at least the stop less one nap late; an
 	// interval spans the stop less the one before it.
 	if long.Host == nil || long.Host.HeldS < (stopped-time.Second).Seconds() {

@@ -16,6 +16,26 @@ import (
 
 // startRun starts this test binary as drivebench running the interrupt
 // plan, and waits until the long step has begun.
+// interruptedRecords waits for the run cmd into dir to end as interrupted
+// and returns its two records: the quick step's and the interrupted one's.
+func interruptedRecords(t *testing.T, cmd *exec.Cmd, out *lockedBuffer, dir string) []*results.Record {
+	t.Helper()
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
+		t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
+	}
+	folder, err := results.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := folder.Records()
+	if err != nil || len(recs) != 2 {
+		t.Fatalf("%d records (%v), want the quick step's and the interrupted one's", len(recs), err)
+	}
+	return recs
+}
+
 func startRun(t *testing.T, dir string) (*exec.Cmd, *lockedBuffer) {
 	t.Helper()
 	cmd, out := startLong(t, "run", "-out", dir, "testdata/interrupt.hcl")
@@ -64,19 +84,7 @@ func TestInterruptKeepsResults(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "out")
 			cmd, out := startRun(t, dir)
 			cmd.Process.Signal(tc.sig)
-			err := cmd.Wait()
-			var exit *exec.ExitError
-			if !errors.As(err, &exit) || exit.ExitCode() != exitInterrupted {
-				t.Fatalf("exit %v, want %d\n%s", err, exitInterrupted, out.String())
-			}
-			folder, err := results.Open(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := folder.Records()
-			if err != nil || len(recs) != 2 {
-				t.Fatalf("%d records (%v), want the quick step's and the interrupted one's", len(recs), err)
-			}
+			recs := interruptedRecords(t, cmd, out, dir)
 			if recs[0].Status != results.StatusOK || recs[1].Status != results.StatusInterrupted || recs[1].Result == nil {
 				t.Errorf("statuses %s, %s; partial result %v", recs[0].Status, recs[1].Status, recs[1].Result != nil)
 			}
