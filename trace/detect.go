@@ -1,0 +1,35 @@
+package trace
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+)
+
+// Detect says which format a trace is in from its first bytes, which it
+// peeks at without consuming them.
+func Detect(r *bufio.Reader) (Format, error) {
+	head, _ := r.Peek(readBuffer)
+	if len(head) == 0 {
+		return "", errEmpty
+	}
+	if f, ok := detectIolog(head); ok {
+		return f, nil
+	}
+	return "", fmt.Errorf("not a trace format drivebench reads: %s (formats: fio iolog v2 and v3)", describeHead(head))
+}
+
+// describeHead quotes the start of an unknown file's first line, or says
+// it is binary.
+func describeHead(head []byte) string {
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	if len(line) > 60 {
+		line = line[:60]
+	}
+	for _, c := range line {
+		if c < 0x20 && c != '\t' && c != '\r' || c == 0x7f {
+			return fmt.Sprintf("binary data starting % x", head[:min(len(head), 8)])
+		}
+	}
+	return fmt.Sprintf("its first line is %q", line)
+}
