@@ -82,7 +82,7 @@ func skipRow(row results.AcceptanceRow, code, reason string) results.AcceptanceR
 // judge sets the measured figure, the ratio, the verdict and its code: a
 // figure missed under conditions that differ from the spec's is a
 // warning.
-func judge(row *results.AcceptanceRow, f figure, measured float64, differs bool) {
+func judge(row *results.AcceptanceRow, f specFigure, measured float64, differs bool) {
 	ratio := measured / row.Claimed
 	row.Measured, row.Ratio = &measured, &ratio
 	tol := row.TolerancePct / 100

@@ -84,7 +84,7 @@ func (a fit) compare(b fit) int {
 
 // bestCandidate picks the candidate whose conditions come closest to the
 // entry's, and of equals the one with the best figure.
-func bestCandidate(e *plan.SpecEntry, f figure, cands []Candidate) Candidate {
+func bestCandidate(e *plan.SpecEntry, f specFigure, cands []Candidate) Candidate {
 	rank := func(c Candidate) fit {
 		k := fit{figure: f.read(c.Total)}
 		if f.higher {

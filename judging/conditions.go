@@ -14,7 +14,7 @@ import (
 // entry's, or what the entry leaves unstated, and whether the comparison
 // is like with like: it is not when any condition is listed, since a
 // condition the spec leaves unstated makes its own conditions unknown.
-func conditions(a *plan.Accept, e *plan.SpecEntry, f figure, c Candidate, same []Candidate) ([]results.Condition, bool) {
+func conditions(a *plan.Accept, e *plan.SpecEntry, f specFigure, c Candidate, same []Candidate) ([]results.Condition, bool) {
 	var out []results.Condition
 	for _, cond := range []results.Condition{bsCondition(e, c), depthCondition(e, f, c, same), stateCondition(e, c), linkCondition(a, e)} {
 		if cond.Text != "" {
@@ -64,7 +64,7 @@ func depthText(qd, jobs int) string {
 	return fmt.Sprintf("QD%d x %d %s", qd, jobs, unit)
 }
 
-func depthCondition(e *plan.SpecEntry, f figure, c Candidate, same []Candidate) results.Condition {
+func depthCondition(e *plan.SpecEntry, f specFigure, c Candidate, same []Candidate) results.Condition {
 	measured := depthText(c.Workload.IODepth, c.Workload.NumJobs)
 	deepest := slices.MaxFunc(same, func(a, b Candidate) int {
 		return cmp.Compare(candidateOutstanding(a), candidateOutstanding(b))

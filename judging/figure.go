@@ -3,40 +3,31 @@ package judging
 import (
 	"fmt"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/results"
 )
 
-// figure is how a spec key is measured: its unit, which way is better,
-// and how to read it from a point.
-type figure struct {
+// specFigure is how a spec key is measured: its unit, which way is
+// better, and how to read it from a point, in the spec sheet's unit.
+type specFigure struct {
 	unit   string
 	higher bool
 	read   func(*metrics.DirStats) float64
 }
 
-// figureOf returns how to measure a spec key, its unit and direction as
-// results.SpecFigure gives them; ok is false for a figure drivebench does
+// figureOf returns how to measure a spec key, as the figure registry
+// (figure.SpecFigure) knows it; ok is false for a figure drivebench does
 // not measure (endurance, power).
-func figureOf(key string) (figure, bool) {
-	unit, higher, ok := results.SpecFigure(key)
+func figureOf(key string) (specFigure, bool) {
+	f, ok := figure.SpecFigure(key)
 	if !ok {
-		return figure{}, false
+		return specFigure{}, false
 	}
-	f := figure{unit: unit, higher: higher}
-	switch key {
-	case "iops":
-		f.read = func(d *metrics.DirStats) float64 { return d.IOPS }
-	case "bw":
-		f.read = func(d *metrics.DirStats) float64 { return d.BW }
-	case "lat_us":
-		f.read = func(d *metrics.DirStats) float64 { return d.Lat.Mean / 1e3 }
-	default:
-		p, _ := metrics.LatencyPercentile(key)
-		f.read = func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) / 1e3 }
-	}
-	return f, true
+	return specFigure{
+		unit: f.UnitIn(figure.Spec), higher: f.Better == figure.Higher,
+		read: func(d *metrics.DirStats) float64 { return f.Value(figure.Spec, d) },
+	}, true
 }
 
 // showFigure writes a figure in its unit: "812,345 IOPS", "6,123 MB/s",

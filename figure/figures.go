@@ -1,0 +1,233 @@
+package figure
+
+import (
+	"strings"
+
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
+)
+
+// Unit is what a figure's value counts, as Read returns it.
+type Unit string
+
+// The units of figures.
+const (
+	PerSecond   Unit = "IOPS" // I/Os per second
+	BytesPerSec Unit = "B/s"  // bytes per second
+	Nanoseconds Unit = "ns"   // a latency
+)
+
+// Better says which way a figure improves.
+type Better string
+
+// The directions of figures.
+const (
+	Higher Better = "higher"
+	Lower  Better = "lower"
+)
+
+// Latency names the latency a latency figure reads.
+type Latency string
+
+// The latencies a figure can read.
+const (
+	// Completion is a result's latency (metrics.DirStats.Lat): from an
+	// I/O's submission, or its due time under a rate limit, to its
+	// completion; fio's lat or clat for an import, as
+	// metrics.Result.Latency says.
+	Completion Latency = "completion"
+	// Service is the latency from submission to completion under a rate
+	// limit (metrics.DirStats.Service), without the time an I/O waited
+	// behind earlier ones; the completion latency without a limit.
+	Service Latency = "service"
+)
+
+// Merge says how the figure of several jobs, hosts, directions or rounds
+// is made from theirs.
+type Merge string
+
+// The ways figures merge.
+const (
+	// Add: the rates of jobs, hosts and directions add up; the rates of
+	// rounds average.
+	Add Merge = "add"
+	// Histogram: read again from the merged histograms of every I/O;
+	// percentiles never average.
+	Histogram Merge = "histogram"
+)
+
+// Figure is one figure drivebench measures: every place that names,
+// reads, judges, compares or writes a figure reads its row of Figures.
+type Figure struct {
+	// Name is the canonical name, the one steady_state, compare
+	// -threshold and catalog -figure take: "p99", "p99_9".
+	Name string
+	// Title names it for people, "p99 latency"; Titled puts a direction
+	// in it.
+	Title  string
+	Unit   Unit
+	Better Better
+	// Latency is the latency it reads ("" for a rate), and Percentile
+	// its percentile (0 for a figure that is not one).
+	Latency    Latency
+	Percentile float64
+	Merge      Merge
+	// In are the places that know the figure.
+	In Place
+	// Keys are its spellings in the places where a published format
+	// fixed one other than Key's rule (report.json's mean_lat_ns, a spec
+	// sheet's lat_us); Old the names users wrote before the registry,
+	// which Resolve accepts as deprecated.
+	Keys map[Place]string
+	Old  map[Place][]string
+	// Doc is its description in docs/figures.md.
+	Doc string
+	// Read reads it, in Unit, from one direction's statistics, or both
+	// directions' merged (judging.TotalStats).
+	Read func(*metrics.DirStats) float64
+}
+
+// Figures is the figure registry, in the order reports list figures.
+var Figures = []Figure{
+	{
+		Name: "iops", Title: "IOPS", Unit: PerSecond, Better: Higher, Merge: Add,
+		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
+		Doc:  "I/Os completed per second over the measured phase.",
+		Read: func(d *metrics.DirStats) float64 { return d.IOPS },
+	},
+	{
+		Name: "bw", Title: "bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Add,
+		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
+		Doc:  "Bytes transferred per second over the measured phase.",
+		Read: func(d *metrics.DirStats) float64 { return d.BW },
+	},
+	{
+		Name: "mean", Title: "mean latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
+		Keys: map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns"},
+		Old:  map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
+		Doc:  "Mean latency of the I/Os.",
+		Read: func(d *metrics.DirStats) float64 { return d.Lat.Mean },
+	},
+	{
+		Name: "min", Title: "minimum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		In:   Expect | Hook | Column,
+		Keys: map[Place]string{Column: "lat_min_ns"},
+		Old:  map[Place][]string{Expect: {"lat.min_us"}, Hook: {"lat_ns.min"}},
+		Doc:  "Latency of the fastest I/O.",
+		Read: func(d *metrics.DirStats) float64 { return float64(d.Lat.Min) },
+	},
+	{
+		Name: "max", Title: "maximum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		In:   Expect | Hook | Column,
+		Keys: map[Place]string{Column: "lat_max_ns"},
+		Old:  map[Place][]string{Expect: {"lat.max_us"}, Hook: {"lat_ns.max"}},
+		Doc:  "Latency of the slowest I/O.",
+		Read: func(d *metrics.DirStats) float64 { return float64(d.Lat.Max) },
+	},
+	{
+		Name: "stddev", Title: "latency standard deviation", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		In:   Expect | Hook | Column,
+		Keys: map[Place]string{Column: "lat_stddev_ns"},
+		Old:  map[Place][]string{Expect: {"lat.stddev_us"}, Hook: {"lat_ns.stddev"}},
+		Doc:  "Sample standard deviation of the latency, as fio reports it.",
+		Read: func(d *metrics.DirStats) float64 { return d.Lat.Stddev },
+	},
+	percentile(50, "p50", Expect|Spec|Hook|Report|Column|Option, nil, "Median latency: half the I/Os completed faster."),
+	percentile(90, "p90", Expect|Spec|Hook|Column|Option, nil, "Latency that 90 % of the I/Os beat."),
+	percentile(95, "p95", Expect|Spec|Hook, nil, "Latency that 95 % of the I/Os beat."),
+	percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Steady: {"lat_p99"}},
+		"Latency that 99 % of the I/Os beat, the tail a spec sheet quotes."),
+	percentile(99.9, "p99_9", Expect|Spec|Hook|Report|Column|Option, map[Place][]string{Option: {"p99.9"}},
+		"Latency that 99.9 % of the I/Os beat."),
+	percentile(99.99, "p99_99", Expect|Spec|Hook|Column|Option, map[Place][]string{Option: {"p99.99"}},
+		"Latency that 99.99 % of the I/Os beat."),
+	{
+		Name: "service_mean", Title: "mean service latency", Unit: Nanoseconds, Better: Lower, Latency: Service, Merge: Histogram,
+		In:   Report,
+		Keys: map[Place]string{Report: "service_mean_lat_ns"},
+		Doc:  "Mean latency from submission to completion of a paced step, without the wait behind earlier I/Os.",
+		Read: func(d *metrics.DirStats) float64 { return service(d).Mean },
+	},
+	{
+		Name: "service_p99", Title: "p99 service latency", Unit: Nanoseconds, Better: Lower, Latency: Service, Percentile: 99, Merge: Histogram,
+		In:   Report,
+		Doc:  "p99 of the service latency of a paced step.",
+		Read: func(d *metrics.DirStats) float64 { return float64(serviceQuantile(d, 99)) },
+	},
+}
+
+// percentile is the row of a completion-latency percentile. Its spec
+// sheet key, expectation and hook names are as metrics.LatencyPercentile
+// reads them where the canonical name has an underscore (p999_us); old
+// adds the old names other places had.
+func percentile(p float64, name string, in Place, old map[Place][]string, doc string) Figure {
+	if old == nil {
+		old = map[Place][]string{}
+	}
+	pct := strings.ReplaceAll(strings.TrimPrefix(name, "p"), "_", ".")
+	digits := strings.ReplaceAll(name, "_", "")
+	old[Expect] = append(old[Expect], "lat."+digits+"_us")
+	old[Hook] = append(old[Hook], `lat_ns.p["`+pct+`"]`)
+	f := Figure{
+		Name: name, Title: strings.ReplaceAll(name, "_", ".") + " latency", Unit: Nanoseconds, Better: Lower,
+		Latency: Completion, Percentile: p, Merge: Histogram, In: in, Old: old, Doc: doc,
+		Read: func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) },
+	}
+	if digits != name {
+		f.Keys = map[Place]string{Spec: digits + "_us", Column: digits + "_ns"}
+	}
+	return f
+}
+
+// service is the service latency of d: its own under a rate limit, else
+// the completion latency, which is then the same.
+func service(d *metrics.DirStats) *metrics.LatencySummary {
+	if d.Service != nil {
+		return d.Service
+	}
+	return &d.Lat
+}
+
+// serviceQuantile reads a percentile of the service latency: from the
+// stored percentiles under a rate limit, from d's histogram otherwise.
+func serviceQuantile(d *metrics.DirStats, p float64) uint64 {
+	if d.Service == nil {
+		return d.Quantile(p)
+	}
+	return (&metrics.DirStats{Lat: *d.Service}).Quantile(p)
+}
+
+// Titled is the title with a direction before its last word: "p99 read
+// latency", "write IOPS"; the title when dir is "".
+func (f *Figure) Titled(dir string) string {
+	if dir == "" {
+		return f.Title
+	}
+	head, last, found := cutLast(f.Title)
+	if !found {
+		return dir + " " + f.Title
+	}
+	return head + " " + dir + " " + last
+}
+
+// cutLast cuts s before its last word.
+func cutLast(s string) (head, last string, found bool) {
+	i := strings.LastIndexByte(s, ' ')
+	if i < 0 {
+		return "", s, false
+	}
+	return s[:i], s[i+1:], true
+}
+
+// Text writes a value of the figure in its unit, as the reports write
+// it: "10,540 IOPS", "2,724.0 MB/s", "1.52 ms".
+func (f *Figure) Text(v float64) string {
+	switch f.Unit {
+	case PerSecond:
+		return format.Count(v) + " IOPS"
+	case BytesPerSec:
+		return format.Bandwidth(v)
+	}
+	return format.Latency(v)
+}

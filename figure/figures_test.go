@@ -1,0 +1,170 @@
+package figure
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/drivebench/drivebench/metrics"
+)
+
+// point is a fixture point whose every figure differs from the others.
+var point = &metrics.DirStats{
+	IOs: 60000, Bytes: 245760000, IOPS: 1000, BW: 4096000,
+	Lat: metrics.LatencySummary{Min: 10000, Max: 900000, Mean: 50000, Stddev: 7000, Percentiles: []metrics.Percentile{
+		{P: 50, Ns: 40000}, {P: 90, Ns: 60000}, {P: 95, Ns: 70000}, {P: 99, Ns: 100000}, {P: 99.9, Ns: 300000}, {P: 99.99, Ns: 800000},
+	}},
+	Service: &metrics.LatencySummary{Mean: 30000, Percentiles: []metrics.Percentile{{P: 99, Ns: 90000}}},
+}
+
+// TestRead reads every row from the fixture point: a new row comes with
+// its expected value here.
+func TestRead(t *testing.T) {
+	want := map[string]float64{
+		"iops": 1000, "bw": 4096000, "mean": 50000, "min": 10000, "max": 900000, "stddev": 7000,
+		"p50": 40000, "p90": 60000, "p95": 70000, "p99": 100000, "p99_9": 300000, "p99_99": 800000,
+		"service_mean": 30000, "service_p99": 90000,
+	}
+	for _, f := range Figures {
+		w, ok := want[f.Name]
+		if !ok {
+			t.Errorf("figure %s: no expected value for the fixture point", f.Name)
+			continue
+		}
+		if got := f.Read(point); got != w {
+			t.Errorf("figure %s reads %v, want %v", f.Name, got, w)
+		}
+		if f.Unit == Nanoseconds {
+			if got := f.Value(Expect, point); got != w/1e3 {
+				t.Errorf("figure %s in an expectation reads %v, want %v µs", f.Name, got, w/1e3)
+			}
+		}
+	}
+	paced := *point
+	paced.Service = nil
+	if got := Lookup("service_p99").Read(&paced); got != 100000 {
+		t.Errorf("service_p99 of an unpaced point reads %v, want its completion p99 100000", got)
+	}
+}
+
+// TestRows checks what every row must say, and that names are unique in
+// every place.
+func TestRows(t *testing.T) {
+	for _, p := range places {
+		seen := map[string]string{}
+		for _, f := range Figures {
+			names := f.Old[p.place]
+			if f.In&p.place != 0 {
+				names = append([]string{f.Key(p.place)}, names...)
+			}
+			for _, n := range names {
+				if other, dup := seen[n]; dup {
+					t.Errorf("%s: %q names both %s and %s", p.name, n, other, f.Name)
+				}
+				seen[n] = f.Name
+			}
+		}
+	}
+	for _, f := range Figures {
+		switch {
+		case f.Name == "" || f.Title == "" || f.Doc == "" || f.Read == nil || f.In == 0:
+			t.Errorf("figure %q lacks a name, title, doc line, reader or place", f.Name)
+		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":
+			t.Errorf("figure %s: unit %s with latency %q", f.Name, f.Unit, f.Latency)
+		case f.Merge != Add && f.Merge != Histogram:
+			t.Errorf("figure %s: merge %q", f.Name, f.Merge)
+		case !strings.HasSuffix(f.Doc, "."):
+			t.Errorf("figure %s: doc line %q is not a sentence", f.Name, f.Doc)
+		}
+	}
+}
+
+// TestResolve resolves every key and every old name in its place, and
+// refuses names a place does not know.
+func TestResolve(t *testing.T) {
+	for _, f := range Figures {
+		for _, p := range places {
+			if f.In&p.place != 0 {
+				if got, old := Resolve(p.place, f.Key(p.place)); got == nil || got.Name != f.Name || old {
+					t.Errorf("%s %q resolves to %v (old %v), want %s", p.name, f.Key(p.place), got, old, f.Name)
+				}
+			}
+			for _, o := range f.Old[p.place] {
+				if got, old := Resolve(p.place, o); got == nil || got.Name != f.Name || !old {
+					t.Errorf("%s old name %q resolves to %v (old %v), want %s, old", p.name, o, got, old, f.Name)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct {
+		place Place
+		name  string
+	}{
+		{Steady, "p99_us"}, {Steady, "lat_p999"}, {Expect, "p99"}, {Option, "lat_p99"}, {Report, "p99_us"}, {Hook, "p99"},
+	} {
+		if f, _ := Resolve(tc.place, tc.name); f != nil {
+			t.Errorf("%s %q resolves to %s, want nothing", tc.place, tc.name, f.Name)
+		}
+	}
+}
+
+// TestKeysByPlace pins the names the published formats and the places
+// users write in.
+func TestKeysByPlace(t *testing.T) {
+	for _, tc := range []struct {
+		place Place
+		want  []string
+	}{
+		{Steady, []string{"iops", "bw", "mean", "p99"}},
+		{Report, []string{"iops", "bw_bytes", "mean_lat_ns", "p50_ns", "p99_ns", "p99_9_ns", "service_mean_lat_ns", "service_p99_ns"}},
+		{Column, []string{"iops", "bw_bytes", "lat_mean_ns", "lat_min_ns", "lat_max_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns"}},
+		{Spec, []string{"iops", "bw", "lat_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "p9999_us"}},
+	} {
+		if got := Keys(tc.place); !slices.Equal(got, tc.want) {
+			t.Errorf("Keys(%s) = %q, want %q", tc.place, got, tc.want)
+		}
+	}
+}
+
+func TestSpecFigure(t *testing.T) {
+	for _, tc := range []struct {
+		key   string
+		name  string
+		p     float64
+		value float64
+	}{
+		{"lat_us", "mean", 0, 50},
+		{"p999_us", "p99_9", 99.9, 300},
+		{"p9995_us", "p9995", 99.95, 800},
+		{"iops", "iops", 0, 1000},
+	} {
+		f, ok := SpecFigure(tc.key)
+		if !ok || f.Name != tc.name || f.Percentile != tc.p || f.Value(Spec, point) != tc.value || f.Key(Spec) != tc.key {
+			t.Errorf("SpecFigure(%q) = %+v, %v; want %s, p%v, reading %v", tc.key, f, ok, tc.name, tc.p, tc.value)
+		}
+	}
+	for _, key := range []string{"dwpd", "pfoo_us", "watts"} {
+		if f, ok := SpecFigure(key); ok {
+			t.Errorf("SpecFigure(%q) = %s, want none", key, f.Name)
+		}
+	}
+}
+
+func TestTitledAndText(t *testing.T) {
+	for _, tc := range []struct{ name, dir, want, text string }{
+		{"p99", "read", "p99 read latency", "100.0 µs"},
+		{"iops", "write", "write IOPS", "1,000 IOPS"},
+		{"bw", "", "bandwidth", "4.1 MB/s"},
+	} {
+		f := Lookup(tc.name)
+		if got := f.Titled(tc.dir); got != tc.want {
+			t.Errorf("%s.Titled(%q) = %q, want %q", tc.name, tc.dir, got, tc.want)
+		}
+		if got := f.Text(f.Read(point)); got != tc.text {
+			t.Errorf("%s.Text = %q, want %q", tc.name, got, tc.text)
+		}
+	}
+	if got := Lookup("mean").Deprecation(Steady, "lat_mean"); !strings.Contains(got, `steady_state metric "lat_mean" is deprecated: write "mean"`) {
+		t.Errorf("Deprecation = %q", got)
+	}
+}

@@ -1,0 +1,180 @@
+package figure
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/drivebench/drivebench/metrics"
+)
+
+// Place is a place that names figures; a Place value with several bits
+// set is a set of places (Figure.In).
+type Place uint
+
+// The places that name figures.
+const (
+	// Expect: result.<direction>.<key> in a profile's expect, latencies
+	// in µs (result.read.p99_us).
+	Expect Place = 1 << iota
+	// Spec: a key of a drive's spec_sheet entry, latencies in µs.
+	Spec
+	// Hook: p.read.<key> of a point a hook receives, latencies in ns.
+	Hook
+	// Report: a figure of a profile row in report.json, latencies in ns.
+	Report
+	// Column: a column of the catalog's step_latency table.
+	Column
+	// Steady: the metric of a steady_state block.
+	Steady
+	// Option: compare -threshold and catalog -figure.
+	Option
+)
+
+// places are the places in the order docs/figures.md lists them, with
+// their names for people.
+var places = []struct {
+	place Place
+	name  string
+}{
+	{Expect, "expectation"}, {Spec, "spec sheet"}, {Hook, "hook"}, {Report, "report.json"},
+	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "-threshold, -figure"},
+}
+
+// String names a place for people: "steady_state metric".
+func (p Place) String() string {
+	var names []string
+	for _, q := range places {
+		if p&q.place != 0 {
+			names = append(names, q.name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// Key is the figure's name in place p: the one a published format fixed
+// (Keys), else its name with the unit the place writes it in: p99_us in
+// an expectation or a spec sheet, p99_ns in a hook, report.json and the
+// catalog, bw_bytes there for bandwidth, and the bare name in a
+// steady_state block and the commands' flags.
+func (f *Figure) Key(p Place) string {
+	if k, ok := f.Keys[p]; ok {
+		return k
+	}
+	return f.Name + suffix(f.Unit, p)
+}
+
+// suffix is the unit a place writes a figure of unit u in.
+func suffix(u Unit, p Place) string {
+	switch {
+	case u == Nanoseconds && p&(Expect|Spec) != 0:
+		return "_us"
+	case u == Nanoseconds && p&(Hook|Report|Column) != 0:
+		return "_ns"
+	case u == BytesPerSec && p&(Hook|Report|Column) != 0:
+		return "_bytes"
+	}
+	return ""
+}
+
+// Scale is what place p multiplies a value in Unit by: latencies are in
+// µs in expectations and spec sheets.
+func (f *Figure) Scale(p Place) float64 {
+	if f.Unit == Nanoseconds && p&(Expect|Spec) != 0 {
+		return 1e-3
+	}
+	return 1
+}
+
+// Value reads the figure from d in place p's unit.
+func (f *Figure) Value(p Place, d *metrics.DirStats) float64 {
+	return f.Read(d) * f.Scale(p)
+}
+
+// Lookup returns the figure of canonical name name, nil when there is
+// none.
+func Lookup(name string) *Figure {
+	for i := range Figures {
+		if Figures[i].Name == name {
+			return &Figures[i]
+		}
+	}
+	return nil
+}
+
+// In lists the figures place p knows, in table order.
+func In(p Place) []*Figure {
+	var out []*Figure
+	for i := range Figures {
+		if Figures[i].In&p != 0 {
+			out = append(out, &Figures[i])
+		}
+	}
+	return out
+}
+
+// Keys lists the names of the figures place p knows, in table order.
+func Keys(p Place) []string {
+	var out []string
+	for _, f := range In(p) {
+		out = append(out, f.Key(p))
+	}
+	return out
+}
+
+// Resolve finds the figure that name stands for in place p: its key
+// there, or one of its old names, for which old is true: the caller then
+// notes where the old name was written with Deprecation. f is nil for a
+// name place p does not know.
+func Resolve(p Place, name string) (f *Figure, old bool) {
+	for _, f := range In(p) {
+		if f.Key(p) == name {
+			return f, false
+		}
+	}
+	for i := range Figures {
+		for _, o := range Figures[i].Old[p] {
+			if o == name {
+				return &Figures[i], true
+			}
+		}
+	}
+	return nil, false
+}
+
+// Deprecation says that old, an old name of f in place p, has a new one:
+// `steady_state metric "lat_p99" is deprecated: write "p99"`.
+func (f *Figure) Deprecation(p Place, old string) string {
+	return fmt.Sprintf("%s %q is deprecated: write %q, the figure registry's name (docs/figures.md); the old name will stop working in a later release", p, old, f.Key(p))
+}
+
+// UnknownError says that name is no figure of place p, and lists those
+// that are.
+func UnknownError(p Place, name string) error {
+	return fmt.Errorf("%s %q is not a figure drivebench measures: use one of %s", p, name, strings.Join(Keys(p), ", "))
+}
+
+// SpecFigure finds the figure a spec sheet key claims: a figure's key, or
+// any other latency percentile as metrics.LatencyPercentile names them
+// (p9995_us), read as that percentile. ok is false for a figure
+// drivebench does not measure (endurance, power).
+func SpecFigure(key string) (*Figure, bool) {
+	if f, _ := Resolve(Spec, key); f != nil {
+		return f, true
+	}
+	p, ok := metrics.LatencyPercentile(key)
+	if !ok {
+		return nil, false
+	}
+	f := percentile(p, strings.TrimSuffix(key, "_us"), Spec, nil, "")
+	f.Keys = map[Place]string{Spec: key}
+	return &f, true
+}
+
+// UnitIn is the unit place p writes the figure in: "µs" for a latency
+// in an expectation or a spec sheet, Unit otherwise.
+func (f *Figure) UnitIn(p Place) string {
+	if f.Scale(p) == 1e-3 {
+		return "µs"
+	}
+	return string(f.Unit)
+}
