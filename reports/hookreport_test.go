@@ -133,7 +133,7 @@ func TestHookText(t *testing.T) {
 		hookText(d, tt.text)
 		var b strings.Builder
 		for _, blk := range d.blocks {
-			htmlBlock(&b, blk, nil)
+			htmlBlock(&b, blk, "", nil)
 		}
 		if b.String() != tt.want {
 			t.Errorf("hookText(%q)\n got %q\nwant %q", tt.text, b.String(), tt.want)
