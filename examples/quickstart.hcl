@@ -72,5 +72,5 @@ check "latency" {
 }
 
 report {
-  formats = ["markdown", "json"]
+  formats = ["markdown", "json", "html"]
 }

@@ -56,9 +56,7 @@ func cmdImport(ctx context.Context, args []string, io stdio) int {
 		return exitUsage
 	}
 	fmt.Fprintf(io.out, "Results: %s\n", dir)
-	for _, f := range reportFiles(nil) {
-		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
-	}
+	printReportPaths(io, dir, nil)
 	return importedFailures(io, dir)
 }
 

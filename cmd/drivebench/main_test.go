@@ -123,10 +123,17 @@ func TestRunShortQuickstart(t *testing.T) {
 	if code != exitOK && code != exitCheckFailed {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
-	for _, want := range []string{"report.md", "report.json", "Checks:", "latency on scratch"} {
+	link, err := fileURL(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"report.md", "report.json", "Report:  " + filepath.Join(dir, "report.html"), "Open:    " + link + "\n", "Checks:", "latency on scratch"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("run output lacks %q:\n%s", want, out)
 		}
+	}
+	if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !bytes.Contains(page, []byte("<h2 id=\"checks\">")) {
+		t.Errorf("the quickstart wrote no report.html with its checks (err %v)", err)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {

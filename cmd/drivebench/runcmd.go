@@ -223,9 +223,7 @@ func keptScratch(io stdio, dir string, o *engine.Outcome) {
 // picks the exit code.
 func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 	fmt.Fprintf(io.out, "\nResults: %s\n", dir)
-	for _, f := range reportFiles(p.Report.Formats) {
-		fmt.Fprintf(io.out, "Report:  %s\n", filepath.Join(dir, f))
-	}
+	printReportPaths(io, dir, p.Report.Formats)
 	failedChecks := 0
 	if len(o.Verdicts) > 0 {
 		fmt.Fprintln(io.out, "\nChecks:")
