@@ -45,6 +45,7 @@ need_pkg ip iproute2              # fio servers each in a network namespace
 need_pkg groff groff-base         # the man page is read by groff
 need_pkg pvcreate lvm2            # LVM physical volumes the guard refuses
 need_pkg fio fio                  # the fio engine, importer and equivalence tests
+need_pkg blkparse blktrace        # the trace reader reads what the real blkparse -d dumps
 need_pkg chromium chromium        # the HTML report is loaded in a real browser
 need_pkg qemu-system-x86_64 qemu-system-x86   # the emulated NVMe drive
 need_pkg busybox busybox-static   # the QEMU guest's userland

@@ -16,8 +16,16 @@ func Detect(r *bufio.Reader) (Format, error) {
 	if f, ok := detectIolog(head); ok {
 		return f, nil
 	}
-	return "", fmt.Errorf("not a trace format drivebench reads: %s (formats: fio iolog v2 and v3)", describeHead(head))
+	if detectBlkparse(head) {
+		return Blkparse, nil
+	}
+	if f, ok := detectCSV(head); ok {
+		return f, nil
+	}
+	return "", fmt.Errorf("not a trace format drivebench reads: %s (formats: %s)", describeHead(head), formatList)
 }
+
+const formatList = "fio iolog v2 and v3, blkparse -d binary, and CSV: MSR Cambridge (Timestamp,Hostname,DiskNumber,Type,Offset,Size,ResponseTime), Alibaba (device_id,opcode,offset,length,timestamp), Tencent CBS (Timestamp,Offset,Size,IOType,VolumeID)"
 
 // describeHead quotes the start of an unknown file's first line, or says
 // it is binary.

@@ -166,4 +166,3 @@ func fioCounts(t *testing.T, out []byte) fioJobCounts {
 	j := doc.Jobs[0]
 	return fioJobCounts{j.Read.TotalIOs, j.Write.TotalIOs, j.Sync.TotalIOs}
 }
-

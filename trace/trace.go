@@ -97,8 +97,12 @@ type decoder interface {
 
 // decoders makes each format's decoder.
 var decoders = map[Format]func(name string, r *bufio.Reader, f Format) decoder{
-	IologV2: newIologDecoder,
-	IologV3: newIologDecoder,
+	IologV2:  newIologDecoder,
+	IologV3:  newIologDecoder,
+	Blkparse: newBlkparseDecoder,
+	MSR:      newCSVDecoder,
+	Alibaba:  newCSVDecoder,
+	Tencent:  newCSVDecoder,
 }
 
 // File is an open trace, read one I/O at a time.
