@@ -164,7 +164,7 @@ func TestTitledAndText(t *testing.T) {
 			t.Errorf("%s.Text = %q, want %q", tc.name, got, tc.text)
 		}
 	}
-	if got := Lookup("mean").Deprecation(Steady, "lat_mean"); !strings.Contains(got, `steady_state metric "lat_mean" is deprecated: write "mean"`) {
+	if got := Lookup("mean").Deprecation(Steady, "lat_mean"); !strings.Contains(got, `"lat_mean", the old steady_state metric name of the mean latency, is deprecated: write "mean"`) {
 		t.Errorf("Deprecation = %q", got)
 	}
 }

@@ -142,9 +142,10 @@ func Resolve(p Place, name string) (f *Figure, old bool) {
 }
 
 // Deprecation says that old, an old name of f in place p, has a new one:
-// `steady_state metric "lat_p99" is deprecated: write "p99"`.
+// `"lat_p99", the old steady_state metric name of the p99 latency, is
+// deprecated: write "p99" ...`.
 func (f *Figure) Deprecation(p Place, old string) string {
-	return fmt.Sprintf("%s %q is deprecated: write %q, the figure registry's name (docs/figures.md); the old name will stop working in a later release", p, old, f.Key(p))
+	return fmt.Sprintf("%q, the old %s name of the %s, is deprecated: write %q, its name in the figure registry (docs/figures.md); the old name will stop working in a later release", old, p, f.Title, f.Key(p))
 }
 
 // UnknownError says that name is no figure of place p, and lists those

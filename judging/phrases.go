@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -107,17 +108,14 @@ func SteadyMessage(s results.SteadyState, bw Bandwidths) (message string, ok boo
 // "10,540 IOPS", "2,724.0 MB/s" (or as bw writes it), "1.52 ms mean
 // latency".
 func trackedText(metric string, v float64, bw Bandwidths) string {
+	f := SteadyFigure(metric)
 	switch {
-	case metric == "bw" && bw != nil:
+	case f.Unit == figure.BytesPerSec && bw != nil:
 		return bw.Measured(v)
-	case metric == "bw":
-		return format.Bandwidth(v)
-	case metric == "lat_mean":
-		return format.Latency(v) + " mean latency"
-	case metric == "lat_p99":
-		return format.Latency(v) + " p99 latency"
+	case f.Unit == figure.Nanoseconds:
+		return f.Text(v) + " " + f.Title
 	}
-	return format.Count(v) + " IOPS"
+	return f.Text(v)
 }
 
 // overLimits names the criteria a window failed: " (range over its

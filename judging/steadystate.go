@@ -4,23 +4,31 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/steady"
 )
 
-// TrackedFigure reads the steady-state variable from a round's result.
+// TrackedFigure reads the steady-state variable from a round's result,
+// over both directions (TotalStats); 0 for a round without I/O.
 func TrackedFigure(metric string, res *metrics.Result) float64 {
-	switch metric {
-	case "bw":
-		return TotalBW(res)
-	case "lat_mean":
-		return CombinedHistogram(res).Mean()
-	case "lat_p99":
-		return float64(CombinedHistogram(res).Percentile(99))
+	d := TotalStats(res)
+	if d == nil {
+		return 0
 	}
-	return TotalIOPS(res)
+	return SteadyFigure(metric).Read(d)
+}
+
+// SteadyFigure is the figure a steady-state variable names: a name the
+// figure registry gives steady_state, or one records written before it
+// kept (lat_p99); IOPS, the default, for a record without one.
+func SteadyFigure(metric string) *figure.Figure {
+	if f, _ := figure.Resolve(figure.Steady, metric); f != nil {
+		return f
+	}
+	return figure.Lookup("iops")
 }
 
 // SteadyRecord is SNIA's judgement of the rounds so far, as the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/steady"
 )
@@ -21,6 +22,8 @@ func TestSteadyMessageUnits(t *testing.T) {
 		{"iops", 10540.4, "(average 10,540 IOPS)"},
 		{"lat_mean", 1_518_000, "(average 1.52 ms mean latency)"},
 		{"lat_p99", 95_500, "(average 95.5 µs p99 latency)"},
+		{"mean", 1_518_000, "(average 1.52 ms mean latency)"},
+		{"p99", 95_500, "(average 95.5 µs p99 latency)"},
 	}
 	for _, tt := range tests {
 		v := steady.Verdict{Steady: true, Window: &steady.Window{First: 2, Last: 6, Average: tt.average}}
@@ -28,6 +31,35 @@ func TestSteadyMessageUnits(t *testing.T) {
 		if !strings.Contains(s.Message, tt.want) {
 			t.Errorf("%s: %q, want %q", tt.metric, s.Message, tt.want)
 		}
+	}
+}
+
+// TestTrackedFigure reads every steady_state figure, by its registry name
+// and its old name, over both directions of a round.
+func TestTrackedFigure(t *testing.T) {
+	var rh, wh metrics.Histogram
+	for i := uint64(1); i <= 100; i++ {
+		rh.Record(i * 1000)
+		wh.Record(i * 3000)
+	}
+	res := &metrics.Result{
+		Read:  &metrics.DirStats{IOs: 100, IOPS: 1000, BW: 4e6, Hist: &rh, Lat: rh.Summary(metrics.DefaultPercentiles)},
+		Write: &metrics.DirStats{IOs: 100, IOPS: 500, BW: 2e6, Hist: &wh, Lat: wh.Summary(metrics.DefaultPercentiles)},
+	}
+	both := CombinedHistogram(res)
+	for _, tc := range []struct {
+		metric string
+		want   float64
+	}{
+		{"iops", 1500}, {"bw", 6e6}, {"mean", both.Mean()}, {"lat_mean", both.Mean()},
+		{"p99", float64(both.Percentile(99))}, {"lat_p99", float64(both.Percentile(99))},
+	} {
+		if got := TrackedFigure(tc.metric, res); got != tc.want {
+			t.Errorf("TrackedFigure(%q) = %v, want %v", tc.metric, got, tc.want)
+		}
+	}
+	if got := TrackedFigure("p99", &metrics.Result{}); got != 0 {
+		t.Errorf("TrackedFigure of a round without I/O = %v, want 0", got)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agext/levenshtein"
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
@@ -46,6 +47,35 @@ func (l *loader) errorAt(s site, summary, detail string) {
 		Subject:  s.subject.Ptr(),
 		Context:  &ctx,
 	})
+}
+
+// warnAt records a warning about the value at s.
+func (l *loader) warnAt(s site, summary, detail string) {
+	ctx := s.context
+	l.diags = append(l.diags, &hcl.Diagnostic{
+		Severity: hcl.DiagWarning,
+		Summary:  summary,
+		Detail:   detail,
+		Subject:  s.subject.Ptr(),
+		Context:  &ctx,
+	})
+}
+
+// figureNamed finds the figure a plan names at s in place p, by the
+// figure registry: its name there, or an old name, which still works
+// with a warning that gives the new one. ok is false, after an error
+// listing the names place p takes, for a name that is no figure there.
+func (l *loader) figureNamed(name string, p figure.Place, s site, summary string) (*figure.Figure, bool) {
+	f, old := figure.Resolve(p, name)
+	switch {
+	case f == nil:
+		keys := figure.Keys(p)
+		l.errorAt(s, summary, fmt.Sprintf("%s = %q is not allowed; use one of %s.%s", s.name, name, quotedList(keys), didYouMean(name, keys)))
+		return nil, false
+	case old:
+		l.warnAt(s, "Deprecated Figure Name", f.Deprecation(p, name)+".")
+	}
+	return f, true
 }
 
 // blockError records an error about a whole block, pointing at its header.

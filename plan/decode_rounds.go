@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
@@ -56,9 +57,8 @@ const defaultAdaptivePoints = 20
 
 // Values and limits of the blocks that turn a point into several steps.
 var (
-	stopStats          = []string{"mean", "p99"}
-	aggregateUses      = []string{"all", "last", "best"}
-	steadyStateMetrics = []string{"iops", "bw", "lat_mean", "lat_p99"}
+	stopStats     = []string{"mean", "p99"}
+	aggregateUses = []string{"all", "last", "best"}
 )
 
 const (
@@ -269,8 +269,11 @@ func (l *loader) decodeSteadyState(block *hcl.Block, p *Profile) *SteadyState {
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
 	ss := &SteadyState{Metric: "iops", Window: 5, MaxRounds: 25, ExcursionPct: 20, SlopePct: 10}
-	if l.stringAttr(attrs["metric"], &ss.Metric) && !l.oneOf(ss.Metric, steadyStateMetrics, attrSite(attrs["metric"]), "Unknown Metric") {
-		ss.Metric = "iops"
+	var metric string
+	if l.stringAttr(attrs["metric"], &metric) {
+		if f, ok := l.figureNamed(metric, figure.Steady, attrSite(attrs["metric"]), "Unknown Metric"); ok {
+			ss.Metric = f.Name
+		}
 	}
 	l.countAttr(attrs["max_rounds"], &ss.MaxRounds, maxRounds)
 	if v, ok := l.value(attrs["window"]); ok {

@@ -315,8 +315,8 @@ type Repeat struct {
 // SlopePct percent of the mean. After MaxRounds rounds the run ends
 // unsteady.
 type SteadyState struct {
-	// Metric is "iops", "bw", "lat_mean" or "lat_p99", over both
-	// directions.
+	// Metric is the tracked figure's name in the figure registry
+	// (figure.Steady: "iops", "bw", "mean", "p99"), over both directions.
 	Metric       string  `json:"metric"`
 	Window       int     `json:"window"`
 	MaxRounds    int     `json:"max_rounds"`

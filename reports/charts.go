@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
@@ -648,21 +649,25 @@ func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 }
 
 // variableTitle names a tracked figure as a chart's axis title: "iops"
-// as "IOPS", "lat_mean" as "Mean latency".
+// as "IOPS", "mean" as "Mean latency", "p99" as "p99 latency".
 func variableTitle(v string) string {
-	titles := map[string]string{
-		variableIOPS: "IOPS", variableBW: "Bandwidth", variableLatMean: "Mean latency", variableLatP99: "p99 latency",
+	f := variableFigure(v)
+	switch {
+	case f == nil:
+		return "value"
+	case f.Percentile > 0:
+		return f.Title
 	}
-	return cmp.Or(titles[v], v, "value")
+	return format.UpperFirst(f.Title)
 }
 
 // variableTick writes a tick of a tracked figure's axis in its unit,
 // bandwidth in the report's.
 func variableTick(v string, u bwUnit) func(float64) string {
-	switch v {
-	case variableBW:
+	switch f := variableFigure(v); {
+	case f != nil && f.Unit == figure.BytesPerSec:
 		return u.tick
-	case variableLatMean, variableLatP99:
+	case f != nil && f.Unit == figure.Nanoseconds:
 		return format.ShortLatency
 	}
 	return format.ShortCount

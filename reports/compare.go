@@ -267,14 +267,14 @@ func indexRows(s *Summary) (map[pointKey]Row, []pointKey) {
 // figure is a measurement: its name in the data, the key -threshold
 // knows it by, its words for people (with %s for the direction), which
 // way is better and whether the rows' spreads give its noise.
-type figure struct {
+type comparedFigure struct {
 	name, key, words string
 	higherBetter     bool
 	rate             bool
 	value            func(*Figures) (float64, bool)
 }
 
-var comparedFigures = []figure{
+var comparedFigures = []comparedFigure{
 	{"iops", "iops", "%sIOPS", true, true, func(f *Figures) (float64, bool) { return f.IOPS, true }},
 	{"bw_bytes", "bw", "%sbandwidth", true, true, func(f *Figures) (float64, bool) { return f.BWBytes, true }},
 	{"mean_lat_ns", "mean", "mean %slatency", false, false, func(f *Figures) (float64, bool) { return floatOf(f.MeanLatNs) }},

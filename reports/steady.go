@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
@@ -134,22 +135,18 @@ func windowExcursion(ss SteadyState) float64 {
 	return ss.Slope * float64(ss.WindowLast-ss.WindowFirst) / ss.Average * 100
 }
 
-// Steady-state variables, as records name them.
-const (
-	variableIOPS    = "iops"
-	variableBW      = "bw"
-	variableLatMean = "lat_mean"
-	variableLatP99  = "lat_p99"
-)
+// variableFigure is the figure a steady-state record tracks, by its name
+// in the figure registry or the one records kept before it (lat_p99);
+// nil for a record that names none the registry knows.
+func variableFigure(v string) *figure.Figure {
+	f, _ := figure.Resolve(figure.Steady, v)
+	return f
+}
 
-// variableName names a tracked figure in prose.
+// variableName names a tracked figure in prose: "p99 latency".
 func variableName(v string) string {
-	names := map[string]string{
-		variableIOPS: "IOPS", variableBW: "bandwidth",
-		variableLatMean: "mean latency", variableLatP99: "p99 latency",
-	}
-	if name, ok := names[v]; ok {
-		return name
+	if f := variableFigure(v); f != nil {
+		return f.Title
 	}
 	return orDash(v)
 }
@@ -157,15 +154,16 @@ func variableName(v string) string {
 // variableText writes a value of a tracked figure in its unit, bandwidth
 // in the report's; IOPS, named by the figure, take none.
 func variableText(v string, value float64, u bwUnit) string {
-	switch v {
-	case variableIOPS:
+	f := variableFigure(v)
+	switch {
+	case f == nil:
+		return format.Plain(value)
+	case f.Unit == figure.PerSecond:
 		return format.Count(value)
-	case variableBW:
+	case f.Unit == figure.BytesPerSec:
 		return u.text(value)
-	case variableLatMean, variableLatP99:
-		return format.Latency(value)
 	}
-	return format.Plain(value)
+	return format.Latency(value)
 }
 
 // sentence makes a message end like a sentence, with a capital first

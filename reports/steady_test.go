@@ -145,6 +145,8 @@ func TestVariableText(t *testing.T) {
 		{"bw", 1.2e9, unitMiBps, "1,144.4 MiB/s"},
 		{"lat_mean", 1_550_000, unitMiBps, "1.55 ms"},
 		{"lat_p99", 420_000, unitMBps, "420.0 µs"},
+		{"mean", 1_550_000, unitMiBps, "1.55 ms"},
+		{"p99", 420_000, unitMBps, "420.0 µs"},
 		{"queue", 3.25, unitMBps, "3.25"},
 	}
 	for _, tt := range tests {
@@ -152,8 +154,15 @@ func TestVariableText(t *testing.T) {
 			t.Errorf("variableText(%q, %v, %s) = %q, want %q", tt.variable, tt.value, tt.unit, got, tt.want)
 		}
 	}
-	if got := variableTitle("lat_mean"); got != "Mean latency" {
-		t.Errorf("title of lat_mean = %q", got)
+	for v, want := range map[string]string{"lat_mean": "Mean latency", "mean": "Mean latency", "p99": "p99 latency", "bw": "Bandwidth", "iops": "IOPS", "": "value"} {
+		if got := variableTitle(v); got != want {
+			t.Errorf("title of %q = %q, want %q", v, got, want)
+		}
+	}
+	for v, want := range map[string]string{"lat_p99": "p99 latency", "p99": "p99 latency", "iops": "IOPS", "": "—"} {
+		if got := variableName(v); got != want {
+			t.Errorf("name of %q = %q, want %q", v, got, want)
+		}
 	}
 }
 

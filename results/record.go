@@ -271,7 +271,9 @@ type Command struct {
 
 // SteadyState is a steady-state judgement after some rounds.
 type SteadyState struct {
-	// Variable is the tracked figure: iops, bw, lat_mean or lat_p99.
+	// Variable is the tracked figure, by its name in the figure registry
+	// (figure.Steady: iops, bw, mean, p99); records written before the
+	// registry say lat_mean or lat_p99.
 	Variable string    `json:"variable"`
 	Rounds   []float64 `json:"rounds"`
 	// WindowFirst and WindowLast are the 1-based rounds of the latest

@@ -192,7 +192,7 @@ profile "latency" {
   }
 
   steady_state {
-    metric     = "lat_mean"
+    metric     = "mean"
     max_rounds = var.max_rounds
     track      = { bs = "4KiB", read_pct = 0 }
   }

@@ -94,7 +94,7 @@ profile "steady" {
     read_pct = [0, 70]
   }
   steady_state {
-    metric     = "lat_p99"
+    metric     = "p99"
     window     = 2
     max_rounds = 3
     track      = { read_pct = 0 }

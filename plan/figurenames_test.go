@@ -1,0 +1,74 @@
+package plan
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/hcl/v2"
+)
+
+// oldFigureNamesPlan writes figures by the names they had before the
+// figure registry.
+const oldFigureNamesPlan = `drive "scratch" {
+  size     = "64MiB"
+  writable = true
+}
+
+profile "steady-mean" {
+  rw      = "randwrite"
+  runtime = "1s"
+  steady_state {
+    metric = "lat_mean"
+  }
+}
+
+profile "steady-p99" {
+  rw      = "randwrite"
+  runtime = "1s"
+  steady_state { metric = "lat_p99" }
+}
+`
+
+// TestOldFigureNames loads a plan that names figures the old ways: it
+// loads, each old name becomes its registry name, and each gives a
+// warning at its place that names the new one.
+func TestOldFigureNames(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "plan.hcl", oldFigureNamesPlan)
+	p, sources, diags := Load(path, LoadOptions{})
+	if diags.HasErrors() {
+		var b strings.Builder
+		_ = sources.WriteDiagnostics(&b, diags, 0, false)
+		t.Fatal(b.String())
+	}
+	metrics := map[string]string{}
+	for _, pr := range p.Profiles {
+		metrics[pr.Name] = pr.SteadyState.Metric
+	}
+	if metrics["steady-mean"] != "mean" || metrics["steady-p99"] != "p99" {
+		t.Errorf("steady-state metrics %v, want steady-mean: mean, steady-p99: p99", metrics)
+	}
+	var got []string
+	for _, d := range diags {
+		if d.Severity == hcl.DiagWarning && d.Summary == "Deprecated Figure Name" {
+			got = append(got, fmt.Sprintf("%d:%d %s", d.Subject.Start.Line, d.Subject.Start.Column, d.Detail))
+		}
+	}
+	want := []string{
+		`10:14 "lat_mean", the old steady_state metric name of the mean latency, is deprecated: write "mean"`,
+		`17:27 "lat_p99", the old steady_state metric name of the p99 latency, is deprecated: write "p99"`,
+	}
+	if len(got) != len(want) {
+		t.Fatalf("deprecation warnings %q, want %q", got, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("warning %d = %q, want it to start %q", i, got[i], want[i])
+		}
+	}
+	var b strings.Builder
+	_ = sources.WriteDiagnostics(&b, diags, 0, false)
+	if !strings.Contains(b.String(), "plan.hcl:10:14") {
+		t.Errorf("rendered warnings do not name plan.hcl:10:14:\n%s", b.String())
+	}
+}
