@@ -291,7 +291,7 @@ func buildDrives(drives []results.Drive) []Drive {
 }
 
 func buildIdentity(id results.Identity) DriveIdentity {
-	return DriveIdentity{Known: id.Known(), Detected: id.Detected, Declared: id.Declared, Mismatches: id.Mismatches()}
+	return DriveIdentity{Known: id.Known(), Detected: id.Detected, Declared: id.Declared, DeclaredBy: id.DeclaredBy, Mismatches: id.Mismatches()}
 }
 
 func buildSpec(entries []results.SpecEntry) []SpecEntry {

@@ -47,7 +47,21 @@ func TestDrivesAreNamed(t *testing.T) {
 	if id.Known.Serial != "SN2" || id.Declared.Serial != "SN1" || id.Detected.CapacityBytes != 960197124096 || len(id.Mismatches) != 1 {
 		t.Errorf("report.json's identity: %+v", id)
 	}
-	if got := identitySentence(Drive{}); got != "Identity: none; the drive reported no model, serial or firmware, and the plan declares none." {
-		t.Errorf("a drive nothing is known of: %q", got)
+	for _, tt := range []struct {
+		id   DriveIdentity
+		want string
+	}{
+		{DriveIdentity{}, "Identity: none; the drive reported no model, serial or firmware, and the plan declares none."},
+		{DriveIdentity{DeclaredBy: "import fio"}, "Identity: none; the drive reported no model, serial or firmware, and import fio declares none."},
+		{DriveIdentity{Known: results.IdentityFields{Model: "M", Serial: "S"}, Declared: results.IdentityFields{Model: "M", Serial: "S"}},
+			"Identity: M, S/N S (declared in the plan)."},
+		{DriveIdentity{Known: results.IdentityFields{Model: "M", Serial: "S"}, Declared: results.IdentityFields{Model: "M", Serial: "S"}, DeclaredBy: "import fio -model, -serial"},
+			"Identity: M, S/N S (declared with import fio -model, -serial)."},
+		{DriveIdentity{Known: results.IdentityFields{Model: "M", Serial: "S"}, Detected: results.IdentityFields{Model: "M"}, Declared: results.IdentityFields{Serial: "S"}, DeclaredBy: "import fio -serial"},
+			"Identity: M, S/N S (model reported by the drive; serial declared with import fio -serial)."},
+	} {
+		if got := identitySentence(Drive{Identity: tt.id}); got != tt.want {
+			t.Errorf("identity %+v:\n got %q\nwant %q", tt.id, got, tt.want)
+		}
 	}
 }

@@ -60,7 +60,7 @@ func identitySentence(drv Drive) string {
 		text = joinNonEmpty(", ", text, format.Bytes(uint64(k.CapacityBytes)))
 	}
 	if text == "" {
-		return "Identity: none; the drive reported no model, serial or firmware, and the plan declares none."
+		return "Identity: none; the drive reported no model, serial or firmware, and " + declarer(id) + " declares none."
 	}
 	text = "Identity: " + text + " (" + identitySources(id) + ")."
 	if len(id.Mismatches) > 0 {
@@ -69,8 +69,26 @@ func identitySentence(drv Drive) string {
 	return text
 }
 
+// declarer is who declared a drive's identity: "the plan", or the
+// command of an import ("import fio -model, -serial").
+func declarer(id DriveIdentity) string {
+	if id.DeclaredBy == "" {
+		return "the plan"
+	}
+	return id.DeclaredBy
+}
+
+// declaredPhrase says where the declared parts of an identity come from:
+// "declared in the plan", or "declared with import fio -model, -serial".
+func declaredPhrase(id DriveIdentity) string {
+	if id.DeclaredBy == "" {
+		return "declared in the plan"
+	}
+	return "declared with " + id.DeclaredBy
+}
+
 // identitySources says which parts of the known identity the drive
-// reported and which the plan declared.
+// reported and which were declared, and by whom.
 func identitySources(id DriveIdentity) string {
 	var detected, declared []string
 	for _, f := range []struct {
@@ -94,9 +112,9 @@ func identitySources(id DriveIdentity) string {
 	case len(declared) == 0:
 		return "reported by the drive"
 	case len(detected) == 0:
-		return "declared in the plan"
+		return declaredPhrase(id)
 	}
-	return listWords(detected) + " reported by the drive; " + listWords(declared) + " declared in the plan"
+	return listWords(detected) + " reported by the drive; " + listWords(declared) + " " + declaredPhrase(id)
 }
 
 // identityOf is the identity label of drive name among drives.

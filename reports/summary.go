@@ -236,10 +236,14 @@ type Drive struct {
 // with what the plan declared for the rest, by which reports name it;
 // each side as it was; and where the two disagree.
 type DriveIdentity struct {
-	Known      results.IdentityFields `json:"known"`
-	Detected   results.IdentityFields `json:"detected"`
-	Declared   results.IdentityFields `json:"declared"`
-	Mismatches []string               `json:"mismatches"`
+	Known    results.IdentityFields `json:"known"`
+	Detected results.IdentityFields `json:"detected"`
+	Declared results.IdentityFields `json:"declared"`
+	// DeclaredBy is who declared Declared when no plan did: the command
+	// of an import with its flags ("import fio -model, -serial"); empty
+	// for a plan's drive block.
+	DeclaredBy string   `json:"declared_by,omitempty"`
+	Mismatches []string `json:"mismatches"`
 }
 
 // SpecEntry is a spec-sheet claim with the conditions it holds under. A

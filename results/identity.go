@@ -17,6 +17,9 @@ import (
 type Identity struct {
 	Detected IdentityFields `json:"detected"`
 	Declared IdentityFields `json:"declared"`
+	// DeclaredBy is Drive.DeclaredBy: who declared Declared, empty for
+	// the plan.
+	DeclaredBy string `json:"declared_by,omitempty"`
 	// ownCapacity is the capacity declared for this drive itself
 	// (Drive.Declared's capacity_bytes: import fio -capacity), which,
 	// unlike a spec sheet's, is known of it.
@@ -49,8 +52,9 @@ func (d Drive) Identity() Identity {
 	fact := func(k string) string { return strings.TrimSpace(d.Facts[k]) }
 	decl := func(k string) string { return strings.TrimSpace(d.Declared[k]) }
 	id := Identity{
-		Detected: IdentityFields{Model: fact("model"), Serial: fact("serial"), Firmware: fact("firmware"), Vendor: fact("vendor")},
-		Declared: IdentityFields{Model: decl("model"), Serial: decl("serial"), Firmware: decl("firmware"), Vendor: decl("vendor")},
+		Detected:   IdentityFields{Model: fact("model"), Serial: fact("serial"), Firmware: fact("firmware"), Vendor: fact("vendor")},
+		Declared:   IdentityFields{Model: decl("model"), Serial: decl("serial"), Firmware: decl("firmware"), Vendor: decl("vendor")},
+		DeclaredBy: d.DeclaredBy,
 	}
 	if size, err := strconv.ParseInt(fact("size"), 10, 64); err == nil && fact("type") == "block" {
 		id.Detected.CapacityBytes = size

@@ -393,7 +393,12 @@ type Drive struct {
 	// firmware, vendor), for drives that cannot report their own, such as
 	// scratch files standing in for a batch of drives.
 	Declared map[string]string `json:"declared,omitempty"`
-	Spec     []SpecEntry       `json:"spec,omitempty"`
+	// DeclaredBy is who declared it when no plan did: the command, with
+	// the flags that gave it, of an imported run ("import fio -model,
+	// -serial"; "import fio" when they gave nothing). Empty for a plan's
+	// drive.
+	DeclaredBy string      `json:"declared_by,omitempty"`
+	Spec       []SpecEntry `json:"spec,omitempty"`
 	// SpecSheet is the identity of the sheet the drive is held to; nil
 	// when it names none.
 	SpecSheet *SpecSheet `json:"spec_sheet,omitempty"`

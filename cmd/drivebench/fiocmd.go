@@ -106,7 +106,29 @@ func (d *importedDrive) drive(io stdio) (*results.Drive, bool) {
 	if d.file == "" && len(declared) == 0 {
 		return nil, true
 	}
+	out.DeclaredBy = d.declaredBy()
 	return out, true
+}
+
+// declaredBy names the import and the flags that declared the drive, as
+// its report says where the identity comes from: "import fio -drive
+// drive.hcl, -firmware".
+func (d *importedDrive) declaredBy() string {
+	var flags []string
+	if d.file != "" {
+		flags = append(flags, "-drive "+filepath.Base(d.file))
+	}
+	for _, f := range []struct{ name, value string }{
+		{"model", d.model}, {"serial", d.serial}, {"firmware", d.firmware}, {"vendor", d.vendor},
+	} {
+		if strings.TrimSpace(f.value) != "" {
+			flags = append(flags, "-"+f.name)
+		}
+	}
+	if d.capacity > 0 {
+		flags = append(flags, "-capacity")
+	}
+	return "import fio " + strings.Join(flags, ", ")
 }
 
 // setKey sets m[k] = v, making m when it is nil.

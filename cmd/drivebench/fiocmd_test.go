@@ -276,10 +276,10 @@ drive "cm9" {
 	}{
 		{"flags", []string{"-model", "KIOXIA KCM9XRJE3T84", "-serial", "X4E0A01ZT1A8", "-firmware", "0102", "-capacity", "3.84TB"},
 			map[string]string{"model": "KIOXIA KCM9XRJE3T84", "serial": "X4E0A01ZT1A8", "firmware": "0102", results.DeclaredCapacity: "3840000000000"},
-			"", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102, 3.84 TB (declared in the plan)."},
+			"", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102, 3.84 TB (declared with import fio -model, -serial, -firmware, -capacity)."},
 		{"a drive file and a flag", []string{"-drive", driveFile, "-firmware", "0102"},
 			map[string]string{"model": "KIOXIA KCM9XRJE3T84", "serial": "X4E0A01ZT1A8", "firmware": "0102"},
-			"cm9-3.84tb", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102 (declared in the plan)."},
+			"cm9-3.84tb", "Identity: KIOXIA KCM9XRJE3T84, S/N X4E0A01ZT1A8, FW 0102 (declared with import fio -drive drive.hcl, -firmware)."},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "imported")
@@ -306,6 +306,9 @@ drive "cm9" {
 	named, anonymous := filepath.Join(work, "named"), filepath.Join(work, "anonymous")
 	runCLI(t, "import", "fio", fioFixtures[0], "-out", named, "-model", "KIOXIA KCM9XRJE3T84", "-serial", "X4E0A01ZT1A8", "-capacity", "3.84TB")
 	runCLI(t, "import", "fio", fioFixtures[1], "-out", anonymous)
+	if md := readFile(t, filepath.Join(anonymous, "report.md")); !strings.Contains(md, "Identity: none; the drive reported no model, serial or firmware, and import fio declares none.") {
+		t.Errorf("the report of an import without an identity does not say none was declared with it:\n%s", md)
+	}
 	db := filepath.Join(work, "catalog.db")
 	if code, _, errOut := runCLI(t, "catalog", "add", "-create", "-catalog", db, named, anonymous); code != exitOK {
 		t.Fatalf("catalog add: exit %d: %s", code, errOut)

@@ -1,6 +1,7 @@
 package fio
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -383,6 +384,11 @@ func hasHist(r *metrics.Result) bool {
 	return true
 }
 
+// declaredByImport is who declares an imported drive's identity: the
+// import, not a plan (results.Drive.DeclaredBy); the command line names
+// the flags that gave it.
+const declaredByImport = "import fio"
+
 // importManifest describes the imported runs: one profile per job name,
 // with fio's options as its parameters, and one drive per filename.
 // declareDrive gives the one drive of the import m who drive says it is;
@@ -401,6 +407,7 @@ func declareDrive(m *results.Manifest, drive *results.Drive) error {
 	}
 	d := &m.Drives[0]
 	d.Declared, d.Spec, d.SpecSheet = drive.Declared, drive.Spec, drive.SpecSheet
+	d.DeclaredBy = cmp.Or(drive.DeclaredBy, d.DeclaredBy)
 	return nil
 }
 
@@ -432,7 +439,7 @@ func importManifest(imports []imported) *results.Manifest {
 			}
 			if !drives[info.Drive] {
 				drives[info.Drive] = true
-				m.Drives = append(m.Drives, results.Drive{Name: info.Drive, Path: g.drive(), Size: id.Size})
+				m.Drives = append(m.Drives, results.Drive{Name: info.Drive, Path: g.drive(), Size: id.Size, DeclaredBy: declaredByImport})
 			}
 			key := info.Kind + "\x00" + info.Source
 			if _, ok := methods[key]; !ok {
