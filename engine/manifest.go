@@ -147,7 +147,7 @@ func workloadParams(w *workload.Workload, swept []plan.SweepAxis) []results.KV {
 		if isSwept(o.Name) || (o.Kind == workload.Split && isSwept("bs")) {
 			continue
 		}
-		if text := o.Text(w); text != "" {
+		if text := o.Value(w); text != "" {
 			kv = append(kv, results.KV{Key: o.Name, Value: text})
 		}
 	}

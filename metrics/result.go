@@ -31,6 +31,9 @@ type Result struct {
 	// Metrics holds named figures that are not I/O statistics, such as the
 	// transactions per second parsed from an external benchmark.
 	Metrics map[string]float64 `json:"metrics,omitempty"`
+	// Replay is set for a trace replay: its fidelity to the trace and
+	// its lag.
+	Replay *ReplayStats `json:"replay,omitempty"`
 }
 
 // The latency definitions a result can hold.
@@ -222,4 +225,58 @@ func growth(from, to uint32) uint32 {
 // or critical temperature during the step.
 func (s ThermalSummary) Throttled() bool {
 	return s.Throttle1 > 0 || s.Throttle2 > 0 || s.WarningMin > 0 || s.CriticalMin > 0
+}
+
+// ReplayStats is what a trace replay measured beside its I/O statistics:
+// what it issued against what the trace holds, and how late each I/O was
+// issued behind the time the trace scheduled it for.
+type ReplayStats struct {
+	// TraceIOs and TraceBytes are the reads and writes of the trace's
+	// window the replay was to issue, times its loops; IssuedIOs and
+	// IssuedBytes those it issued. A replay that ran to its end issued
+	// exactly the trace's.
+	TraceIOs    int64 `json:"trace_ios"`
+	TraceBytes  int64 `json:"trace_bytes"`
+	IssuedIOs   int64 `json:"issued_ios"`
+	IssuedBytes int64 `json:"issued_bytes"`
+	// TraceReads and TraceWrites split TraceIOs by the trace's direction;
+	// WritesSkipped and WritesRead are the trace's writes a read-only
+	// replay left out or read instead.
+	TraceReads    int64 `json:"trace_reads"`
+	TraceWrites   int64 `json:"trace_writes"`
+	WritesSkipped int64 `json:"writes_skipped,omitempty"`
+	WritesRead    int64 `json:"writes_read,omitempty"`
+	// Flushes are the trace's flushes, issued as fsync; Discards its
+	// trims, which the replay leaves out.
+	Flushes  int64 `json:"flushes,omitempty"`
+	Discards int64 `json:"discards,omitempty"`
+	// TraceNs is the trace time the replay covered, all loops; ScheduleNs
+	// the same scaled by the speed: how long the replay would take issuing
+	// every I/O on time. Speed is the time scale (0: as fast as allowed).
+	TraceNs    int64   `json:"trace_ns"`
+	ScheduleNs int64   `json:"schedule_ns"`
+	Speed      float64 `json:"speed"`
+	// Lag is the time from each I/O's scheduled time to its issue, and
+	// LagSeries the lag over the schedule, an interval a sample.
+	Lag       LatencySummary `json:"lag"`
+	LagSeries []LagSample    `json:"lag_series,omitempty"`
+	// SlotWaits counts the I/Os that were due while every one of the
+	// IODepth slots had an I/O in flight, and so waited: where the drive
+	// (at that cap) did not keep up with the trace.
+	SlotWaits int64 `json:"slot_waits"`
+	IODepth   int   `json:"iodepth"`
+}
+
+// KeptUp reports whether every I/O found a free slot at its scheduled
+// time: the drive kept up with the trace at the replay's iodepth cap.
+func (r *ReplayStats) KeptUp() bool { return r.SlotWaits == 0 }
+
+// LagSample is the lag of the I/Os scheduled in one interval of a
+// replay, T seconds into the schedule at the interval's end.
+type LagSample struct {
+	T     float64 `json:"t"`
+	IOs   int64   `json:"ios"`
+	P50Ns uint64  `json:"p50_ns"`
+	P99Ns uint64  `json:"p99_ns"`
+	MaxNs uint64  `json:"max_ns"`
 }

@@ -17,14 +17,18 @@ var ownDecoders = map[string]bool{
 	"random_pct": true, "bs": true, "bs_split": true, "zones": true,
 	"runtime": true, "io_size": true, "offset": true, "size": true,
 	"rate_iops": true, "rate_bw": true, "data": true, "compress_pct": true, "dedupe_pct": true,
-	"engine": true,
+	"engine": true, "file": true,
 }
 
-// paramAttributes are the schema entries of the workload parameters.
-func paramAttributes() []hcl.AttributeSchema {
-	out := make([]hcl.AttributeSchema, len(workload.Options))
-	for i, o := range workload.Options {
-		out[i] = hcl.AttributeSchema{Name: o.Name}
+// paramAttributes are the schema entries of the workload parameters
+// written in a block of a profile: "" for the profile itself, "replay"
+// for its replay block.
+func paramAttributes(block string) []hcl.AttributeSchema {
+	var out []hcl.AttributeSchema
+	for _, o := range workload.Options {
+		if o.Block == block {
+			out = append(out, hcl.AttributeSchema{Name: o.Name})
+		}
 	}
 	return out
 }
@@ -58,7 +62,7 @@ func (l *loader) checkUnknownParam(o *workload.Option, attr *hcl.Attribute) {
 	switch o.Kind {
 	case workload.Count:
 		l.checkUnknown(attr, "a whole number", cty.Number)
-	case workload.Rate:
+	case workload.Rate, workload.Scale:
 		l.checkUnknown(attr, "a number", cty.Number)
 	case workload.Percent:
 		l.checkUnknownExact(attr, "a percentage: a number, or a string such as \"25%\"", cty.Number, cty.String)
@@ -89,6 +93,8 @@ func (l *loader) paramValue(o *workload.Option, v cty.Value, s site) (any, bool)
 		return l.durationValue(v, s)
 	case workload.Rate:
 		return l.rateValue(v, s)
+	case workload.Scale:
+		return l.scaleValue(v, s)
 	case workload.Choice, workload.Text:
 		str, ok := l.stringValue(v, s)
 		return str, ok && (o.Kind == workload.Text || l.oneOf(str, o.Values, s, o.Invalid))
@@ -105,6 +111,20 @@ func (l *loader) rateValue(v cty.Value, s site) (float64, bool) {
 	}
 	if f.Sign() <= 0 {
 		l.errorAt(s, "Value Out Of Range", fmt.Sprintf("%s must be more than zero; leave it out for no limit.", s.name))
+		return 0, false
+	}
+	x, _ := f.Float64()
+	return x, true
+}
+
+// scaleValue decodes a scale: a number of zero or more, as a float64.
+func (l *loader) scaleValue(v cty.Value, s site) (float64, bool) {
+	f, ok := l.numberValue(v, s)
+	if !ok {
+		return 0, false
+	}
+	if f.Sign() < 0 {
+		l.errorAt(s, "Value Out Of Range", fmt.Sprintf("%s must be zero or more.", s.name))
 		return 0, false
 	}
 	x, _ := f.Float64()

@@ -15,7 +15,7 @@ import (
 // profileBlockSchema is the body of a profile block: the workload
 // parameters (workload.Options) and what the profile adds to them.
 var profileBlockSchema = &hcl.BodySchema{
-	Attributes: append(paramAttributes(), []hcl.AttributeSchema{
+	Attributes: append(paramAttributes(""), []hcl.AttributeSchema{
 		{Name: "mix"},
 		{Name: "drives"},
 		{Name: "preconditions"},
@@ -29,6 +29,7 @@ var profileBlockSchema = &hcl.BodySchema{
 		{Type: "repeat"},
 		{Type: "steady_state"},
 		{Type: "adaptive"},
+		{Type: "replay"},
 	},
 }
 
@@ -65,6 +66,10 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	}
 	if l.defineStep(block, name) {
 		l.profiles[name] = p
+	}
+	if len(blocksByType(content.Blocks)["replay"]) > 0 {
+		l.decodeReplayProfile(p, content)
+		return p
 	}
 	attrs := content.Attributes
 	blocks := blocksByType(content.Blocks)

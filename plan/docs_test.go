@@ -36,6 +36,7 @@ var blockSchemas = map[string]*hcl.BodySchema{
 	"repeat":       repeatBlockSchema,
 	"steady_state": steadyStateBlockSchema,
 	"adaptive":     adaptiveBlockSchema,
+	"replay":       replayBlockSchema,
 	"check":        checkBlockSchema,
 	"exec":         execBlockSchema,
 	"accept":       acceptBlockSchema,

@@ -36,7 +36,7 @@ func workloadDiff(base, next *workload.Workload) []ParamChange {
 		if !o.Measured {
 			continue
 		}
-		b, n := unsetText(o.Text(base), o), unsetText(o.Text(next), o)
+		b, n := unsetText(o.Value(base), o), unsetText(o.Value(next), o)
 		if b != n {
 			out = append(out, ParamChange{Param: o.Name, Base: b, New: n})
 		}

@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"cmp"
 	"os"
 	"strings"
 	"testing"
@@ -60,16 +61,21 @@ func docTable(t *testing.T, block string) map[string]docRow {
 	return rows
 }
 
-// TestDocsProfileTable fails when the reference's profile table and the
-// parameter table disagree: every parameter has a row with its type, its
-// default and a description that starts with its doc line.
+// TestDocsProfileTable fails when the reference's profile and replay
+// tables and the parameter table disagree: every parameter has a row in
+// its block's table with its type, its default and a description that
+// starts with its doc line.
 func TestDocsProfileTable(t *testing.T) {
-	rows := docTable(t, "profile")
+	tables := map[string]map[string]docRow{}
 	for _, o := range Options {
-		row, ok := rows[o.Name]
+		block := cmp.Or(o.Block, "profile")
+		if tables[block] == nil {
+			tables[block] = docTable(t, block)
+		}
+		row, ok := tables[block][o.Name]
 		switch {
 		case !ok:
-			t.Errorf("%s: block \"profile\" has no row for %s (%s)", languageDoc, o.Name, o.Doc)
+			t.Errorf("%s: block %q has no row for %s (%s)", languageDoc, block, o.Name, o.Doc)
 		case row.typ != o.TypeText():
 			t.Errorf("%s: %s has type %q, the table says %q", languageDoc, o.Name, row.typ, o.TypeText())
 		case row.def != o.Default:

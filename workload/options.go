@@ -27,6 +27,7 @@ const (
 	Bool      Kind = "bool"       // true or false
 	Duration  Kind = "duration"   // a duration ("60s")
 	Rate      Kind = "rate"       // a number of I/Os per second, more than 0
+	Scale     Kind = "scale"      // a number of 0 or more (a replay's speed)
 	Bandwidth Kind = "bandwidth"  // bytes per second ("6200MB/s")
 	Split     Kind = "split"      // sizes to weights: { "4KiB" = 10, ... }
 	Zones     Kind = "zones"      // a list of { access_pct, region_pct }
@@ -39,6 +40,9 @@ type Option struct {
 	// Name is the attribute a plan sets it with.
 	Name string
 	Kind Kind
+	// Block is the block of a profile the attribute is written in:
+	// "" for the profile itself, "replay" for its replay block.
+	Block string
 	// Min and Max bound a Count or a Percent. PercentOf is what a Region
 	// given as a percentage is a share of ("the drive").
 	Min, Max  int64
@@ -111,6 +115,8 @@ func (o *Option) TypeText() string {
 		return "string"
 	case Rate:
 		return "number, more than 0"
+	case Scale:
+		return "number, 0 or more"
 	case Bandwidth:
 		return "bandwidth, more than 0"
 	case Split:
@@ -181,8 +187,11 @@ var (
 )
 
 // Options is the workload parameter table, in the order the plan
-// language reference lists them.
-var Options = []Option{
+// language reference lists them: the profile's, then its replay block's.
+var Options = append(profileOptions, replayOptions...)
+
+// profileOptions are the rows of the profile block's own parameters.
+var profileOptions = []Option{
 	{
 		Name: "rw", Kind: Choice, Values: RWModes, Invalid: "Invalid I/O Pattern", Sweep: true, Adaptive: true, Measured: true,
 		Fio: "rw", FioValue: func(w *Workload) string { return w.RW }, FromFio: rwFromFio,

@@ -8,7 +8,7 @@ import (
 // TestOptionsSetGet checks that every row a point or the plan sets reads
 // back what it set, and that the table is well formed.
 func TestOptionsSetGet(t *testing.T) {
-	values := map[Kind]any{Count: int64(7), Percent: int64(30), Size: int64(8192), Bool: true, Duration: 3 * time.Second, Rate: 2500.0, Text: "libaio"}
+	values := map[Kind]any{Count: int64(7), Percent: int64(30), Size: int64(8192), Bool: true, Duration: 3 * time.Second, Rate: 2500.0, Scale: 0.5, Text: "libaio"}
 	seen := map[string]bool{}
 	for _, o := range Options {
 		if seen[o.Name] {

@@ -83,6 +83,10 @@ type Workload struct {
 	// Fsync flushes each job's writes to the drive (fsync) after every
 	// Fsync of them; zero never does.
 	Fsync int `json:"fsync,omitempty"`
+	// Replay, when set, replaces the generated workload with a trace
+	// replayed open loop; of the fields above only IODepth (the cap on
+	// I/Os in flight), Direct, the region, Engine and IOEngine apply.
+	Replay *Replay `json:"replay,omitempty"`
 }
 
 // SizeWeight is one transfer size of a distribution and its weight in
@@ -100,6 +104,9 @@ type Zone struct {
 
 // Writes reports whether the workload issues any write.
 func (w *Workload) Writes() bool {
+	if w.Replay != nil {
+		return w.Replay.HasWrites && !w.Replay.ReadOnly()
+	}
 	switch w.RW {
 	case "write", "randwrite":
 		return true
@@ -129,5 +136,9 @@ func IsRandom(rw string) bool {
 // to keep while w changes.
 func (w Workload) Clone() Workload {
 	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
+	if w.Replay != nil {
+		r := *w.Replay
+		w.Replay = &r
+	}
 	return w
 }

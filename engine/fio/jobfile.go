@@ -57,6 +57,9 @@ func writes(w workload.Workload) bool { return readShare(w) < 1 }
 // returns every attribute fio cannot express, joined, each an
 // *UntranslatableError. A plan is checked with it before anything runs.
 func Translatable(w workload.Workload) error {
+	if w.Replay != nil {
+		return untranslatable("replay", "the fio engine does not replay traces here (fio's read_iolog would, without drivebench's lag and fidelity figures); leave engine out, or set engine = \"native\", for the replay profile")
+	}
 	var errs []error
 	add := func(err error) {
 		if err != nil {

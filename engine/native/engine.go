@@ -53,6 +53,9 @@ func execute(ctx context.Context, t driver.Target, w workload.Workload, live fun
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if w.Replay != nil {
+		return executeReplay(ctx, t, w, live, sys, interval)
+	}
 	r, err := prepare(t, w, sys)
 	if err != nil {
 		return nil, err
@@ -92,6 +95,8 @@ type run struct {
 	base int64
 	// virtual, when set, is the clock instead of nanotime (tests).
 	virtual *virtualClock
+	// replay is set when the run replays a trace.
+	replay *replayState
 
 	// stop tells the slots to issue no further I/O.
 	stop atomic.Bool

@@ -85,7 +85,7 @@ type slot struct {
 
 	// req, state and issued are the slot's I/O under the io_uring
 	// method: the request, where it is in its life, and when it was
-	// submitted.
+	// submitted; a replay's slot keeps issued too.
 	req    ioRequest
 	state  slotState
 	issued int64
@@ -112,6 +112,8 @@ type ioRequest struct {
 	buf    []byte
 	// due is the intended start on the run's clock of a paced I/O.
 	due int64
+	// flush asks a replay's slot for an fsync instead of a transfer.
+	flush bool
 }
 
 // next claims the slot's next I/O and draws its direction, size, offset
@@ -216,6 +218,9 @@ func (j *job) sync(r *run, o op) bool {
 func (s *slot) latency(r *run, req *ioRequest, service int64) int64 {
 	if !r.paced {
 		return service
+	}
+	if r.replay != nil {
+		return s.issued - req.due + service // the replay's lag is the wait
 	}
 	start := max(req.due, s.free)
 	s.free = start + service
