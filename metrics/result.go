@@ -34,6 +34,31 @@ type Result struct {
 	// Replay is set for a trace replay: its fidelity to the trace and
 	// its lag.
 	Replay *ReplayStats `json:"replay,omitempty"`
+	// Dataloader is set on a dataloader step: what its accelerator saw of
+	// the reads in Read.
+	Dataloader *Dataloader `json:"dataloader,omitempty"`
+}
+
+// Dataloader is what a dataloader step measured beside its reads: how
+// much of the run its accelerator spent computing rather than waiting
+// for samples. The run's length is the Result's RuntimeNs.
+type Dataloader struct {
+	Samples uint64 `json:"samples"`
+	Batches uint64 `json:"batches"`
+	Epochs  int    `json:"epochs"`
+	// SamplesPerSec is the samples the accelerator consumed per second of
+	// the run.
+	SamplesPerSec float64 `json:"samples_per_s"`
+	// ComputeNs is the accelerator's compute time over the run: the
+	// batches times the compute time per batch.
+	ComputeNs int64 `json:"compute_ns"`
+	// AU is the accelerator utilisation: ComputeNs over the run's length.
+	AU float64 `json:"au"`
+	// BatchWait is how long each batch kept the accelerator waiting for
+	// its samples once it was ready for it (the previous batch computed,
+	// or the epoch begun); BatchWaitHist the histogram it is read from.
+	BatchWait     LatencySummary `json:"batch_wait_ns"`
+	BatchWaitHist *Histogram     `json:"batch_wait_histogram,omitempty"`
 }
 
 // The latency definitions a result can hold.

@@ -25,10 +25,16 @@ func (d *DirStats) Quantile(p float64) uint64 {
 	if d.Hist != nil && d.Hist.Count() > 0 {
 		return d.Hist.Percentile(p)
 	}
-	for _, q := range d.Lat.Percentiles {
+	return d.Lat.Quantile(p)
+}
+
+// Quantile is the summary's latency (ns) at percentile p: the first of
+// its percentiles at or above p, or its maximum.
+func (s *LatencySummary) Quantile(p float64) uint64 {
+	for _, q := range s.Percentiles {
 		if q.P >= p {
 			return q.Ns
 		}
 	}
-	return d.Lat.Max
+	return s.Max
 }

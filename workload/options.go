@@ -40,8 +40,9 @@ type Option struct {
 	// Name is the attribute a plan sets it with.
 	Name string
 	Kind Kind
-	// Block is the block of a profile the attribute is written in:
-	// "" for the profile itself, "replay" for its replay block.
+	// Block is the block the attribute is written in: "" for the
+	// profile itself, "replay" for its replay block, "dataloader" for a
+	// dataloader block.
 	Block string
 	// Min and Max bound a Count or a Percent. PercentOf is what a Region
 	// given as a percentage is a share of ("the drive").
@@ -168,7 +169,13 @@ func Swept(o *Option) bool { return o.Sweep }
 const (
 	MaxIODepth = 65536
 	MaxNumJobs = 4096
+	// MaxBatchSize bounds a dataloader's batch: MLPerf's largest is 400.
+	MaxBatchSize = 1 << 20
 )
+
+// DataloaderBlock is the Block of the parameters only a dataloader step
+// takes.
+const DataloaderBlock = "dataloader"
 
 // Defaults of a profile's workload.
 const (
@@ -410,6 +417,72 @@ var profileOptions = []Option{
 		Get:     func(w *Workload) any { return int64(w.Fsync) },
 		Set:     func(w *Workload, v any) { w.Fsync = int(asInt(v)) },
 		Text:    nonZero(func(w *Workload) int { return w.Fsync }),
+	},
+	{
+		Name: "batch_size", Kind: Count, Min: 1, Max: MaxBatchSize, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "Samples per batch: what the accelerator consumes at once.",
+		Get:     func(w *Workload) any { return int64(w.BatchSize) },
+		Set:     func(w *Workload, v any) { w.BatchSize = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.BatchSize }),
+	},
+	{
+		Name: "reader_threads", Kind: Count, Min: 1, Max: MaxNumJobs, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "Threads reading samples into batches (DLIO's `read_threads`).",
+		Get:     func(w *Workload) any { return int64(w.ReaderThreads) },
+		Set:     func(w *Workload, v any) { w.ReaderThreads = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.ReaderThreads }),
+	},
+	{
+		Name: "files", Kind: Count, Min: 1, Max: math.MaxInt32, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's, times `scale`",
+		Doc:     "Files in the data set.",
+		Get:     func(w *Workload) any { return int64(w.Files) },
+		Set:     func(w *Workload, v any) { w.Files = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.Files }),
+	},
+	{
+		Name: "samples_per_file", Kind: Count, Min: 1, Max: math.MaxInt32, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "Samples (records) in each file.",
+		Get:     func(w *Workload) any { return int64(w.SamplesPerFile) },
+		Set:     func(w *Workload, v any) { w.SamplesPerFile = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.SamplesPerFile }),
+	},
+	{
+		Name: "record_size", Kind: Size, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "Bytes of one sample.",
+		Get:     func(w *Workload) any { return w.RecordSize },
+		Set:     func(w *Workload, v any) { w.RecordSize = asInt(v) },
+		Text: func(w *Workload) string {
+			if w.RecordSize == 0 {
+				return ""
+			}
+			return FormatSize(w.RecordSize)
+		},
+	},
+	{
+		Name: "compute_time", Kind: Duration, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "The accelerator's time per batch, spent waiting (the training step's compute, as DLIO's `computation_time`).",
+		Get:     func(w *Workload) any { return w.ComputeTime },
+		Set:     func(w *Workload, v any) { w.ComputeTime, _ = v.(time.Duration) },
+		Text: func(w *Workload) string {
+			if !w.Dataloader() {
+				return ""
+			}
+			return FormatDuration(w.ComputeTime)
+		},
+	},
+	{
+		Name: "epochs", Kind: Count, Min: 1, Max: 1 << 20, Measured: true, Block: DataloaderBlock,
+		Default: "the preset's",
+		Doc:     "Passes over the data set, each in a new shuffled order.",
+		Get:     func(w *Workload) any { return int64(w.Epochs) },
+		Set:     func(w *Workload, v any) { w.Epochs = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.Epochs }),
 	},
 	{
 		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,

@@ -87,6 +87,30 @@ type Workload struct {
 	// replayed open loop; of the fields above only IODepth (the cap on
 	// I/Os in flight), Direct, the region, Engine and IOEngine apply.
 	Replay *Replay `json:"replay,omitempty"`
+
+	// A dataloader step (BatchSize set) reads a data set as a training
+	// job's input pipeline does: Files files of SamplesPerFile samples of
+	// RecordSize bytes each (each sample read in transfers of at most BS
+	// bytes), read by ReaderThreads threads into batches of BatchSize
+	// samples, which an accelerator consumes, ComputeTime per batch, over
+	// Epochs passes of the data set in a shuffled order.
+	BatchSize      int           `json:"batch_size,omitempty"`
+	ReaderThreads  int           `json:"reader_threads,omitempty"`
+	Files          int           `json:"files,omitempty"`
+	SamplesPerFile int           `json:"samples_per_file,omitempty"`
+	RecordSize     int64         `json:"record_size,omitempty"`
+	ComputeTime    time.Duration `json:"compute_time_ns,omitempty"`
+	Epochs         int           `json:"epochs,omitempty"`
+}
+
+// Dataloader reports whether the workload is a dataloader step's, which
+// the engine runs as an input pipeline rather than a stream of I/Os.
+func (w *Workload) Dataloader() bool { return w.BatchSize > 0 }
+
+// DataSetBytes is the size of a dataloader's data set: every sample of
+// every file.
+func (w *Workload) DataSetBytes() int64 {
+	return int64(w.Files) * int64(w.SamplesPerFile) * w.RecordSize
 }
 
 // SizeWeight is one transfer size of a distribution and its weight in

@@ -56,6 +56,9 @@ func execute(ctx context.Context, t driver.Target, w workload.Workload, live fun
 	if w.Replay != nil {
 		return executeReplay(ctx, t, w, live, sys, interval)
 	}
+	if w.Dataloader() {
+		return runDataloader(ctx, t, w, sys, wallClock{start: time.Now()})
+	}
 	r, err := prepare(t, w, sys)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,239 @@
+package native
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/workload"
+)
+
+// stepClock is a virtual clock for dataloader runs: it stands still but
+// for the accelerator's compute, which moves it on at once, and for what
+// a test's reader adds, so the figures do not depend on how fast the
+// machine runs.
+type stepClock struct {
+	mu sync.Mutex
+	t  time.Duration
+}
+
+func (c *stepClock) now() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *stepClock) sleep(_ context.Context, d time.Duration) error {
+	c.advance(d)
+	return nil
+}
+
+func (c *stepClock) advance(d time.Duration) {
+	c.mu.Lock()
+	c.t += d
+	c.mu.Unlock()
+}
+
+// TestLoaderVisitsEverySampleOncePerEpoch: each epoch reads each sample
+// that fits a whole batch once, in an order of its own, and with reads
+// that take no time the accelerator never waits (AU 1).
+func TestLoaderVisitsEverySampleOncePerEpoch(t *testing.T) {
+	shape := loaderShape{files: 5, samplesPerFile: 3, batch: 4, threads: 3, epochs: 3, compute: 7 * time.Millisecond, seed: 9}
+	var mu sync.Mutex
+	seen := map[int]int{}
+	read := func(_, f, s int) error {
+		mu.Lock()
+		seen[f*shape.samplesPerFile+s]++
+		mu.Unlock()
+		return nil
+	}
+	tot, err := runLoader(context.Background(), shape, read, &stepClock{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 15 samples make 3 batches of 4 an epoch; 3 samples are left out.
+	if tot.batches != 9 || tot.samples != 36 || tot.epochs != 3 {
+		t.Errorf("batches, samples, epochs = %d, %d, %d; want 9, 36, 3", tot.batches, tot.samples, tot.epochs)
+	}
+	reads := 0
+	for idx, n := range seen {
+		if n > 3 {
+			t.Errorf("sample %d read %d times in 3 epochs", idx, n)
+		}
+		reads += n
+	}
+	if reads != 36 {
+		t.Errorf("%d samples read, want 36", reads)
+	}
+	figs := dataloaderFigures(tot)
+	if figs.AU != 1 || figs.ComputeNs != int64(63*time.Millisecond) || figs.BatchWait.Max != 0 || figs.BatchWaitHist.Count() != 9 {
+		t.Errorf("AU %v, compute %d ns, longest wait %d ns over %d batches; want 1, 63 ms, 0 over 9", figs.AU, figs.ComputeNs, figs.BatchWait.Max, figs.BatchWaitHist.Count())
+	}
+	if a, b := epochOrder(shape, 0), epochOrder(shape, 1); equalInts(a, b) {
+		t.Errorf("epochs 1 and 2 visit the samples in the same order %v", a)
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestLoaderWaitsAreWhatReadsTake: a sample that takes 30 ms to read
+// keeps a 10 ms accelerator waiting 30 ms a batch: AU = 20 / 80.
+func TestLoaderWaitsAreWhatReadsTake(t *testing.T) {
+	clock := &stepClock{}
+	shape := loaderShape{files: 1, samplesPerFile: 1, batch: 1, threads: 1, epochs: 2, compute: 10 * time.Millisecond}
+	read := func(int, int, int) error {
+		clock.advance(30 * time.Millisecond)
+		return nil
+	}
+	tot, err := runLoader(context.Background(), shape, read, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := dataloaderFigures(tot)
+	if tot.wall != 80*time.Millisecond || figs.AU != 0.25 {
+		t.Errorf("wall %s, AU %v; want 80ms, 0.25", tot.wall, figs.AU)
+	}
+	if figs.BatchWait.Min != uint64(30*time.Millisecond) || figs.BatchWait.Max != uint64(30*time.Millisecond) || figs.BatchWaitHist.Count() != 2 {
+		t.Errorf("batch waits %d..%d ns over %d batches; want 30 ms each of 2", figs.BatchWait.Min, figs.BatchWait.Max, figs.BatchWaitHist.Count())
+	}
+	if figs.SamplesPerSec != 25 {
+		t.Errorf("samples/s = %v, want 2 in 80 ms = 25", figs.SamplesPerSec)
+	}
+}
+
+// TestLoaderStopsAtAReadError: a failed read ends the run with its
+// error and the batches consumed before it.
+func TestLoaderStopsAtAReadError(t *testing.T) {
+	boom := errors.New("boom")
+	var mu sync.Mutex
+	reads := 0
+	read := func(int, int, int) error {
+		mu.Lock()
+		defer mu.Unlock()
+		reads++
+		if reads == 5 {
+			return boom
+		}
+		return nil
+	}
+	shape := loaderShape{files: 10, samplesPerFile: 1, batch: 2, threads: 1, epochs: 1}
+	tot, err := runLoader(context.Background(), shape, read, &stepClock{})
+	if !errors.Is(err, boom) {
+		t.Fatalf("error %v, want the read's", err)
+	}
+	if tot.batches > 2 || tot.epochs != 0 {
+		t.Errorf("%d batches and %d epochs consumed, want at most the 2 read whole and none", tot.batches, tot.epochs)
+	}
+}
+
+// TestLoaderReadAheadIsBounded: readers take no sample more than the
+// read-ahead beyond the batches consumed.
+func TestLoaderReadAheadIsBounded(t *testing.T) {
+	shape := loaderShape{files: 64, samplesPerFile: 1, batch: 2, threads: 2, epochs: 1}
+	var mu sync.Mutex
+	taken, most := 0, 0
+	clock := &consumedClock{stepClock: &stepClock{}, onSleep: func() {
+		mu.Lock()
+		taken -= shape.batch
+		mu.Unlock()
+	}}
+	read := func(int, int, int) error {
+		mu.Lock()
+		taken++
+		most = max(most, taken)
+		mu.Unlock()
+		return nil
+	}
+	if _, err := runLoader(context.Background(), shape, read, clock); err != nil {
+		t.Fatal(err)
+	}
+	if limit := loaderPrefetch*shape.threads*shape.batch + shape.batch; most > limit {
+		t.Errorf("%d samples read ahead of the accelerator, more than %d", most, limit)
+	}
+}
+
+// consumedClock calls onSleep as the accelerator starts computing a
+// batch.
+type consumedClock struct {
+	*stepClock
+	onSleep func()
+}
+
+func (c *consumedClock) sleep(ctx context.Context, d time.Duration) error {
+	c.onSleep()
+	return c.stepClock.sleep(ctx, d)
+}
+
+// TestDataloaderReadsTheDataSet runs a dataloader on a file: every
+// epoch reads each batch's samples whole, in transfers of bs, from the
+// data set's place in the file.
+func TestDataloaderReadsTheDataSet(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	w := workload.Workload{RW: "randread", BS: 16 << 10, Offset: 64 << 10, Seed: 3,
+		BatchSize: 3, ReaderThreads: 2, Files: 4, SamplesPerFile: 2, RecordSize: 40 << 10, Epochs: 2, ComputeTime: time.Millisecond}
+	sys := &recordingSys{}
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 8 samples: 2 batches of 3 an epoch, each sample 16 + 16 + 8 KiB.
+	d := res.Dataloader
+	if d.Samples != 12 || d.Batches != 4 || d.Epochs != 2 || res.Read.Bytes != 12*40<<10 || res.Read.IOs != 36 {
+		t.Errorf("samples %d, batches %d, epochs %d, %d bytes in %d reads; want 12, 4, 2, %d in 36", d.Samples, d.Batches, d.Epochs, res.Read.Bytes, res.Read.IOs, 12*40<<10)
+	}
+	for _, tr := range sys.transfers() {
+		rel := tr.offset - w.Offset
+		within := rel % w.RecordSize
+		if tr.op != opRead || rel < 0 || within%w.BS != 0 || int64(tr.length) != min(w.BS, w.RecordSize-within) || rel+int64(tr.length) > 8*w.RecordSize {
+			t.Errorf("transfer %+v is not a read within a sample of the data set", tr)
+		}
+	}
+	if d.AU <= 0 || d.AU > 1 || d.ComputeNs != int64(4*time.Millisecond) || res.RuntimeNs < d.ComputeNs {
+		t.Errorf("AU %v with %d ns of compute in %d ns", d.AU, d.ComputeNs, res.RuntimeNs)
+	}
+}
+
+// TestDataloaderRefusesWhatCannotRun: a data set larger than the target,
+// or records O_DIRECT cannot read, are refused by name before any I/O.
+func TestDataloaderRefusesWhatCannotRun(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	base := workload.Workload{RW: "randread", BS: 4096, BatchSize: 1, ReaderThreads: 1, Files: 2, SamplesPerFile: 1, RecordSize: 4096, Epochs: 1}
+	cases := []struct {
+		name  string
+		set   func(w *workload.Workload)
+		field string
+	}{
+		{"too large", func(w *workload.Workload) { w.Files = 1000 }, "files"},
+		{"unaligned direct", func(w *workload.Workload) { w.Direct, w.RecordSize = true, 5000 }, "record_size"},
+		{"batch over data set", func(w *workload.Workload) { w.BatchSize = 3 }, "batch_size"},
+		{"no threads", func(w *workload.Workload) { w.ReaderThreads = 0 }, "reader_threads"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := base
+			c.set(&w)
+			sys := &recordingSys{}
+			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys, time.Second)
+			var we *WorkloadError
+			if !errors.As(err, &we) || we.Field != c.field || res != nil {
+				t.Fatalf("got %v (result %v), want a workload error on %s", err, res, c.field)
+			}
+			if n := len(sys.transfers()); n != 0 {
+				t.Errorf("%d transfers before the refusal", n)
+			}
+		})
+	}
+}
