@@ -37,6 +37,9 @@ func Expect(n *plan.Node, rec *results.Record, spec []*plan.SpecEntry) []results
 		}
 		out = append(out, v)
 	}
+	if v := AU(n, rec); v != nil {
+		out = append(out, *v)
+	}
 	return out
 }
 

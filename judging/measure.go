@@ -9,7 +9,21 @@ import (
 func Measured(res *metrics.Result) plan.Measured {
 	return plan.Measured{
 		Read: dirMeasure(res.Read), Write: dirMeasure(res.Write), Total: dirMeasure(TotalStats(res)),
-		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9,
+		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9, Dataloader: dataloaderMeasure(res.Dataloader),
+	}
+}
+
+// dataloaderMeasure is result.dataloader: every one of
+// plan.DataloaderStats, the batch waits in µs.
+func dataloaderMeasure(d *metrics.Dataloader) map[string]float64 {
+	if d == nil {
+		return nil
+	}
+	w := d.BatchWait
+	return map[string]float64{
+		"au": d.AU, "samples_per_s": d.SamplesPerSec, "batch_wait_mean_us": w.Mean / 1e3,
+		"batch_wait_p50_us": float64(w.Quantile(50)) / 1e3, "batch_wait_p99_us": float64(w.Quantile(99)) / 1e3,
+		"batch_wait_max_us": float64(w.Max) / 1e3,
 	}
 }
 

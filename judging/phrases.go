@@ -133,3 +133,25 @@ func overLimits(s results.SteadyState) string {
 	}
 	return " (" + strings.Join(over, " and ") + " over the limit)"
 }
+
+// AUSubject is what an AU verdict judges, the same in every run:
+// "train: accelerator utilisation >= 90%".
+func AUSubject(point string, targetPct float64) string {
+	return fmt.Sprintf("%s: accelerator utilisation >= %s%%", point, plan.FormatNumber(targetPct))
+}
+
+// AUMessage is an AU verdict in a sentence: "train: accelerator
+// utilisation 93.1% reached the 90% target" or "... 41.2%, short of the
+// 90% target: the accelerator waited for storage 58.8% of the run".
+func AUMessage(point, code string, c results.Comparison) string {
+	measured := 0.0
+	if c.Measured != nil {
+		measured = *c.Measured
+	}
+	target := plan.FormatNumber(c.Claimed)
+	if code == results.CodeAUReached {
+		return fmt.Sprintf("%s: accelerator utilisation %.1f%% reached the %s%% target", point, measured, target)
+	}
+	return fmt.Sprintf("%s: accelerator utilisation %.1f%%, short of the %s%% target: the accelerator waited for its samples %.1f%% of the run",
+		point, measured, target, 100-measured)
+}

@@ -102,6 +102,8 @@ func (l *loader) checkResultRef(t hcl.Traversal, p *Profile) bool {
 		return false
 	case field == "runtime_s":
 		return true
+	case field == "dataloader":
+		return l.checkDataloaderRef(s, names, p)
 	case field == "metrics" && p.Exec == nil:
 		l.errorAt(s, "Metrics Of A Profile", fmt.Sprintf(
 			"result.metrics holds what an exec step's parse hook returns; profile %q measures I/O, so judge result.read, result.write or result.total.", p.Name))
@@ -114,6 +116,21 @@ func (l *loader) checkResultRef(t hcl.Traversal, p *Profile) bool {
 		return false
 	}
 	return l.checkDirectionRef(s, names, p)
+}
+
+// checkDataloaderRef checks result.dataloader and the figure after it.
+func (l *loader) checkDataloaderRef(s site, names []string, p *Profile) bool {
+	if p.Dataloader == nil {
+		l.errorAt(s, "Dataloader Figure Of Another Step", fmt.Sprintf(
+			"result.dataloader holds what a dataloader step's accelerator saw; %q is not a dataloader block, so judge its I/O with result.read, result.write or result.total.", p.Name))
+		return false
+	}
+	if len(names) > 1 && !slices.Contains(DataloaderStats, names[1]) {
+		l.errorAt(s, "Unknown Dataloader Figure", fmt.Sprintf("result.dataloader has %s (au from 0 to 1, batch waits in µs); %q is not one of them.%s",
+			quotedList(DataloaderStats), names[1], didYouMean(names[1], DataloaderStats)))
+		return false
+	}
+	return true
 }
 
 // checkDirectionRef checks result.read, .write or .total and the

@@ -18,6 +18,7 @@ var moduleFileSchema = &hcl.BodySchema{
 		{Type: "precondition", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "exec", LabelNames: []string{"name"}},
+		{Type: "dataloader", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
 	},
 }

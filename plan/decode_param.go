@@ -21,8 +21,8 @@ var ownDecoders = map[string]bool{
 }
 
 // paramAttributes are the schema entries of the workload parameters
-// written in a block of a profile: "" for the profile itself, "replay"
-// for its replay block.
+// written in a block: "" for a profile itself, "replay" for its replay
+// block, "dataloader" for a dataloader block.
 func paramAttributes(block string) []hcl.AttributeSchema {
 	var out []hcl.AttributeSchema
 	for _, o := range workload.Options {

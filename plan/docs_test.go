@@ -39,6 +39,7 @@ var blockSchemas = map[string]*hcl.BodySchema{
 	"replay":       replayBlockSchema,
 	"check":        checkBlockSchema,
 	"exec":         execBlockSchema,
+	"dataloader":   dataloaderBlockSchema,
 	"accept":       acceptBlockSchema,
 	"report":       reportBlockSchema,
 }

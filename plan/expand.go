@@ -182,6 +182,8 @@ func expandProfile(c *chain, pr *Profile) []string {
 		return []string{c.add(execNode(c.d, pr)).ID}
 	case pr.Adaptive != nil:
 		return []string{c.add(adaptiveNode(c.d, pr)).ID}
+	case pr.Dataloader != nil:
+		return []string{c.add(dataloaderNode(c.d, pr)).ID}
 	}
 	ids := expandPoints(c, pr)
 	if pr.Pause > 0 {
@@ -336,6 +338,25 @@ func execNode(d *Drive, pr *Profile) *Node {
 		Source: pr.Name,
 		Exec:   pr.Exec,
 		Expect: pr.Expect,
+	}
+}
+
+// dataloaderNode runs a dataloader step on a drive, on the built-in
+// engine whatever the drive's (fio has no accelerator to wait for). Its
+// estimate is its compute time: what it takes when storage keeps up.
+func dataloaderNode(d *Drive, pr *Profile) *Node {
+	w := pr.Workload
+	w.Engine = workload.DefaultEngine
+	batches := w.Files * w.SamplesPerFile / max(w.BatchSize, 1)
+	return &Node{
+		Kind:       KindProfile,
+		Name:       d.Name + " / " + pr.Name,
+		Drive:      d.Name,
+		Source:     pr.Name,
+		Workload:   &w,
+		Expect:     pr.Expect,
+		Dataloader: pr.Dataloader,
+		Estimate:   time.Duration(w.Epochs*batches) * w.ComputeTime,
 	}
 }
 

@@ -47,7 +47,14 @@ type Measured struct {
 	// Metrics are the named figures of an exec step.
 	Metrics  map[string]float64
 	RuntimeS float64
+	// Dataloader maps each of DataloaderStats to its value on a
+	// dataloader step; nil on others.
+	Dataloader map[string]float64
 }
+
+// DataloaderStats are the figures of result.dataloader: the accelerator
+// utilisation (0 to 1), samples per second, and the batch waits in µs.
+var DataloaderStats = []string{"au", "samples_per_s", "batch_wait_mean_us", "batch_wait_p50_us", "batch_wait_p99_us", "batch_wait_max_us"}
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
@@ -72,7 +79,7 @@ func LatencyPercentile(name string) (p float64, ok bool) { return metrics.Latenc
 // The result's schema.
 var (
 	directionFields = []string{"iops", "bw", "ios", "bytes", "lat"}
-	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s"}
+	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader"}
 	directionType   = cty.Object(map[string]cty.Type{
 		"iops": cty.Number, "bw": cty.Number, "ios": cty.Number, "bytes": cty.Number, "lat": latencyType,
 	})
@@ -83,9 +90,16 @@ var (
 		}
 		return cty.Object(attrs)
 	}()
+	dataloaderType = func() cty.Type {
+		attrs := map[string]cty.Type{}
+		for _, s := range DataloaderStats {
+			attrs[s] = cty.Number
+		}
+		return cty.Object(attrs)
+	}()
 	resultType = cty.Object(map[string]cty.Type{
 		"read": directionType, "write": directionType, "total": directionType,
-		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number,
+		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType,
 	})
 )
 
@@ -141,6 +155,9 @@ func missingValues(expr hcl.Expression, m Measured) error {
 		}
 		if d, isDir := dirs[names[0]]; isDir && d == nil {
 			return fmt.Errorf("result.%s is not set: the step did no %s", names[0], directionNoun(names[0]))
+		}
+		if names[0] == "dataloader" && m.Dataloader == nil {
+			return errors.New("result.dataloader is not set: the step is not a dataloader")
 		}
 		if names[0] == "metrics" && len(names) > 1 {
 			if _, ok := m.Metrics[names[1]]; !ok {
@@ -206,8 +223,20 @@ func measuredValue(m Measured) cty.Value {
 	}
 	return cty.ObjectVal(map[string]cty.Value{
 		"read": directionValue(m.Read), "write": directionValue(m.Write), "total": directionValue(m.Total),
-		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS),
+		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS), "dataloader": dataloaderValue(m.Dataloader),
 	})
+}
+
+// dataloaderValue is result.dataloader; null on a step that is not one.
+func dataloaderValue(figures map[string]float64) cty.Value {
+	if figures == nil {
+		return cty.NullVal(dataloaderType)
+	}
+	attrs := map[string]cty.Value{}
+	for _, s := range DataloaderStats {
+		attrs[s] = cty.NumberFloatVal(figures[s])
+	}
+	return cty.ObjectVal(attrs)
 }
 
 func directionValue(d *DirMeasure) cty.Value {

@@ -92,6 +92,10 @@ type Node struct {
 	Exec     *Exec     `json:"exec,omitempty"`
 	Adaptive *Adaptive `json:"adaptive,omitempty"`
 	Accept   *Accept   `json:"accept,omitempty"`
+	// Dataloader is set on a dataloader step, a profile node whose
+	// Workload is a dataloader's: its AU target is judged with its
+	// expectations.
+	Dataloader *Dataloader `json:"dataloader,omitempty"`
 	// Expect are the conditions the node's result must meet: on the
 	// points of a profile, the averages of a repeated one (not its
 	// rounds), the rounds of a steady-state one, an adaptive node (for each

@@ -70,6 +70,7 @@ var planFileSchema = &hcl.BodySchema{
 		{Type: "precondition", LabelNames: []string{"name"}},
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "exec", LabelNames: []string{"name"}},
+		{Type: "dataloader", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "accept", LabelNames: []string{"name"}},
 		{Type: "module", LabelNames: []string{"name"}},
@@ -237,9 +238,13 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	l.eachBlockOf(content.Blocks, modules, []string{"precondition"}, func(b *hcl.Block) {
 		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b)...)
 	})
-	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec"}, func(b *hcl.Block) {
-		if b.Type == "exec" {
+	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec", "dataloader"}, func(b *hcl.Block) {
+		switch b.Type {
+		case "exec":
 			p.Profiles = append(p.Profiles, l.decodeExecBlock(b)...)
+			return
+		case "dataloader":
+			p.Profiles = append(p.Profiles, l.decodeDataloaderBlock(b)...)
 			return
 		}
 		p.Profiles = append(p.Profiles, l.decodeProfileBlock(b)...)

@@ -194,6 +194,9 @@ type Profile struct {
 	// Exec is set for an exec block: the profile runs an external command
 	// instead of a workload, and Workload is unused.
 	Exec *Exec
+	// Dataloader is set for a dataloader block: the profile's Workload is
+	// a training job's input pipeline (workload.Workload.Dataloader).
+	Dataloader *Dataloader
 	// Expect are conditions each measured point must meet.
 	Expect []*Expectation
 	// Pause is an idle time before each of the profile's steps on a drive
@@ -245,6 +248,17 @@ type Exec struct {
 	Timeout time.Duration `json:"timeout_ns"`
 	// Parse turns the output into metrics; nil keeps none.
 	Parse *Hook `json:"parse,omitempty"`
+}
+
+// Dataloader is what a dataloader step adds to its workload: the preset
+// and scale it was made from, and the accelerator utilisation it is
+// judged against.
+type Dataloader struct {
+	Preset string  `json:"preset,omitempty"`
+	Scale  float64 `json:"scale,omitempty"`
+	// AUTarget is the accelerator utilisation the step must reach, more
+	// than 0 and at most 1.
+	AUTarget float64 `json:"au_target"`
 }
 
 // Accept compares the measurements of each of its drives with the

@@ -61,6 +61,12 @@ const (
 	CodeDoesNotHold = "does_not_hold"
 	CodeCannotJudge = "cannot_judge"
 
+	// CodeAUReached and CodeAUShort: a dataloader step's accelerator
+	// utilisation reached its target (pass) or fell short of it (fail);
+	// the verdict's Figure holds both, in percent.
+	CodeAUReached = "au_reached"
+	CodeAUShort   = "au_short"
+
 	// CodeHook: a check hook's own verdict, its message the hook's words.
 	CodeHook = "hook"
 	// CodeHookError: a hook failed (an error, or a value it may not

@@ -1,0 +1,42 @@
+package judging
+
+import (
+	"testing"
+
+	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/results"
+)
+
+// TestAUVerdict: a dataloader's utilisation is held against its target
+// as data (code, measured and claimed in percent), and the expectation
+// machinery finds it among the step's verdicts.
+func TestAUVerdict(t *testing.T) {
+	n := &plan.Node{Name: "d / train", Drive: "d", Source: "train", Dataloader: &plan.Dataloader{AUTarget: 0.9}}
+	cases := []struct {
+		au           float64
+		status, code string
+		message      string
+	}{
+		{0.95, results.VerdictPass, results.CodeAUReached, "train: accelerator utilisation 95.0% reached the 90% target"},
+		{0.9, results.VerdictPass, results.CodeAUReached, "train: accelerator utilisation 90.0% reached the 90% target"},
+		{0.412, results.VerdictFail, results.CodeAUShort, "train: accelerator utilisation 41.2%, short of the 90% target: the accelerator waited for its samples 58.8% of the run"},
+	}
+	for _, c := range cases {
+		rec := &results.Record{Status: results.StatusOK, Result: &metrics.Result{RuntimeNs: 1e9, Dataloader: &metrics.Dataloader{AU: c.au}}}
+		vs := Expect(n, rec, nil)
+		if len(vs) != 1 {
+			t.Fatalf("AU %v: verdicts %+v", c.au, vs)
+		}
+		v := vs[0]
+		if v.Status != c.status || v.Code != c.code || v.Message != c.message || v.Subject != "train: accelerator utilisation >= 90%" || !IsExpectVerdict(v) {
+			t.Errorf("AU %v: verdict %+v", c.au, v)
+		}
+		if f := v.Figure; f == nil || f.Metric != "au" || f.Claimed != 90 || *f.Measured != c.au*100 || f.Unit != "%" || f.Better != "higher" {
+			t.Errorf("AU %v: figure %+v", c.au, v.Figure)
+		}
+	}
+	if v := AU(&plan.Node{Name: "d / p"}, &results.Record{Result: &metrics.Result{}}); v != nil {
+		t.Errorf("a profile got an AU verdict %+v", v)
+	}
+}
