@@ -387,6 +387,9 @@ type Row struct {
 	Error  string  `json:"error,omitempty"`
 	// Total adds both directions; nil when the step recorded no result.
 	Total *Figures `json:"total,omitempty"`
+	// Replay is set on the row of a trace replay: the trace against what
+	// the replay issued, and its lag.
+	Replay *Replay `json:"replay,omitempty"`
 	// Read and Write are set in mixed tables for the directions the step
 	// measured.
 	Read  *Figures `json:"read,omitempty"`

@@ -84,6 +84,7 @@ func buildRow(s step, rev *revisions) Row {
 		row.Read = dirFigures(res.Read)
 		row.Write = dirFigures(res.Write)
 		row.Total = totalFigures(res.Read, res.Write)
+		row.Replay = replayOf(s.workload(), res)
 	}
 	return row
 }
