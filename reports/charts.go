@@ -636,9 +636,9 @@ func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 		fit := func(x float64) float64 { return ss.Intercept + ss.Slope*x }
 		c.Lines = append(c.Lines,
 			plot.Line{Name: "best-fit line", Color: plot.SeriesColor(1), Points: []plot.Point{{X: first, Y: fit(first)}, {X: last, Y: fit(last)}}},
-			plot.Line{Name: "window average ±10%", Color: "#777777", Dashed: true, Points: []plot.Point{{X: first, Y: ss.Average * 1.1}, {X: last, Y: ss.Average * 1.1}}},
+			plot.Line{Name: "±10% of the window average", Color: "#777777", Dashed: true, Points: []plot.Point{{X: first, Y: ss.Average * 1.1}, {X: last, Y: ss.Average * 1.1}}},
 			plot.Line{Color: "#777777", Dashed: true, Points: []plot.Point{{X: first, Y: ss.Average * 0.9}, {X: last, Y: ss.Average * 0.9}}},
-			plot.Line{Color: "#777777", Points: []plot.Point{{X: first, Y: ss.Average}, {X: last, Y: ss.Average}}},
+			plot.Line{Name: "window average", Color: "#777777", Points: []plot.Point{{X: first, Y: ss.Average}, {X: last, Y: ss.Average}}},
 		)
 		values = append(values, ss.Average*1.1, ss.Average*0.9, fit(first), fit(last))
 		rounds = append(rounds, first-0.5, last+0.5)
