@@ -189,7 +189,7 @@ p, li { overflow-wrap: anywhere; }
 table { border-collapse: collapse; font-size: .875rem; }
 th, td { padding: .35rem .6rem; border-bottom: 1px solid var(--cell-rule); text-align: left; vertical-align: top; }
 th { background: var(--head); }
-.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
 code { font: .85em ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; background: var(--code); padding: .1em .3em; border-radius: 3px; overflow-wrap: anywhere; }
 pre { margin: .5rem 0 1rem; padding: .5rem .75rem; background: var(--code); border-radius: 3px; overflow-x: auto; }
 pre code { padding: 0; background: none; overflow-wrap: normal; }
@@ -216,7 +216,6 @@ figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
   .table, pre { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
   th, td { padding: .15rem .3rem; overflow-wrap: anywhere; }
-  .num { white-space: normal; }
   tr, figure { break-inside: avoid; }
   figure svg { max-width: 100%; max-height: 120mm; }
   details::details-content { content-visibility: visible; display: contents; }
@@ -289,11 +288,29 @@ func htmlTable(b *strings.Builder, cols []column, rows [][][]span) {
 			if i < len(cols) {
 				c = cols[i]
 			}
+			if c.numeric {
+				text = keepFigures(text)
+			}
 			b.WriteString("<td" + numClass(c) + ">" + htmlSpans(text) + "</td>")
 		}
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n</table></div>\n")
+}
+
+// keepFigures keeps each figure of a numeric cell on one line, its
+// number with its unit (a no-break space in "74.8 µs"), and lets the cell
+// wrap only after the slash between two ("74.8 µs / 42.5 µs"), so a wide
+// table of read and write figures narrows without splitting a figure.
+func keepFigures(text []span) []span {
+	out := make([]span, len(text))
+	for i, s := range text {
+		if s.style != verdictSpan {
+			s.text = strings.ReplaceAll(strings.ReplaceAll(s.text, " ", "\u00a0"), "\u00a0/\u00a0", "\u00a0/ ")
+		}
+		out[i] = s
+	}
+	return out
 }
 
 func numClass(c column) string {

@@ -10,16 +10,20 @@ import (
 	"github.com/drivebench/drivebench/internal/browser"
 )
 
-// browserCases are the golden cases opened in a browser: the review
-// fixture; qemu, with folded rounds tables and drive health;
-// vendor-acceptance, with the acceptance tables and a summary hook's
-// chart; sysbench-fileio, with wide metric tables and command output.
-var browserCases = []string{"review", "qemu", "vendor-acceptance", "sysbench-fileio"}
+// browserCases are the golden cases opened in a browser: the quickstart,
+// the first report a user sees; the review fixture; qemu, with folded
+// rounds tables, steady state and drive health; vendor-acceptance, with
+// the acceptance tables and a summary hook's chart; sysbench-fileio, with
+// wide metric tables and command output.
+var browserCases = []string{"quickstart", "review", "qemu", "vendor-acceptance", "sysbench-fileio"}
 
 // TestHTMLInChromium opens the HTML reports of browserCases in a real
-// headless Chromium at a phone's and a desktop's size: each page must
-// load with no console message and give a screenshot of that size. The
-// screenshots are kept in $DRIVEBENCH_ARTIFACTS when it is set.
+// headless Chromium as a reviewer would: at a phone's and a desktop's
+// size and printed on A4, each page must load with no console message and
+// give a screenshot of that size; at a desktop's width and printed, no
+// table may be wider than the page (cut, or to be scrolled); and every
+// line of every chart must have its legend entry. The screenshots are
+// kept in $DRIVEBENCH_ARTIFACTS when it is set.
 func TestHTMLInChromium(t *testing.T) {
 	browser.Require(t, "the HTML report is not checked in a browser")
 	for _, gc := range goldenCases {
@@ -36,7 +40,11 @@ func TestHTMLInChromium(t *testing.T) {
 				t.Fatal(err)
 			}
 			browser.CheckSelfContained(t, files[0].Data)
-			browser.CheckPage(t, filepath.Join(dir, "report.html"))
+			browser.CheckLegends(t, files[0].Data)
+			page := filepath.Join(dir, "report.html")
+			browser.CheckPage(t, page)
+			browser.CheckPrint(t, page)
+			browser.CheckNoCutTables(t, page)
 		})
 	}
 }

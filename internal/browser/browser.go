@@ -7,6 +7,8 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"html"
 	"image/png"
 	"os"
 	"os/exec"
@@ -163,4 +165,160 @@ func ArtifactsDir(t *testing.T, sub string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// layoutScript measures the page as it is laid out: every table wider
+// than the box it sits in (a table cut at the right, or one that must be
+// scrolled to be read whole), named by the heading above it and by how
+// many pixels it overflows. It writes what it found into the page, for
+// --dump-dom to carry out.
+const layoutScript = `<script>
+(function () {
+  var page = document.documentElement.clientWidth, out = [];
+  document.querySelectorAll("table").forEach(function (t, i) {
+    var box = t.parentElement, heading = "", el = t;
+    while (el && !heading) {
+      for (var p = el.previousElementSibling; p && !heading; p = p.previousElementSibling) {
+        if (/^H[1-6]$/.test(p.tagName)) heading = p.textContent.trim();
+      }
+      el = el.parentElement;
+    }
+    var over = Math.max(box.scrollWidth - box.clientWidth, Math.ceil(t.getBoundingClientRect().right) - page);
+    if (over > 1) out.push("table " + (i + 1) + " under \"" + heading + "\": " + over + " px wider than its box");
+  });
+  var pre = document.createElement("pre");
+  pre.id = "drivebench-layout";
+  pre.textContent = JSON.stringify({tables: document.querySelectorAll("table").length, cut: out});
+  document.body.appendChild(pre);
+})();
+</script>`
+
+// Layout is what layoutScript measured of a page.
+type Layout struct {
+	Tables int      `json:"tables"`
+	Cut    []string `json:"cut"`
+}
+
+// MeasureLayout loads a copy of page in headless Chromium at the given
+// width and measures its tables. With print set, the page's print style
+// sheet is applied as a printer would (its @media print rules made to
+// hold on screen), at the width of an A4 page's printable area.
+func MeasureLayout(t *testing.T, page string, width int, print bool) Layout {
+	t.Helper()
+	copyPath := pageCopy(t, page, print, layoutScript)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Path,
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-crash-reporter", "--user-data-dir="+t.TempDir(),
+		"--window-size="+strconv.Itoa(width)+",900", "--dump-dom", "file://"+copyPath)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	dom, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v\n%s", err, stderr.String())
+	}
+	m := regexp.MustCompile(`<pre id="drivebench-layout">([^<]*)</pre>`).FindSubmatch(dom)
+	if m == nil {
+		t.Fatalf("the layout script left no result in the page; chromium said:\n%s", stderr.String())
+	}
+	var l Layout
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &l); err != nil {
+		t.Fatalf("the layout script's result %q: %v", m[1], err)
+	}
+	return l
+}
+
+// pageCopy writes a copy of page into a temporary folder, with its print
+// style sheet applied on screen when print is set (its @media print rules
+// made to hold everywhere, after the screen's as in print) and script
+// added at the end of its body, and returns the copy's path.
+func pageCopy(t *testing.T, page string, print bool, script string) string {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if print {
+		text = strings.ReplaceAll(text, "@media print", "@media all")
+	}
+	text = strings.Replace(text, "</body>", script+"</body>", 1)
+	copyPath := filepath.Join(t.TempDir(), filepath.Base(page))
+	if err := os.WriteFile(copyPath, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return copyPath
+}
+
+// CheckPrint takes a screenshot of page as printed on A4 (PrintWidth
+// wide, its print style sheet applied), kept beside it as
+// <name>-print.png, which must show a page.
+func CheckPrint(t *testing.T, page string) {
+	t.Helper()
+	base := strings.TrimSuffix(filepath.Base(page), filepath.Ext(page))
+	shot := filepath.Join(filepath.Dir(page), base+"-print.png")
+	const height = 1400
+	Open(t, pageCopy(t, page, true, ""), shot, PrintWidth, height)
+	CheckScreenshot(t, shot, PrintWidth, height)
+	t.Logf("print screenshot: %s", shot)
+}
+
+// PrintWidth is the width in CSS pixels of an A4 page's printable area
+// with the margins of the pages' print style sheets (210 mm less 2 x 12 mm).
+const PrintWidth = 703
+
+// CheckNoCutTables fails when a table of page is wider than its box at
+// a desktop's width (1280) or printed, and when the page has no table.
+func CheckNoCutTables(t *testing.T, page string) {
+	t.Helper()
+	for _, c := range []struct {
+		name  string
+		width int
+		print bool
+	}{{"desktop", 1280, false}, {"print", PrintWidth, true}} {
+		l := MeasureLayout(t, page, c.width, c.print)
+		if l.Tables == 0 {
+			t.Errorf("%s: the page has no table to measure", c.name)
+		}
+		for _, cut := range l.Cut {
+			t.Errorf("%s (%d px): %s", c.name, c.width, cut)
+		}
+	}
+}
+
+// svgChart, polyline, legendLine and barRect pick the charts of a page,
+// their lines, their legends' line keys and their bars (package plot's
+// SVG).
+var (
+	svgChart   = regexp.MustCompile(`(?s)<svg .*?</svg>`)
+	polyline   = regexp.MustCompile(`<polyline [^>]*stroke="([^"]+)"[^>]*?( stroke-dasharray="[^"]*")?/>`)
+	legendLine = regexp.MustCompile(`<line [^>]*stroke="([^"]+)" stroke-width="2"( stroke-dasharray="[^"]*")?/>`)
+	chartTitle = regexp.MustCompile(`<title>([^<]*)</title>`)
+)
+
+// CheckLegends fails when a chart of page draws a line whose colour and
+// dash no legend entry of that chart shows, so a reader cannot tell what
+// the line is; it returns how many charts it checked.
+func CheckLegends(t *testing.T, page []byte) int {
+	t.Helper()
+	charts := svgChart.FindAll(page, -1)
+	for _, svg := range charts {
+		keys := map[string]bool{}
+		for _, m := range legendLine.FindAllSubmatch(svg, -1) {
+			keys[string(m[1])+string(m[2])] = true
+		}
+		title := ""
+		if m := chartTitle.FindSubmatch(svg); m != nil {
+			title = string(m[1])
+		}
+		for _, m := range polyline.FindAllSubmatch(svg, -1) {
+			if !keys[string(m[1])+string(m[2])] {
+				t.Errorf("chart %q: a line drawn in %s%s has no legend entry", title, m[1], m[2])
+			}
+		}
+	}
+	return len(charts)
 }
