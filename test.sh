@@ -43,6 +43,7 @@ need_pkg mkfs.vfat dosfstools
 need_pkg sfdisk fdisk             # partition tables on loop devices
 need_pkg ip iproute2              # fio servers each in a network namespace
 need_pkg groff groff-base         # the man page is read by groff
+need_pkg tmux tmux                # the quickstart is run and read in a tmux pane
 need_pkg pvcreate lvm2            # LVM physical volumes the guard refuses
 need_pkg fio fio                  # the fio engine, importer and equivalence tests
 need_pkg blkparse blktrace        # the trace reader reads what the real blkparse -d dumps

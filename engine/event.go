@@ -39,6 +39,10 @@ type Event struct {
 	Record *results.Record
 	// Message is a warning's text (StepWarning).
 	Message string
+	// WarningKind is a warning's kind (results.WarnHostCPU...), so a
+	// view can fold warnings of one kind; empty for a kind the record
+	// does not keep.
+	WarningKind string
 	// Elapsed is the time since the run started.
 	Elapsed time.Duration
 }

@@ -398,7 +398,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnDriveState,
 			Message: "Run again on resume: the drive's state was lost (" + rerun + ")."})
 		r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(),
-			Message: fmt.Sprintf("drive %s: %s; running %s again", n.Drive, rerun, n.Name)})
+			Message: fmt.Sprintf("drive %s: %s; running %s again", n.Drive, rerun, n.Name), WarningKind: results.WarnDriveState})
 	}
 	skip := r.skipReason(n)
 	var unheld error
@@ -441,7 +441,7 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 	}
 	for _, w := range rec.Warnings {
 		if w.Kind != results.WarnDriveState || rerun == "" {
-			r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(), Message: w.Message})
+			r.emit(Event{Kind: StepWarning, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: r.elapsed(), Message: w.Message, WarningKind: w.Kind})
 		}
 	}
 	r.judgeGroup(ctx, n, rec)

@@ -64,6 +64,16 @@ func flagRank(kind string) int {
 	return len(flagWords)
 }
 
+// WarningWords are the words a reader sees for a warning kind beside a
+// figure ("host-bound" for results.WarnHostCPU); the kind itself when it
+// has none. The run's terminal view folds its warnings under them.
+func WarningWords(kind string) string {
+	if r := flagRank(kind); r < len(flagWords) {
+		return flagWords[r].words
+	}
+	return kind
+}
+
 // flagText writes flags as a reader sees them beside a figure: "⚠ read
 // unwritten space, host-bound"; "" for none.
 func flagText(flags []string) string {
@@ -72,10 +82,7 @@ func flagText(flags []string) string {
 	}
 	words := make([]string, len(flags))
 	for i, k := range flags {
-		words[i] = k
-		if r := flagRank(k); r < len(flagWords) {
-			words[i] = flagWords[r].words
-		}
+		words[i] = WarningWords(k)
 	}
 	return "⚠ " + strings.Join(words, ", ")
 }

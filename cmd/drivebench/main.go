@@ -60,9 +60,11 @@ type stdio struct {
 	out, err io.Writer
 	// in is standard input (fmt -).
 	in io.Reader
-	// tty says whether out is a terminal (progress line instead of log lines).
-	tty    bool
-	getenv func(string) string
+	// tty and errTTY say whether out and err are terminals (the live
+	// view instead of log lines); width and errWidth ask their widths.
+	tty, errTTY     bool
+	width, errWidth func() int
+	getenv          func(string) string
 	// heartbeat is how often a running step prints a line when out is not
 	// a terminal; 0 means heartbeatEvery.
 	heartbeat time.Duration
@@ -118,7 +120,8 @@ func main() {
 	// run: writes to a closed pipe fail with EPIPE instead of killing the
 	// process, and the output is then dropped (see detachOnClose).
 	signal.Ignore(syscall.SIGPIPE)
-	io := stdio{out: detachOnClose(os.Stdout), err: detachOnClose(os.Stderr), in: os.Stdin, tty: isTerminal(os.Stdout), getenv: os.Getenv}
+	io := stdio{out: detachOnClose(os.Stdout), err: detachOnClose(os.Stderr), in: os.Stdin, getenv: os.Getenv,
+		tty: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr), width: terminalWidth(os.Stdout), errWidth: terminalWidth(os.Stderr)}
 	os.Exit(dispatch(ctx, os.Args[1:], io))
 }
 

@@ -8,55 +8,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/drivebench/drivebench/engine"
 	"github.com/drivebench/drivebench/metrics"
-	"github.com/drivebench/drivebench/plan"
 )
-
-// fakeClock is a clock the test moves.
-type fakeClock struct{ t time.Time }
-
-func (c *fakeClock) now() time.Time { return c.t }
-
-func TestHeartbeatAndLiveLine(t *testing.T) {
-	node := &plan.Node{ID: "abc", Name: "nvme0 / 4k-mixed / iodepth=32", Estimate: 50 * time.Second}
-	g := &plan.Graph{Nodes: []*plan.Node{node}}
-	sample := metrics.Sample{T: 19, ReadIOPS: 9000, WriteIOPS: 3000, BW: 48e6, P99Ns: 210_000}
-	cases := []struct {
-		tty   bool
-		units string
-		want  string
-	}{
-		{false, "", "[1/1] nvme0 / 4k-mixed / iodepth=32: running 00:20, 12,000 IOPS (read 9,000, write 3,000), 48.0 MB/s, p99 210.0 µs, 40% done\n"},
-		{true, "", "[1/1] nvme0 / 4k-mixed / iodepth=32  00:20  ETA 00:30  12,000 IOPS (read 9,000, write 3,000)  48.0 MB/s  p99 210.0 µs  40% done"},
-		{false, "MiB/s", "[1/1] nvme0 / 4k-mixed / iodepth=32: running 00:20, 12,000 IOPS (read 9,000, write 3,000), 45.8 MiB/s, p99 210.0 µs, 40% done\n"},
-	}
-	for _, tc := range cases {
-		var out bytes.Buffer
-		clk := &fakeClock{t: time.Unix(1000, 0)}
-		p := newProgress(stdio{out: &out, tty: tc.tty}, g, tc.units, 0)
-		p.now = clk.now
-		p.observe(engine.Event{Kind: engine.StepStarted, Total: 1, Node: node})
-		clk.t = clk.t.Add(20 * time.Second)
-		out.Reset()
-		p.observe(engine.Event{Kind: engine.StepLive, Total: 1, Node: node, Sample: sample})
-		if !tc.tty {
-			if out.Len() != 0 {
-				t.Errorf("a live sample printed %q without a terminal", out.String())
-			}
-			p.heartbeat()
-		}
-		got := strings.TrimLeft(strings.TrimRight(out.String(), " "), "\r")
-		if got != tc.want {
-			t.Errorf("tty %v:\n got %q\nwant %q", tc.tty, got, tc.want)
-		}
-		p.finish()
-	}
-}
 
 // TestHeartbeatInRun: without a terminal, a running step prints
 // heartbeat lines between started and its result.
@@ -70,8 +28,59 @@ func TestHeartbeatInRun(t *testing.T) {
 	started := strings.Index(out.String(), "read: started")
 	beat := strings.Index(out.String(), "read: running ")
 	finished := strings.LastIndex(out.String(), "scratch / read: ")
-	if started < 0 || beat < started || finished < beat || !strings.Contains(out.String(), "% done") {
-		t.Errorf("no heartbeat between started and finished:\n%s", out.String())
+	if started < 0 || beat < started || finished < beat || !regexp.MustCompile(`step 1/2 \d+%, plan \d+% ETA \d\d:\d\d`).MatchString(out.String()) {
+		t.Errorf("no heartbeat with the step's and the plan's progress between started and finished:\n%s", out.String())
+	}
+}
+
+// TestRunOnTerminal: on a terminal a run is redrawn in place, the
+// verdicts coloured, unless NO_COLOR is set; a dumb terminal gets the
+// log lines; with -json the view is on stderr when that is a terminal.
+func TestRunOnTerminal(t *testing.T) {
+	cases := []struct {
+		name        string
+		env         map[string]string
+		json        bool
+		redraw, red bool
+	}{
+		{"colour", map[string]string{"TERM": "xterm"}, false, true, true},
+		{"NO_COLOR", map[string]string{"TERM": "xterm", "NO_COLOR": "1"}, false, true, false},
+		{"dumb", map[string]string{"TERM": "dumb"}, false, false, false},
+		{"json", map[string]string{"TERM": "xterm"}, true, true, true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			io := stdio{out: &out, err: &errb, tty: !tc.json, errTTY: tc.json, getenv: func(k string) string { return tc.env[k] },
+				width: func() int { return 100 }, errWidth: func() int { return 100 }}
+			args := []string{"run", "-out", filepath.Join(t.TempDir(), "out"), "testdata/junit.hcl"}
+			if tc.json {
+				args = append(args[:1], append([]string{"-json"}, args[1:]...)...)
+			}
+			if code := dispatch(context.Background(), args, io); code != exitCheckFailed {
+				t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+			}
+			view := out.String()
+			if tc.json {
+				view = errb.String()
+			}
+			if got := regexp.MustCompile(`\x1b\[\d+A\x1b\[2K`).MatchString(view); got != tc.redraw {
+				t.Errorf("redrawn in place: %v, want %v\n%q", got, tc.redraw, view)
+			}
+			if got := strings.Contains(view, "\x1b[31m1 fail\x1b[0m"); got != tc.red {
+				t.Errorf("a failed verdict in red: %v, want %v\n%q", got, tc.red, view)
+			}
+			if !tc.red && strings.Contains(view, "m") && regexp.MustCompile(`\x1b\[[0-9;]*m`).MatchString(view) {
+				t.Errorf("colour where there should be none:\n%q", view)
+			}
+			if !tc.redraw && !strings.Contains(view, "read / iodepth=1: started") {
+				t.Errorf("no log lines:\n%s", view)
+			}
+			if !regexp.MustCompile(`(?m)^step +status +IOPS +MB/s +p50 +p99 +verdicts +warnings$`).MatchString(view) ||
+				!regexp.MustCompile(`scratch / read / iodepth=2 +ok +[\d,]+ +[\d,.]+ .*1 pass, .*1 fail`).MatchString(view) {
+				t.Errorf("no closing table:\n%s", view)
+			}
+		})
 	}
 }
 

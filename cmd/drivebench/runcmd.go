@@ -40,7 +40,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if *asJSON {
 		events = newEventStream(io.out)
 		// Everything for people goes to stderr; stdout is the stream.
-		io.out, io.tty = io.err, false
+		io.out, io.tty, io.width = io.err, io.errTTY, io.errWidth
 	}
 	rf.catalog = catalogConfigured(*catalogFlag, io.getenv)
 	rf.limits = script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}
@@ -123,7 +123,7 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 			return hook, err
 		},
 	})
-	prog.finish()
+	prog.finish(outcome)
 	if outcome != nil {
 		addRunToCatalog(ctx, io, rf.catalog, dir)
 	}
