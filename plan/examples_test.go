@@ -51,6 +51,8 @@ var examplePlans = []examplePlan{
 	{"acceptance/vendor-acceptance.hcl", devTarget, 25, map[NodeKind]int{KindPrecondition: 2, KindProfile: 21, KindAcceptance: 1, KindReport: 1}},
 	// fill, the adaptive search, up to 10 steady-state rounds
 	{"acceptance/latency-qos.hcl", devTarget, 13, map[NodeKind]int{KindPrecondition: 1, KindAdaptive: 1, KindProfile: 10, KindReport: 1}},
+	// a fill, then the boot and login replays
+	{"vdi-replay/vdi-replay.hcl", nil, 4, map[NodeKind]int{KindPrecondition: 1, KindProfile: 2, KindReport: 1}},
 	// prepare, 4 modes x 2 thread counts, cleanup
 	{"apps/sysbench-fileio.hcl", nil, 11, map[NodeKind]int{KindExec: 10, KindReport: 1}},
 	// clean, initdb, start, createdb, prepare, 3 OLTP runs, stop
