@@ -41,6 +41,8 @@ type runEvent struct {
 	Kind    string `json:"kind,omitempty"`
 	Drive   string `json:"drive,omitempty"`
 	Message string `json:"message,omitempty"`
+	// step_warning
+	WarningKind string `json:"warning_kind,omitempty"`
 
 	// interval
 	Interval *metrics.Sample `json:"interval,omitempty"`
@@ -147,7 +149,7 @@ func (s *eventStream) observe(e engine.Event) {
 		f := e.Progress
 		ev.Type, ev.Fraction = "step_progress", &f
 	case engine.StepWarning:
-		ev.Type, ev.Message = "step_warning", e.Message
+		ev.Type, ev.Message, ev.WarningKind = "step_warning", e.Message, e.WarningKind
 	case engine.StepReused:
 		ev.Type, ev.Status = "step_reused", e.Record.Status
 	case engine.StepFinished:

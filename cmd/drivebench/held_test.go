@@ -69,7 +69,8 @@ func TestHeldProcessIsFlagged(t *testing.T) {
 	if !strings.HasPrefix(warning, "The process was held for ") || !strings.Contains(warning, "its figures: they do not describe the drive; run it again") {
 		t.Errorf("warning %q, want the held warning; warnings %+v", warning, long.Warnings)
 	}
-	if !strings.Contains(out.String(), `"type":"step_warning"`) || !strings.Contains(out.String(), "The process was held for ") {
+	if !strings.Contains(out.String(), `"type":"step_warning"`) || !strings.Contains(out.String(), "The process was held for ") ||
+		!strings.Contains(out.String(), `"warning_kind":"held"`) {
 		t.Errorf("the run did not print the held warning:\n%s", out.String())
 	}
 	if long.Host != nil {
