@@ -6,44 +6,61 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
 
-// Figures a fleet, trend or export can be about, with their columns in
-// step_latency and units. Latency percentiles are read from histograms
-// when groups are merged.
-var figures = []struct {
-	name, column, unit string
-	percentile         float64 // 0 for a figure that is not a percentile
-}{
-	{"iops", "l.iops", "IOPS", 0},
-	{"bw", "l.bw_bytes", "B/s", 0},
-	{"mean", "l.lat_mean_ns", "ns", 0},
-	{"p50", "l.p50_ns", "ns", 50},
-	{"p90", "l.p90_ns", "ns", 90},
-	{"p99", "l.p99_ns", "ns", 99},
-	{"p99.9", "l.p999_ns", "ns", 99.9},
-	{"p99.99", "l.p9999_ns", "ns", 99.99},
-}
+// figures are the figures a fleet, trend or export can be about: those
+// of the figure registry that -figure names and the step_latency table
+// has a column for (figure.Column), in the registry's order. Latency
+// percentiles are read from histograms when groups are merged.
+var figures = func() []*figure.Figure {
+	var out []*figure.Figure
+	for _, f := range figure.In(figure.Option) {
+		if f.In&figure.Column != 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
 
 // FigureNames lists the figures, for usage messages.
 func FigureNames() []string {
 	var out []string
 	for _, f := range figures {
-		out = append(out, f.name)
+		out = append(out, f.Key(figure.Option))
 	}
 	return out
 }
 
+// FigureNamed finds the figure -figure names: its name in the figure
+// registry, which it returns, or an old name (p99.9), which still works
+// and for which note says the name to write.
+func FigureNamed(name string) (canonical, note string, err error) {
+	i, err := figureIndex(name)
+	if err != nil {
+		return "", "", err
+	}
+	f := figures[i]
+	if _, old := figure.Resolve(figure.Option, name); old {
+		note = f.Deprecation(figure.Option, name)
+	}
+	return f.Key(figure.Option), note, nil
+}
+
+// figureIndex is the index in figures of the figure name stands for, by
+// its registry name or an old one.
 func figureIndex(name string) (int, error) {
-	for i, f := range figures {
-		if f.name == name {
-			return i, nil
-		}
+	f, _ := figure.Resolve(figure.Option, name)
+	if i := slices.Index(figures, f); f != nil && i >= 0 {
+		return i, nil
 	}
 	return 0, fmt.Errorf("unknown figure %q: use one of %s", name, strings.Join(FigureNames(), ", "))
 }
+
+// column is a figure's column of step_latency in the catalog's queries.
+func column(f *figure.Figure) string { return "l." + f.Key(figure.Column) }
 
 // Point names one point of one profile on one direction of I/O.
 type Point struct {
@@ -140,7 +157,7 @@ func quoteAll(ss []string) string {
 // match f, sorted by drive and newest run first; with latest, only each
 // drive's newest. With hist, the histograms come too. The histograms are
 // the bulk of the data, so they are read only for the rows kept.
-func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hist, latest bool) ([]measurement, error) {
+func (c *Catalog) samples(ctx context.Context, p Point, fig int, f Filter, hist, latest bool) ([]measurement, error) {
 	point, err := c.resolvePoint(ctx, p)
 	if err != nil {
 		return nil, err
@@ -164,7 +181,7 @@ func (c *Catalog) samples(ctx context.Context, p Point, figure int, f Filter, hi
 			JOIN steps s ON s.run_id = r.run_id AND s.drive = rd.drive
 			JOIN step_latency k ON k.run_id = s.run_id AND k.step_id = s.step_id AND k.direction = $3
 			WHERE s.source = $1 AND s.point = $2 AND s.status = 'ok' AND ` + cond + `)
-		SELECT m.drive_id, m.model, m.serial, m.firmware, m.run_id, m.created, ` + figures[figure].column + `, ` + histCol + `
+		SELECT m.drive_id, m.model, m.serial, m.firmware, m.run_id, m.created, ` + column(figures[fig]) + `, ` + histCol + `
 		FROM m JOIN step_latency l ON l.run_id = m.run_id AND l.step_id = m.step_id AND l.direction = $3
 		` + keep + `
 		ORDER BY m.drive_id, m.n`

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 )
 
@@ -92,7 +93,7 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 		return nil, err
 	}
 	point, _ := c.resolvePoint(ctx, q.Point)
-	out := &Fleet{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: q.Figure, Unit: figures[fig].unit, GroupBy: q.GroupBy}
+	out := &Fleet{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: figures[fig].Key(figure.Option), Unit: string(figures[fig].Unit), GroupBy: q.GroupBy}
 	merger := &histogramMerger{where: c.Where}
 	groups := map[[2]string]*FleetGroup{}
 	var keys [][2]string
@@ -126,7 +127,7 @@ func (c *Catalog) Fleet(ctx context.Context, q FleetQuery) (*Fleet, error) {
 		if g.IOs > 0 {
 			g.Merged = g.hist.Summary(FleetPercentiles).Percentiles
 		}
-		spread(g, figures[fig].unit != "ns", figures[fig].unit == "ns")
+		spread(g, figures[fig].Unit != figure.Nanoseconds, figures[fig].Unit == figure.Nanoseconds)
 		out.Groups = append(out.Groups, *g)
 	}
 	return out, nil

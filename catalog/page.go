@@ -188,7 +188,7 @@ func spreadChart(f *Fleet) *plot.Chart {
 		c.Lines = append(c.Lines, l)
 	}
 	c.X = plot.WholeAxis("Drive (rank in its model)", xs, format.Plain)
-	c.Y = plot.LinearAxis(figureTitle(f.Figure, f.Unit), ys, f.Unit != "ns", unitLabel(f.Unit))
+	c.Y = plot.LinearAxis(figureTitle(f.Figure), ys, f.Unit != "ns", unitLabel(f.Unit))
 	return c
 }
 
@@ -222,15 +222,17 @@ func trendChart(tr *Trend) *plot.Chart {
 		}
 		return ""
 	})
-	c.Y = plot.LinearAxis(figureTitle(tr.Figure, tr.Unit), ys, tr.Unit != "ns", unitLabel(tr.Unit))
+	c.Y = plot.LinearAxis(figureTitle(tr.Figure), ys, tr.Unit != "ns", unitLabel(tr.Unit))
 	return c
 }
 
-func figureTitle(figure, unit string) string {
-	if unit == "ns" {
-		return figure + " latency"
+// figureTitle names a figure on a chart's axis, as the figure registry
+// titles it: "p99 latency", "IOPS".
+func figureTitle(name string) string {
+	if i, err := figureIndex(name); err == nil {
+		return figures[i].Title
 	}
-	return figure
+	return name
 }
 
 func unitLabel(unit string) func(float64) string {

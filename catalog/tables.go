@@ -32,14 +32,14 @@ func RunsTable(rows []RunRow) *Table {
 func DrivesTable(rows []DriveRow, human bool) *Table {
 	t := &Table{Columns: []string{"model", "serial", "firmware", unitColumn("capacity", "B", human), "runs", "first run", "last run"}}
 	for _, d := range rows {
-		t.Rows = append(t.Rows, []any{d.Model, d.Serial, d.Firmware, figure("B", float64(d.Capacity), human), int64(d.Runs), d.First, d.Last})
+		t.Rows = append(t.Rows, []any{d.Model, d.Serial, d.Firmware, figureCell("B", float64(d.Capacity), human), int64(d.Runs), d.First, d.Last})
 	}
 	return t
 }
 
-// figure is a value for a table cell: written in its unit for people, raw
+// figureCell is a value for a table cell: written in its unit for people, raw
 // for programs.
-func figure(unit string, v float64, human bool) any {
+func figureCell(unit string, v float64, human bool) any {
 	if !human {
 		return v
 	}
@@ -84,7 +84,7 @@ func FleetTable(f *Fleet, human bool) *Table {
 		row = append(row, int64(g.Drives), int64(g.IOs))
 		for i := range FleetPercentiles {
 			if i < len(g.Merged) {
-				row = append(row, figure("ns", float64(g.Merged[i].Ns), human))
+				row = append(row, figureCell("ns", float64(g.Merged[i].Ns), human))
 			} else {
 				row = append(row, nil)
 			}
@@ -93,7 +93,7 @@ func FleetTable(f *Fleet, human bool) *Table {
 		for _, o := range g.Outliers {
 			outliers = append(outliers, o.Serial)
 		}
-		row = append(row, figure(f.Unit, g.Min, human), figure(f.Unit, g.Median, human), figure(f.Unit, g.Max, human), figure(f.Unit, g.MAD, human), strings.Join(outliers, " "))
+		row = append(row, figureCell(f.Unit, g.Min, human), figureCell(f.Unit, g.Median, human), figureCell(f.Unit, g.Max, human), figureCell(f.Unit, g.MAD, human), strings.Join(outliers, " "))
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -123,9 +123,9 @@ func TrendTable(tr *Trend, human bool) *Table {
 	for _, r := range tr.Rows {
 		var merged any
 		if r.Merged != nil {
-			merged = figure(tr.Unit, *r.Merged, human)
+			merged = figureCell(tr.Unit, *r.Merged, human)
 		}
-		t.Rows = append(t.Rows, []any{r.Model, r.X, int64(r.Runs), int64(r.Drives), figure(tr.Unit, r.Min, human), figure(tr.Unit, r.Median, human), figure(tr.Unit, r.Max, human), merged})
+		t.Rows = append(t.Rows, []any{r.Model, r.X, int64(r.Runs), int64(r.Drives), figureCell(tr.Unit, r.Min, human), figureCell(tr.Unit, r.Median, human), figureCell(tr.Unit, r.Max, human), merged})
 	}
 	return t
 }

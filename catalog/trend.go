@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 )
 
@@ -65,7 +66,7 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 	default:
 		return nil, fmt.Errorf("trend by %q: use firmware, day or month", q.By)
 	}
-	pct := figures[fig].percentile
+	pct := figures[fig].Percentile
 	all, err := c.samples(ctx, q.Point, fig, q.Filter, pct > 0, false)
 	if err != nil {
 		return nil, err
@@ -101,7 +102,7 @@ func (c *Catalog) Trend(ctx context.Context, q TrendQuery) (*Trend, error) {
 			a.hists++
 		}
 	}
-	out := &Trend{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: q.Figure, Unit: figures[fig].unit, By: q.By}
+	out := &Trend{Profile: q.Profile, Point: point, Direction: q.Direction, Figure: figures[fig].Key(figure.Option), Unit: string(figures[fig].Unit), By: q.By}
 	for _, a := range groups {
 		r := a.row
 		r.Drives = len(a.drives)

@@ -26,7 +26,8 @@ const (
 	Column
 	// Steady: the metric of a steady_state block.
 	Steady
-	// Option: compare -threshold and catalog -figure.
+	// Option: the command-line flags compare -threshold and catalog
+	// -figure.
 	Option
 )
 
@@ -37,7 +38,7 @@ var places = []struct {
 	name  string
 }{
 	{Expect, "expectation"}, {Spec, "spec sheet"}, {Hook, "hook"}, {Report, "report.json"},
-	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "-threshold, -figure"},
+	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
 }
 
 // String names a place for people: "steady_state metric".

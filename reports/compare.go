@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 )
 
@@ -28,20 +30,17 @@ const (
 
 // Thresholds are the changes, in percent of the base value, beyond which
 // a figure counts as regressed or improved: Default for every figure,
-// ByFigure for those named (iops, bw, mean, p50, p99, p99.9).
+// ByFigure for those named by the figure registry (iops, bw, mean, p50,
+// p99, p99_9).
 type Thresholds struct {
 	Default  float64            `json:"default_pct"`
 	ByFigure map[string]float64 `json:"by_figure_pct,omitempty"`
 }
 
-// of is the threshold of a figure (iops, read_p99_ns).
-func (t Thresholds) of(figure string) float64 {
-	for _, f := range comparedFigures {
-		if strings.HasSuffix(figure, f.name) {
-			if v, ok := t.ByFigure[f.key]; ok {
-				return v
-			}
-		}
+// of is the threshold of a figure.
+func (t Thresholds) of(f *figure.Figure) float64 {
+	if v, ok := t.ByFigure[f.Name]; ok {
+		return v
 	}
 	return t.Default
 }
@@ -50,9 +49,20 @@ func (t Thresholds) of(figure string) float64 {
 func ThresholdKeys() []string {
 	keys := make([]string, len(comparedFigures))
 	for i, f := range comparedFigures {
-		keys[i] = f.key
+		keys[i] = f.Key(figure.Option)
 	}
 	return keys
+}
+
+// ThresholdFigure is the figure a -threshold name stands for: its name in
+// the figure registry, or an old name (p99.9), for which old is true and
+// the caller warns. f is nil for a name compare does not judge.
+func ThresholdFigure(name string) (f *figure.Figure, old bool) {
+	f, old = figure.Resolve(figure.Option, name)
+	if f == nil || !slices.Contains(comparedFigures, f) {
+		return nil, false
+	}
+	return f, old
 }
 
 // Comparison is what changed between two runs of the same points, such as
@@ -222,8 +232,9 @@ func Compare(base, next *Summary, th Thresholds) *Comparison {
 		var changes []Change
 		switch {
 		case b.completed() && !n.completed():
-			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: "iops", Name: "IOPS",
-				Base: b.Total.IOPS, ThresholdPct: th.of("iops"), Verdict: Lost, WorkloadChanged: diff != nil})
+			iops := figure.Lookup("iops")
+			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: iops.Key(figure.Report), Name: iops.Title,
+				Base: b.Total.IOPS, ThresholdPct: th.of(iops), Verdict: Lost, WorkloadChanged: diff != nil})
 		case b.completed():
 			changes = compareRows(k, b, n, th)
 		}
@@ -264,23 +275,38 @@ func indexRows(s *Summary) (map[pointKey]Row, []pointKey) {
 	return rows, order
 }
 
-// figure is a measurement: its name in the data, the key -threshold
-// knows it by, its words for people (with %s for the direction), which
-// way is better and whether the rows' spreads give its noise.
-type comparedFigure struct {
-	name, key, words string
-	higherBetter     bool
-	rate             bool
-	value            func(*Figures) (float64, bool)
+// comparedFigures are the figures compare judges: those of the figure
+// registry a report row holds (figureOfRow) and -threshold names, in the
+// registry's order.
+var comparedFigures = func() []*figure.Figure {
+	var out []*figure.Figure
+	for _, f := range figure.In(figure.Option) {
+		if _, ok := figureReaders[f.Key(figure.Report)]; ok {
+			out = append(out, f)
+		}
+	}
+	return out
+}()
+
+// figureReaders read a figure from a row's Figures, by its name in
+// report.json.
+var figureReaders = map[string]func(*Figures) (float64, bool){
+	"iops":        func(f *Figures) (float64, bool) { return f.IOPS, true },
+	"bw_bytes":    func(f *Figures) (float64, bool) { return f.BWBytes, true },
+	"mean_lat_ns": func(f *Figures) (float64, bool) { return floatOf(f.MeanLatNs) },
+	"p50_ns":      func(f *Figures) (float64, bool) { return uintOf(f.P50Ns) },
+	"p99_ns":      func(f *Figures) (float64, bool) { return uintOf(f.P99Ns) },
+	"p99_9_ns":    func(f *Figures) (float64, bool) { return uintOf(f.P999Ns) },
 }
 
-var comparedFigures = []comparedFigure{
-	{"iops", "iops", "%sIOPS", true, true, func(f *Figures) (float64, bool) { return f.IOPS, true }},
-	{"bw_bytes", "bw", "%sbandwidth", true, true, func(f *Figures) (float64, bool) { return f.BWBytes, true }},
-	{"mean_lat_ns", "mean", "mean %slatency", false, false, func(f *Figures) (float64, bool) { return floatOf(f.MeanLatNs) }},
-	{"p50_ns", "p50", "p50 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P50Ns) }},
-	{"p99_ns", "p99", "p99 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P99Ns) }},
-	{"p99_9_ns", "p99.9", "p99.9 %slatency", false, false, func(f *Figures) (float64, bool) { return uintOf(f.P999Ns) }},
+// figureOfRow reads figure f from a row's figures; ok is false when the
+// row does not hold it.
+func figureOfRow(f *figure.Figure, fs *Figures) (float64, bool) {
+	read, ok := figureReaders[f.Key(figure.Report)]
+	if !ok {
+		return 0, false
+	}
+	return read(fs)
 }
 
 // noisePct is the change in percent that the two rows' own noise allows
@@ -340,33 +366,33 @@ func compareRows(k pointKey, b, n Row, th Thresholds) []Change {
 	parts := []struct {
 		prefix, words string
 		base, new     *Figures
-	}{{"", "", b.Total, n.Total}, {"read_", "read ", b.Read, n.Read}, {"write_", "write ", b.Write, n.Write}}
+	}{{"", "", b.Total, n.Total}, {"read_", "read", b.Read, n.Read}, {"write_", "write", b.Write, n.Write}}
 	var out []Change
 	for _, p := range parts {
 		if p.base == nil || p.new == nil {
 			continue
 		}
 		for _, f := range comparedFigures {
-			bv, okB := f.value(p.base)
-			nv, okN := f.value(p.new)
+			bv, okB := figureOfRow(f, p.base)
+			nv, okN := figureOfRow(f, p.new)
 			if !okB || !okN || bv == 0 {
 				continue
 			}
 			pct := (nv - bv) / bv * 100
 			ch := Change{
-				Drive: k.drive, Profile: k.profile, Point: k.point, Figure: p.prefix + f.name,
-				Name: fmt.Sprintf(f.words, p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f.name),
+				Drive: k.drive, Profile: k.profile, Point: k.point, Figure: p.prefix + f.Key(figure.Report),
+				Name: f.Titled(p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f),
 			}
 			switch {
-			case f.rate:
+			case f.Merge == figure.Add:
 				ch.NoisePct = noisePct(b, n, rateSpreads)
 			case p.prefix == "" || onlyDirection(b, n):
 				// The intervals' latency covers both directions: it is
 				// the noise of a direction's figure only when the step
 				// had no other.
-				ch.NoisePct = noisePct(b, n, latencySpreadsOf(f.name))
+				ch.NoisePct = noisePct(b, n, latencySpreadsOf(f.Key(figure.Report)))
 			}
-			ch.Verdict = judge(pct, max(ch.ThresholdPct, floatOr(ch.NoisePct)), f.higherBetter)
+			ch.Verdict = judge(pct, max(ch.ThresholdPct, floatOr(ch.NoisePct)), f.Better == figure.Higher)
 			out = append(out, ch)
 		}
 	}
@@ -452,9 +478,9 @@ func (c *Comparison) matchNotes() []string {
 // exceptions lists the per-figure thresholds: " (p99 10%)".
 func (t Thresholds) exceptions() string {
 	var parts []string
-	for _, k := range ThresholdKeys() {
-		if v, ok := t.ByFigure[k]; ok {
-			parts = append(parts, k+" "+format.Plain(v)+"%")
+	for _, f := range comparedFigures {
+		if v, ok := t.ByFigure[f.Name]; ok {
+			parts = append(parts, f.Key(figure.Option)+" "+format.Plain(v)+"%")
 		}
 	}
 	if len(parts) == 0 {

@@ -281,10 +281,18 @@ func (pf *pointFlags) register(fs *flagSet, figure string) {
 	fs.choose("figure", false, catalog.FigureNames()...)
 }
 
+// check reports a missing -profile, and notes a -figure given by its old
+// name (p99.9), which it replaces by the figure registry's (p99_9).
 func (pf *pointFlags) check(fs *flagSet) bool {
 	if pf.point.Profile == "" {
 		fmt.Fprintf(fs.io.err, "drivebench %s: -profile is required: name the profile block whose point to show\n", fs.Name())
 		return false
+	}
+	if name, note, err := catalog.FigureNamed(pf.figure); err == nil {
+		if note != "" {
+			fmt.Fprintf(fs.io.err, "drivebench %s: -figure: warning: %s\n", fs.Name(), note)
+		}
+		pf.figure = name
 	}
 	return noPositionals(fs)
 }

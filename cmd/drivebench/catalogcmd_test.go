@@ -89,6 +89,11 @@ func TestCatalogCommands(t *testing.T) {
 			t.Errorf("fleet lacks %q:\n%s", want, fleet)
 		}
 	}
+	code, oldName, errOut := runCLI(t, "catalog", "fleet", "-catalog", cat, "-profile", "read", "-point", "iodepth=4", "-figure", "p99.9")
+	if code != exitOK || !strings.Contains(oldName, "read iodepth=4, read, p99_9") ||
+		!strings.Contains(errOut, `drivebench catalog fleet: -figure: warning: "p99.9", the old command-line flag name of the p99.9 latency, is deprecated: write "p99_9"`) {
+		t.Errorf("fleet -figure p99.9: exit %d\n%s%s", code, oldName, errOut)
+	}
 	// CSV is for programs: plain numbers, never 1.2e+06, and the unit of
 	// each column's numbers in its name.
 	fleetCSV := run("fleet", "-catalog", cat, "-profile", "read", "-point", "iodepth=4", "-figure", "p99", "-format", "csv")

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
 )
@@ -40,10 +41,13 @@ func cmdCompare(_ context.Context, args []string, io stdio) int {
 		fs.printUsage()
 		return exitUsage
 	}
-	th, err := parseThresholds(*threshold)
+	th, notes, err := parseThresholds(*threshold)
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench compare: -threshold:", err)
 		return exitUsage
+	}
+	for _, note := range notes {
+		fmt.Fprintln(io.err, "drivebench compare: -threshold: warning:", note)
 	}
 	if *asJSON {
 		*outFormat = "json"
@@ -105,30 +109,32 @@ func printComparison(io stdio, dirs []string, base, next *reports.Summary, c *re
 }
 
 // parseThresholds reads -threshold: a percentage for every figure, and
-// name=percentage pairs for single figures, separated by commas.
-func parseThresholds(s string) (reports.Thresholds, error) {
-	th := reports.Thresholds{Default: 5, ByFigure: map[string]float64{}}
+// name=percentage pairs for single figures, separated by commas, each
+// named as the figure registry names it. notes holds a deprecation note
+// for each figure named by its old name (p99.9).
+func parseThresholds(s string) (th reports.Thresholds, notes []string, err error) {
+	th = reports.Thresholds{Default: 5, ByFigure: map[string]float64{}}
 	for part := range strings.SplitSeq(s, ",") {
 		name, value, named := strings.Cut(part, "=")
 		if !named {
-			pct, err := parseThreshold(part)
-			if err != nil {
-				return th, err
+			if th.Default, err = parseThreshold(part); err != nil {
+				return th, nil, err
 			}
-			th.Default = pct
 			continue
 		}
 		name = strings.TrimSpace(name)
-		if !slices.Contains(reports.ThresholdKeys(), name) {
-			return th, fmt.Errorf("%q is not a figure; use one of %s", name, strings.Join(reports.ThresholdKeys(), ", "))
+		f, old := reports.ThresholdFigure(name)
+		if f == nil {
+			return th, nil, fmt.Errorf("%q is not a figure; use one of %s", name, strings.Join(reports.ThresholdKeys(), ", "))
 		}
-		pct, err := parseThreshold(value)
-		if err != nil {
-			return th, err
+		if old {
+			notes = append(notes, f.Deprecation(figure.Option, name))
 		}
-		th.ByFigure[name] = pct
+		if th.ByFigure[f.Name], err = parseThreshold(value); err != nil {
+			return th, nil, err
+		}
 	}
-	return th, nil
+	return th, notes, nil
 }
 
 // runLabel names a run for people: "plan quickstart, 2026-03-14 09:32 UTC".

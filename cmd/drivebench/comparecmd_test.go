@@ -149,7 +149,11 @@ func TestCompareCommand(t *testing.T) {
 				`<testcase name="nvme0 / 4k-random-read / iodepth=16 / IOPS" classname="compare quickstart.nvme0.4k-random-read"`,
 				`<failure message="IOPS regressed by 10.0% (threshold 5%)" type="regressed">`},
 		},
-		{name: "unknown figure", args: []string{"-threshold", "p42=5%", quickstartRun, slower}, code: exitUsage, contains: []string{`"p42" is not a figure; use one of iops, bw, mean, p50, p99, p99.9`}},
+		{name: "unknown figure", args: []string{"-threshold", "p42=5%", quickstartRun, slower}, code: exitUsage, contains: []string{`"p42" is not a figure; use one of iops, bw, mean, p50, p99, p99_9`}},
+		{
+			name: "old figure name", args: []string{"-threshold", "p99.9=50%", quickstartRun, quickstartRun}, code: exitOK,
+			contains: []string{`drivebench compare: -threshold: warning: "p99.9", the old command-line flag name of the p99.9 latency, is deprecated: write "p99_9"`},
+		},
 		{name: "unknown format", args: []string{"-format", "csv", quickstartRun, slower}, code: exitUsage, contains: []string{`-format "csv": use text, markdown, json or junit`}},
 		{
 			name:     "the same run twice",

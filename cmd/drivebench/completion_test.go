@@ -46,7 +46,7 @@ func TestBashCompletion(t *testing.T) {
 		{[]string{"drivebench", "report", "-format", "markdown,"}, []string{"markdown,markdown", "markdown,json", "markdown,html"}},
 		{[]string{"drivebench", "compare", "-units", "M"}, []string{"MB/s", "MiB/s"}},
 		{[]string{"drivebench", "catalog", "trend", "-by", ""}, []string{"firmware", "day", "month"}},
-		{[]string{"drivebench", "catalog", "fleet", "-figure", "p99."}, []string{"p99.9", "p99.99"}},
+		{[]string{"drivebench", "catalog", "fleet", "-figure", "p99_"}, []string{"p99_9", "p99_99"}},
 		{[]string{"drivebench", "run", "-out", dir + "/"}, []string{dir + "/notes.txt", dir + "/plan.hcl", dir + "/sub"}},
 		{[]string{"drivebench", "run", dir + "/"}, []string{dir + "/plan.hcl", dir + "/sub"}},
 		{[]string{"drivebench", "help", "ho"}, []string{"hooks"}},
