@@ -112,8 +112,8 @@ func readErr(r io.Reader) error {
 	}
 }
 
-// TestIologFromFio reads the iolog real fio writes (write_iolog) and
-// checks its counts against fio's own JSON account of the same run.
+// TestIologFromFio characterizes the iolog real fio writes (write_iolog)
+// and checks its counts against fio's own JSON account of the same run.
 func TestIologFromFio(t *testing.T) {
 	fio := testenv.Command(t, "fio", "fio")
 	dir := t.TempDir()
@@ -133,15 +133,16 @@ func TestIologFromFio(t *testing.T) {
 	if f.Format() != IologV3 {
 		t.Errorf("format %s, want %s", f.Format(), IologV3)
 	}
-	got := map[Op]int64{}
-	var bytes int64
-	for _, x := range readAll(t, f) {
-		got[x.Op]++
-		bytes += x.Size
+	s, err := Characterize(f, "")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if got[Read] != want.reads || got[Write] != want.writes || got[Flush] != want.syncs || bytes != 1<<20 {
-		t.Errorf("read %d, write %d, flush %d I/Os, %d bytes; fio says %d, %d, %d and %d bytes",
-			got[Read], got[Write], got[Flush], bytes, want.reads, want.writes, want.syncs, 1<<20)
+	if s.IOs != want.reads+want.writes+want.syncs || s.Reads != want.reads || s.Writes != want.writes || s.Flushes != want.syncs || s.Bytes != 1<<20 {
+		t.Errorf("%d I/Os: %d reads, %d writes, %d flushes, %d bytes; fio says %d reads, %d writes, %d syncs and 1048576 bytes",
+			s.IOs, s.Reads, s.Writes, s.Flushes, s.Bytes, want.reads, want.writes, want.syncs)
+	}
+	if s.ReadBytes != 4096*want.reads || s.Sizes[0] != (SizeCount{4096, want.reads + want.writes, 100}) {
+		t.Errorf("%d bytes read, sizes %+v", s.ReadBytes, s.Sizes)
 	}
 }
 
