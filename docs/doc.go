@@ -1,5 +1,5 @@
 // Package docs holds drivebench's reference documents, embedded in the
-// command so that `drivebench help plan` (and hooks, catalog) prints them
+// command so that `drivebench help plan` (and hooks, catalog, trace) prints them
 // where they are needed: a drivebench installed with go install has no
 // checkout to read them in.
 package docs
@@ -21,3 +21,8 @@ var Hooks string
 //
 //go:embed catalog.md
 var Catalog string
+
+// Trace is trace.md: the trace formats and the trace commands.
+//
+//go:embed trace.md
+var Trace string

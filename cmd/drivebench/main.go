@@ -14,11 +14,12 @@
 //	drivebench export fio PLAN      write the fio job files of a plan
 //	drivebench nvme info DEVICE     show an NVMe drive's identity and health
 //	drivebench catalog add DIR...   put runs in the catalog; ls, query, fleet, rollup, trend, export, report
+//	drivebench trace stat FILE      characterize a block trace; trace mix writes a mix block of it
 //	drivebench test-hooks DIR...    run the tests of a plan's Starlark hooks
 //	drivebench completion SHELL     print a bash, zsh or fish completion script
 //	drivebench man                  print the manual page
 //	drivebench help COMMAND         show a command's help (as COMMAND -h)
-//	drivebench help plan            the plan language reference (also hooks, catalog)
+//	drivebench help plan            the plan language reference (also hooks, catalog, trace)
 //	drivebench version              print the version (also --version)
 //
 // The command holds no logic of its own: it parses flags, wires the
@@ -97,6 +98,7 @@ func init() {
 		{name: "export", summary: "write the fio job files a plan would run: drivebench export fio PLAN", run: cmdExport, sub: []command{{name: "fio"}}},
 		{name: "nvme", summary: "decode NVMe pages, show a device's identity and health, purge a namespace", run: cmdNVMe, sub: nvmeCommands},
 		{name: "catalog", summary: "a database of every run: add, ls, query, fleet, rollup, trend, export, report", run: cmdCatalog, sub: catalogCommands},
+		{name: "trace", summary: "read block traces: stat, mix", run: cmdTrace, sub: traceCommands},
 		{name: "test-hooks", summary: "run the tests of a plan's Starlark hooks (*_test.star files)", run: cmdTestHooks},
 		{name: "completion", summary: "print a shell completion script: drivebench completion bash|zsh|fish", run: cmdCompletion, sub: completionShells},
 		{name: "man", summary: "print the manual page (roff), made from the commands' help", run: cmdMan},
@@ -194,6 +196,7 @@ var helpTopics = []helpTopic{
 	{"plan", "the plan language: every block, attribute and function (docs/plan-language.md)", docs.PlanLanguage},
 	{"hooks", "expectations, acceptance and Starlark hooks (docs/hooks.md)", docs.Hooks},
 	{"catalog", "the catalog's commands and its schema, for SQL of your own (docs/catalog.md)", docs.Catalog},
+	{"trace", "the block trace formats drivebench reads, their units, and the trace commands (docs/trace.md)", docs.Trace},
 }
 
 func findTopic(name string) *helpTopic {

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/plan"
+	"github.com/drivebench/drivebench/trace"
+	"github.com/drivebench/drivebench/workload"
+)
+
+// traceCommands are the subcommands of drivebench trace.
+var traceCommands = []command{
+	{name: "stat", summary: "count and characterize a trace's I/Os: sizes, shares, inter-arrival, queue depth, hot regions", run: cmdTraceStat},
+	{name: "mix", summary: "write the mix block that approximates a trace, for a plan", run: cmdTraceMix},
+}
+
+// cmdTrace dispatches drivebench trace SUBCOMMAND.
+func cmdTrace(ctx context.Context, args []string, io stdio) int {
+	return dispatchSub(ctx, "trace", traceCommands, args, io, traceUsage)
+}
+
+func traceUsage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: drivebench trace SUBCOMMAND [flags] [args]\n\nSubcommands:")
+	for _, c := range traceCommands {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nFormats, detected from the content: fio iolog v2 and v3, blkparse -d binary, MSR Cambridge,\nAlibaba and Tencent CBS CSV. See docs/trace.md (drivebench help trace).")
+}
+
+// characterize opens and characterizes the trace at path, of one device
+// when device is not "", saying what went wrong on io.err.
+func characterize(cmd, path, device string, io stdio) (*trace.Stats, bool) {
+	f, err := trace.Open(path)
+	if err != nil {
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", cmd, err)
+		return nil, false
+	}
+	defer f.Close()
+	s, err := trace.Characterize(f, device)
+	if err != nil {
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", cmd, err)
+		return nil, false
+	}
+	if device != "" && s.IOs == 0 {
+		fmt.Fprintf(io.err, "drivebench %s: %s has no I/O of device %q; its devices are %s\n", cmd, path, device, deviceList(s))
+		return nil, false
+	}
+	return s, true
+}
+
+func deviceList(s *trace.Stats) string {
+	names := strings.Join(quoteAll(s.DeviceNames), ", ")
+	if s.Devices > len(s.DeviceNames) {
+		names += fmt.Sprintf(" and %d more", s.Devices-len(s.DeviceNames))
+	}
+	return names
+}
+
+func quoteAll(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = fmt.Sprintf("%q", n)
+	}
+	return q
+}
+
+func cmdTraceStat(_ context.Context, args []string, io stdio) int {
+	fs := newFlagSet("trace stat", "FILE",
+		"Count and characterize the I/Os of a block trace: reads, writes, flushes, discards, bytes, duration, transfer sizes,\n"+
+			"read and sequential shares, inter-arrival times, queue depth (where the trace records completions) and hot regions.\n"+
+			"The trace is read as a stream: a trace of any size is read in bounded memory.", io)
+	asJSON := fs.Bool("json", false, "print the figures as one JSON object (format_version "+trace.StatsVersion+")")
+	device := fs.String("device", "", "count only the I/Os of this device or volume of a multi-device trace (MSR host_disk, Alibaba device_id, Tencent VolumeID, blkparse major:minor, an iolog's file)")
+	args, code, done := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if !wantPositionals(fs, args, "a trace file") {
+		return exitUsage
+	}
+	s, ok := characterize("trace stat", args[0], *device, io)
+	if !ok {
+		return exitUsage
+	}
+	var err error
+	if *asJSON {
+		err = writeJSON(io.out, s)
+	} else {
+		err = writeTable(io.out, func(t *table) { statRows(t, s) })
+	}
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench trace stat:", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// statRows shows a trace's figures.
+func statRows(t *table, s *trace.Stats) {
+	fmt.Fprintf(t.tw, "%s: %s, %s\n\n", s.File, s.Format, devicesText(s))
+	t.section("I/Os")
+	t.row("Total", "%s", format.Count(float64(s.IOs)))
+	t.row("Reads", "%s (%s)", format.Count(float64(s.Reads)), format.Bytes(uint64(s.ReadBytes)))
+	t.row("Writes", "%s (%s)", format.Count(float64(s.Writes)), format.Bytes(uint64(s.WriteBytes)))
+	t.row("Flushes", "%s", format.Count(float64(s.Flushes)))
+	t.row("Discards", "%s (%s)", format.Count(float64(s.Discards)), format.Bytes(uint64(s.DiscardBytes)))
+	t.row("Bytes", "%s read and written", format.Bytes(uint64(s.Bytes)))
+	if s.Timed {
+		t.row("Duration", "%s", durationOf(s.DurationNS))
+	} else {
+		t.row("Duration", "unknown: %s records no times", s.Format)
+	}
+	t.row("Read share", "%s %% of reads and writes", format.Grouped(s.ReadPct, 1))
+	t.row("Sequential", "%s %% of reads and writes start where the one before ended", format.Grouped(s.SequentialPct, 1))
+	t.end()
+	sizeRows(t, s)
+	t.section("Inter-arrival time")
+	distributionRows(t, s.InterArrival, func(v float64) string { return format.Latency(v) }, "unknown: the trace records no times")
+	t.section("Queue depth (I/Os in flight as each is issued)")
+	distributionRows(t, s.QueueDepth, func(v float64) string { return format.Grouped(v, 0) }, "unknown: "+s.QueueDepthNote)
+	regionRows(t, s)
+}
+
+func devicesText(s *trace.Stats) string {
+	switch {
+	case s.Device != "":
+		return fmt.Sprintf("device %q of %d", s.Device, s.Devices)
+	case s.Devices == 1:
+		return fmt.Sprintf("one device (%q)", s.DeviceNames[0])
+	}
+	return fmt.Sprintf("%d devices: %s", s.Devices, deviceList(s))
+}
+
+func sizeRows(t *table, s *trace.Stats) {
+	title := "Transfer sizes (reads and writes)"
+	if s.SizesRounded {
+		title += ", rounded up to powers of two: the trace has over 1,024 sizes"
+	}
+	t.section(title)
+	if len(s.Sizes) == 0 {
+		t.note("none")
+	}
+	for _, sc := range s.Sizes {
+		t.row(workload.FormatSize(sc.Size), "%s\t%s %%", format.Count(float64(sc.Count)), format.Grouped(sc.Pct, 1))
+	}
+	t.end()
+}
+
+func distributionRows(t *table, d *trace.Distribution, f func(float64) string, missing string) {
+	if d == nil {
+		t.note(missing)
+		t.end()
+		return
+	}
+	t.row("Mean", "%s", f(d.Mean))
+	t.row("p50", "%s", f(float64(d.P50)))
+	t.row("p90", "%s", f(float64(d.P90)))
+	t.row("p99", "%s", f(float64(d.P99)))
+	t.row("Max", "%s", f(float64(d.Max)))
+	t.end()
+}
+
+func regionRows(t *table, s *trace.Stats) {
+	r := s.Regions
+	if r == nil {
+		if s.RegionsNote != "" {
+			t.section("Hot regions")
+			t.note(s.RegionsNote)
+			t.end()
+		}
+		return
+	}
+	t.section(fmt.Sprintf("Hot regions (of %s from offset %s, in 1 %% slices of %s)", workload.FormatSize(r.End-r.Start), workload.FormatSize(r.Start), workload.FormatSize(r.SliceSize)))
+	t.row("Busiest 10 % of the span", "%s %% of the I/Os", format.Grouped(r.Hottest10Pct, 1))
+	t.row("Busiest 20 % of the span", "%s %% of the I/Os", format.Grouped(r.Hottest20Pct, 1))
+	for _, h := range r.Hottest {
+		t.row("At "+workload.FormatSize(h.Offset), "%s %% of the I/Os", format.Grouped(h.AccessPct, 1))
+	}
+	t.end()
+}
+
+func cmdTraceMix(_ context.Context, args []string, io stdio) int {
+	fs := newFlagSet("trace mix", "FILE",
+		"Write the mix block that approximates a trace (read share, transfer sizes, random share, hot zones), labelled with\n"+
+			"its source in a comment, for a plan or an included file: drivebench trace mix boot.iolog >> mixes.hcl.\n"+
+			"A mix is a synthetic shape, not a replay: it keeps the trace's proportions and loses its order and timing.", io)
+	name := fs.String("name", "", "the mix's name (default: trace- and the file's name)")
+	device := fs.String("device", "", "approximate only the I/Os of this device or volume of a multi-device trace")
+	args, code, done := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if !wantPositionals(fs, args, "a trace file") {
+		return exitUsage
+	}
+	s, ok := characterize("trace mix", args[0], *device, io)
+	if !ok {
+		return exitUsage
+	}
+	m, err := trace.MixOf(s)
+	if errors.Is(err, trace.ErrNoTransfers) {
+		fmt.Fprintf(io.err, "drivebench trace mix: %s: %v (it has %d flushes and %d discards)\n", args[0], err, s.Flushes, s.Discards)
+		return exitUsage
+	}
+	if *name == "" {
+		*name = mixName(args[0])
+	}
+	block := plan.MixHCL(&plan.Mix{Name: *name, ReadPct: m.ReadPct, RandomPct: m.RandomPct, BSSplit: m.BSSplit, Zones: m.Zones}, mixComment(s, m))
+	if _, err := io.out.Write(block); err != nil {
+		fmt.Fprintln(io.err, "drivebench trace mix:", err)
+		return exitUsage
+	}
+	return exitOK
+}
+
+// mixName makes a mix name of a trace's file name: trace-usr_0.
+func mixName(path string) string {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	return "trace-" + strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '-'
+	}, base)
+}
+
+// mixComment says where a mix comes from and what it leaves out.
+func mixComment(s *trace.Stats, m *trace.Mix) []string {
+	src := s.File
+	if abs, err := filepath.Abs(s.File); err == nil {
+		src = abs
+	}
+	if s.Device != "" {
+		src += fmt.Sprintf(", device %q", s.Device)
+	}
+	lines := []string{
+		"Approximates the trace " + src,
+		fmt.Sprintf("(%s, %s I/Os, %s read and written", s.Format, format.Count(float64(s.IOs)), format.Bytes(uint64(s.Bytes))) + durationText(s) + "),",
+		"made by drivebench trace mix: read share, transfer sizes (to 512-byte sectors), random share and skew.",
+	}
+	if len(m.Zones) > 0 {
+		lines = append(lines, fmt.Sprintf("The zones are over the trace's span, %s from offset %s: give the profile that size.",
+			workload.FormatSize(m.SpanEnd-m.SpanStart), workload.FormatSize(m.SpanStart)))
+	}
+	if s.Flushes+s.Discards > 0 {
+		lines = append(lines, fmt.Sprintf("A mix has no flushes or discards: the trace's %d flushes and %d discards are left out.", s.Flushes, s.Discards))
+	}
+	return lines
+}
+
+func durationText(s *trace.Stats) string {
+	if !s.Timed {
+		return ""
+	}
+	return " over " + durationOf(s.DurationNS)
+}
+
+// durationOf writes a trace's duration: a short one in ms or µs, as a
+// latency, a longer one as format.Duration does.
+func durationOf(ns int64) string {
+	if ns < 10e9 {
+		return format.Latency(float64(ns))
+	}
+	return format.Duration(ns)
+}
+
+// note writes a line of text in a table's section.
+func (t *table) note(text string) { fmt.Fprintf(t.tw, "  %s\n", text) }
