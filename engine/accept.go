@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"reflect"
 	"slices"
 
@@ -8,6 +9,17 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
+
+// acceptanceStep runs an acceptance node, which compares a drive's
+// measurements with its spec.
+type acceptanceStep struct{}
+
+func (acceptanceStep) run(_ context.Context, r *runner, _ int, n *plan.Node, rec *results.Record) error {
+	r.runAcceptance(n, rec)
+	return nil
+}
+
+func (acceptanceStep) reusable() bool { return false }
 
 // runAcceptance compares a drive's measurements with its spec: the run
 // gathers the points measured on the drive, judging compares them.

@@ -8,6 +8,20 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
+// adaptiveStep runs an adaptive node, whose hook picks the points it
+// measures; a kept record reads its points back.
+type adaptiveStep struct{}
+
+func (adaptiveStep) run(ctx context.Context, r *runner, i int, n *plan.Node, rec *results.Record) error {
+	return r.runAdaptive(ctx, i, n, rec)
+}
+
+func (adaptiveStep) reusable() bool { return true }
+
+func (adaptiveStep) reused(r *runner, i int, n *plan.Node, old *results.Record) error {
+	return r.reusePoints(i, n, old)
+}
+
 // runAdaptive runs an adaptive profile: it asks the hook's next_point for
 // a point, measures it, and asks again with every point so far, until the
 // hook returns None, asks for a point it has had already (the search has

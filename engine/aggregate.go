@@ -2,6 +2,7 @@ package engine
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 
@@ -9,6 +10,17 @@ import (
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
+
+// aggregateStep runs an aggregate node, which combines the rounds of a
+// repeated step.
+type aggregateStep struct{}
+
+func (aggregateStep) run(_ context.Context, r *runner, _ int, n *plan.Node, rec *results.Record) error {
+	r.runAggregate(n, rec)
+	return nil
+}
+
+func (aggregateStep) reusable() bool { return true }
 
 // runAggregate combines the rounds an aggregate node depends on: the
 // chosen rounds' IOPS and bandwidth are averaged, their latency

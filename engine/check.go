@@ -14,6 +14,17 @@ import (
 	"github.com/drivebench/drivebench/script"
 )
 
+// checkStep runs a check node: its Starlark hook judges the records it
+// depends on.
+type checkStep struct{}
+
+func (checkStep) run(ctx context.Context, r *runner, _ int, n *plan.Node, rec *results.Record) error {
+	r.runCheck(ctx, n, rec)
+	return nil
+}
+
+func (checkStep) reusable() bool { return false }
+
 // runCheck calls the check's hook with the results of its profile on its
 // drive. A hook that fails is recorded as a failed step with an "error"
 // verdict that points into the .star file; the measurements stay as they

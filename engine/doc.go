@@ -9,6 +9,13 @@
 // per step in the results folder before moving on, so that whatever
 // happens later, what was measured is kept.
 //
+// What every step shares (resuming, the drive's state, judging, the
+// record) is runNode's; what a kind of step does is a stepKind registered
+// in stepKinds (stepkind.go), so that a new kind is its own file and one
+// line there. Likewise the watchers of the host and the drive over each
+// I/O step (temperature, page cache, host load, a held process) are
+// hostWatchers (watch.go).
+//
 // The engine decides nothing about presentation: it reports progress as
 // Events to an Observer and leaves rendering to the caller.
 package engine

@@ -78,6 +78,16 @@ func chownTo(dir, name string) error {
 	return nil
 }
 
+// execStep runs an exec node's command.
+type execStep struct{}
+
+func (execStep) run(ctx context.Context, r *runner, _ int, n *plan.Node, rec *results.Record) error {
+	r.runExec(ctx, n, rec)
+	return nil
+}
+
+func (execStep) reusable() bool { return false }
+
 // runExec runs an exec step's command in the drive's working folder, with
 // its output in steps/<id>.stdout and .stderr, and turns the output into
 // metrics with the step's parse hook. A command that cannot start, exits

@@ -6,6 +6,7 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -45,6 +46,31 @@ const (
 	heldFailPct   = 10
 	overrunPct    = 10
 )
+
+// heldWatcher measures how long the process was held over a step's
+// measured phase, from the stall probe's wake-ups the host load watch
+// leaves (hoststall.go) and the step's interval series.
+type heldWatcher struct{}
+
+func (heldWatcher) start(*watchedStep) watching { return heldWatch{} }
+
+// heldWatch is the held watcher's watch of a step; it has nothing to
+// start.
+type heldWatch struct{}
+
+// finish puts the time held on the record's host load, warns of it, and
+// fails a profile's step held long enough (a held precondition prepared
+// the drive all the same).
+func (heldWatch) finish(s *watchedStep) {
+	h := measureHeld(s.res, s.w, s.wakes)
+	s.rec.Host = h.record(s.rec.Host)
+	if warn := h.warning(); warn != nil {
+		s.rec.Warnings = append(s.rec.Warnings, *warn)
+	}
+	if h.fails() && s.node.Kind != plan.KindPrecondition {
+		s.failure = h.failure()
+	}
+}
 
 // wake is one wake-up of the stall probe: when it came and how late.
 type wake struct {

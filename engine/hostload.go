@@ -9,9 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
-	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
 
@@ -295,8 +293,8 @@ func descendantsByScan(pid int) []int {
 	return out
 }
 
-// finish stops sampling and works out the step's host load.
-func (h *hostWatch) finish() *results.HostLoad {
+// end stops sampling and works out the step's host load.
+func (h *hostWatch) end() *results.HostLoad {
 	last := h.sampleThreads()
 	close(h.stop)
 	h.done.Wait()
@@ -325,10 +323,18 @@ func (h *hostWatch) finish() *results.HostLoad {
 	return load
 }
 
-// heldDuring is how long the process was held during the measured phase
-// of res (held.go).
-func (h *hostWatch) heldDuring(res *metrics.Result, w *workload.Workload) heldTime {
-	return measureHeld(res, w, h.stalls.wakeUps())
+// hostLoadWatcher measures the host's load over every I/O step, and the
+// times the whole machine was held.
+type hostLoadWatcher struct{}
+
+func (hostLoadWatcher) start(*watchedStep) watching { return watchHost() }
+
+// finish records the host's load and the warnings it calls for, and
+// leaves the stall probe's wake-ups for the held watch (held.go).
+func (h *hostWatch) finish(s *watchedStep) {
+	s.rec.Host = h.end()
+	s.wakes = h.stalls.wakeUps()
+	s.rec.Warnings = append(s.rec.Warnings, hostWarnings(s.rec.Host)...)
 }
 
 // busiest finds the thread that kept a processor busiest over the time it

@@ -7,7 +7,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/drivebench/drivebench/results"
-	"github.com/drivebench/drivebench/workload"
 )
 
 // cachedSharePct is the share of a read region the page cache must hold,
@@ -45,35 +44,36 @@ type cacheWatch struct {
 	random        bool
 }
 
-// watchPageCache starts a watch for a buffered step that reads; it is nil
-// for O_DIRECT steps, write-only steps and where the kernel cannot tell.
-func watchPageCache(path string, capacity int64, w *workload.Workload) *cacheWatch {
+// pageCacheWatcher watches the page cache over a buffered step that
+// reads; O_DIRECT steps, write-only steps and files where the kernel
+// cannot tell are left alone.
+type pageCacheWatcher struct{}
+
+func (pageCacheWatcher) start(s *watchedStep) watching {
+	w := s.w
 	if w.Direct || w.RW == "write" || w.RW == "randwrite" {
 		return nil
 	}
-	start, length := readRegion(capacity, w)
-	before, ok := pageCacheShare(path, start, length)
+	start, length := readRegion(s.target.Capacity, w)
+	before, ok := pageCacheShare(s.target.Path, start, length)
 	if !ok {
 		return nil
 	}
 	random := w.RW == "randread" || w.RW == "randrw"
-	return &cacheWatch{path: path, start: start, length: length, before: before, random: random}
+	return &cacheWatch{path: s.target.Path, start: start, length: length, before: before, random: random}
 }
 
-// finish records the share cached after the step in host and returns the
-// warning the figures need, if any.
-func (c *cacheWatch) finish(host *results.HostLoad) []results.Warning {
-	if c == nil {
-		return nil
-	}
+// finish records the share cached after the step on the record's host
+// load and adds the warning the figures need, if any.
+func (c *cacheWatch) finish(s *watchedStep) {
 	after, ok := pageCacheShare(c.path, c.start, c.length)
 	if !ok {
-		return nil
+		return
 	}
-	if host != nil {
-		host.CachedPct = &after
+	if s.rec.Host != nil {
+		s.rec.Host.CachedPct = &after
 	}
-	return cacheWarnings(c.before, after, c.random)
+	s.rec.Warnings = append(s.rec.Warnings, cacheWarnings(c.before, after, c.random)...)
 }
 
 // cacheWarnings say when buffered reads were served from memory: pages

@@ -80,6 +80,9 @@ func Run(ctx context.Context, p *plan.Plan, g *plan.Graph, opt Options) (_ *Outc
 		r.opt.HookLimits.Memory = p.HookMemory
 	}
 	defer r.closeHooks()
+	if err := checkStepKinds(g); err != nil {
+		return nil, err
+	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("create results folder: %w", err)
 	}
@@ -410,31 +413,10 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 		rec.Status, rec.Error, rec.Skipped = results.StatusSkipped, "not run: "+skip, skip
 	case unheld != nil:
 		rec.Status, rec.Error = results.StatusFailed, unheld.Error()
-	case n.Kind == plan.KindCheck:
-		r.runCheck(ctx, n, rec)
-	case n.Kind == plan.KindAggregate:
-		r.runAggregate(n, rec)
-	case n.Kind == plan.KindExec:
-		r.runExec(ctx, n, rec)
-	case n.Kind == plan.KindAdaptive:
-		if err := r.runAdaptive(ctx, i, n, rec); err != nil {
+	default:
+		if err := stepKinds[n.Kind].run(ctx, r, i, n, rec); err != nil {
 			return nil, err
 		}
-	case n.Kind == plan.KindAcceptance:
-		r.runAcceptance(n, rec)
-	case n.PurgeMethod != "":
-		r.runPurge(ctx, i, n, rec)
-	default:
-		if err := pause(ctx, n.Pause); err != nil {
-			rec.Status, rec.Error = results.StatusInterrupted, "interrupted during the pause before the step: "+err.Error()
-			break
-		}
-		if n.Pause > 0 {
-			rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", workload.FormatDuration(n.Pause)))
-		}
-		r.checkHoles(n, rec)
-		r.checkFileSystem(n, rec)
-		r.runWorkload(ctx, i, n, rec)
 	}
 	if err := r.endStep(n, rec); err != nil {
 		return nil, err
@@ -455,15 +437,9 @@ func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Rec
 }
 
 // reusable reports whether a complete record of n from an earlier run in
-// the same folder stands: not for judgements, which see every record
-// anew, nor for exec steps, which may set up what later steps need (a
-// database server).
+// the same folder stands, as its kind says.
 func reusable(n *plan.Node) bool {
-	switch n.Kind {
-	case plan.KindCheck, plan.KindAcceptance, plan.KindExec:
-		return false
-	}
-	return true
+	return stepKinds[n.Kind].reusable()
 }
 
 // reuse keeps a complete record from an earlier run: it is journaled if
@@ -477,8 +453,8 @@ func (r *runner) reuse(ctx context.Context, ev Event, n *plan.Node, old *results
 	}
 	ev.Kind, ev.Record = StepReused, old
 	r.emit(ev)
-	if n.Kind == plan.KindAdaptive {
-		if err := r.reusePoints(ev.Index, n, old); err != nil {
+	if k, ok := stepKinds[n.Kind].(stepReuser); ok {
+		if err := k.reused(r, ev.Index, n, old); err != nil {
 			return err
 		}
 	}
@@ -529,6 +505,31 @@ func engineName(w *workload.Workload) string {
 	return w.Engine
 }
 
+// workloadStep runs a precondition or profile node: its workload, with
+// its engine's driver, after the profile's pause; a purge precondition
+// erases the drive instead.
+type workloadStep struct{}
+
+func (workloadStep) run(ctx context.Context, r *runner, i int, n *plan.Node, rec *results.Record) error {
+	if n.PurgeMethod != "" {
+		r.runPurge(ctx, i, n, rec)
+		return nil
+	}
+	if err := pause(ctx, n.Pause); err != nil {
+		rec.Status, rec.Error = results.StatusInterrupted, "interrupted during the pause before the step: "+err.Error()
+		return nil
+	}
+	if n.Pause > 0 {
+		rec.Log = append(rec.Log, fmt.Sprintf("idle for %s before the step (the profile's pause)", workload.FormatDuration(n.Pause)))
+	}
+	r.checkHoles(n, rec)
+	r.checkFileSystem(n, rec)
+	r.runWorkload(ctx, i, n, rec)
+	return nil
+}
+
+func (workloadStep) reusable() bool { return true }
+
 func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *results.Record) {
 	driver, ok := r.stepDriver(n, rec.Engine)
 	if !ok {
@@ -548,19 +549,10 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
-	target := r.targets[n.Drive].io
-	endThermal := watchThermal(target.Path)
-	cache := watchPageCache(target.Path, target.Capacity, &w)
-	watch := watchHost()
-	res, err := driver.Run(ctx, target, w, live)
-	held := watch.heldDuring(res, &w)
-	rec.Host = held.record(watch.finish())
-	rec.Warnings = append(rec.Warnings, hostWarnings(rec.Host)...)
-	if warn := held.warning(); warn != nil {
-		rec.Warnings = append(rec.Warnings, *warn)
-	}
-	rec.Warnings = append(rec.Warnings, cache.finish(rec.Host)...)
-	rec.Thermal = endThermal(res, &rec.Log)
+	watched := &watchedStep{node: n, target: r.targets[n.Drive].io, w: &w, rec: rec}
+	finishWatches := startWatches(watched)
+	res, err := driver.Run(ctx, watched.target, w, live)
+	finishWatches(res)
 	if res != nil && res.Latency == "" && rec.Engine == "native" {
 		res.Latency = metrics.LatencyEngine
 	}
@@ -577,8 +569,8 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	default:
 		if gone := r.targets[n.Drive].gone(); gone != "" {
 			rec.Status, rec.Error = results.StatusFailed, gone
-		} else if held.fails() && n.Kind != plan.KindPrecondition {
-			rec.Status, rec.Error = results.StatusFailed, held.failure()
+		} else if watched.failure != "" {
+			rec.Status, rec.Error = results.StatusFailed, watched.failure
 		}
 	}
 }

@@ -85,36 +85,51 @@ func (s *thermalSampler) finish(start time.Time) ([]metrics.ThermalSample, error
 	return out, s.err
 }
 
-// watchThermal starts sampling the drive behind path when it is NVMe and
-// returns the function that ends it, which adds the samples to res and
-// returns their summary, and says in log why readings failed; for other
-// drives both do nothing.
-func watchThermal(path string) func(res *metrics.Result, log *[]string) *metrics.ThermalSummary {
+// thermalWatcher samples an NVMe drive's temperature and throttling over
+// a step; other drives it leaves alone.
+type thermalWatcher struct{}
+
+func (thermalWatcher) start(s *watchedStep) watching {
+	path := s.target.Path
 	if !nvme.IsNVMe(path) {
-		return func(*metrics.Result, *[]string) *metrics.ThermalSummary { return nil }
+		return nil
 	}
 	d, err := nvme.Open(path)
 	if err != nil {
-		return func(_ *metrics.Result, log *[]string) *metrics.ThermalSummary {
-			*log = append(*log, "no drive temperature readings: "+err.Error())
-			return nil
-		}
+		return thermalUnread{err}
 	}
-	s := startThermal(thermalInterval, d.SmartLog)
-	return func(res *metrics.Result, log *[]string) *metrics.ThermalSummary {
-		defer d.Close()
-		start := time.Now()
-		if res != nil {
-			start = res.Start
-		}
-		samples, err := s.finish(start)
-		if err != nil {
-			*log = append(*log, "drive temperature readings stopped: "+err.Error())
-		}
-		if res == nil {
-			return nil
-		}
-		res.Thermal = samples
-		return metrics.SummarizeThermal(samples)
+	return &thermalWatch{drive: d, sampler: startThermal(thermalInterval, d.SmartLog)}
+}
+
+// thermalUnread says in the step's log why its drive's temperature was not
+// read.
+type thermalUnread struct{ err error }
+
+func (u thermalUnread) finish(s *watchedStep) {
+	s.rec.Log = append(s.rec.Log, "no drive temperature readings: "+u.err.Error())
+}
+
+// thermalWatch is a drive's temperature sampled over a step.
+type thermalWatch struct {
+	drive   *nvme.Device
+	sampler *thermalSampler
+}
+
+// finish adds the samples to the result and their summary to the record,
+// and says in its log why readings failed.
+func (t *thermalWatch) finish(s *watchedStep) {
+	defer t.drive.Close()
+	start := time.Now()
+	if s.res != nil {
+		start = s.res.Start
 	}
+	samples, err := t.sampler.finish(start)
+	if err != nil {
+		s.rec.Log = append(s.rec.Log, "drive temperature readings stopped: "+err.Error())
+	}
+	if s.res == nil {
+		return
+	}
+	s.res.Thermal = samples
+	s.rec.Thermal = metrics.SummarizeThermal(samples)
 }

@@ -2,10 +2,10 @@ package engine
 
 import (
 	"errors"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
@@ -39,14 +39,12 @@ func TestThermalSamplerReadsAtStartAndEnd(t *testing.T) {
 	}
 }
 
-// TestThermalOnAFileDoesNothing: a step on a file gets no readings, no
-// summary and no log line.
+// TestThermalOnAFileDoesNothing: a step on a file is not watched, so it
+// gets no readings, no summary and no log line.
 func TestThermalOnAFileDoesNothing(t *testing.T) {
-	var log []string
-	res := &metrics.Result{}
-	summary := watchThermal(t.TempDir())(res, &log)
-	if len(res.Thermal) != 0 || summary != nil || len(log) != 0 || strings.Join(log, "") != "" {
-		t.Errorf("thermal %v, summary %v, log %v", res.Thermal, summary, log)
+	s := &watchedStep{target: driver.Target{Path: t.TempDir()}, rec: &results.Record{}}
+	if on := (thermalWatcher{}).start(s); on != nil {
+		t.Errorf("a file is watched: %#v", on)
 	}
 }
 

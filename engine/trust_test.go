@@ -148,7 +148,7 @@ func TestHostWatchSeesABusyThread(t *testing.T) {
 		}
 	}()
 	<-done
-	load := w.finish()
+	load := w.end()
 	if load == nil || load.CPUs < 1 || load.BusyPct <= 0 || load.BusiestThreadPct <= 0 || load.BusiestThread == "" {
 		t.Fatalf("host load %+v", load)
 	}

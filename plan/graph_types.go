@@ -29,6 +29,12 @@ const (
 	KindAcceptance NodeKind = "acceptance"
 )
 
+// NodeKinds lists every kind of node, so that the engine can confirm it
+// runs each (engine/stepkind.go); a new kind is added here and above.
+func NodeKinds() []NodeKind {
+	return []NodeKind{KindPrecondition, KindProfile, KindCheck, KindReport, KindAggregate, KindExec, KindAdaptive, KindAcceptance}
+}
+
 // StopCondition ends a rate curve early: once a point's latency statistic
 // exceeds the limit, the curve's remaining points are skipped.
 type StopCondition struct {
