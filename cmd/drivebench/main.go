@@ -62,10 +62,10 @@ type stdio struct {
 	// in is standard input (fmt -).
 	in io.Reader
 	// tty and errTTY say whether out and err are terminals (the live
-	// view instead of log lines); width and errWidth ask their widths.
-	tty, errTTY     bool
-	width, errWidth func() int
-	getenv          func(string) string
+	// view instead of log lines); size and errSize ask their sizes.
+	tty, errTTY   bool
+	size, errSize func() (width, height int)
+	getenv        func(string) string
 	// heartbeat is how often a running step prints a line when out is not
 	// a terminal; 0 means heartbeatEvery.
 	heartbeat time.Duration
@@ -123,7 +123,7 @@ func main() {
 	// process, and the output is then dropped (see detachOnClose).
 	signal.Ignore(syscall.SIGPIPE)
 	io := stdio{out: detachOnClose(os.Stdout), err: detachOnClose(os.Stderr), in: os.Stdin, getenv: os.Getenv,
-		tty: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr), width: terminalWidth(os.Stdout), errWidth: terminalWidth(os.Stderr)}
+		tty: isTerminal(os.Stdout), errTTY: isTerminal(os.Stderr), size: terminalSize(os.Stdout), errSize: terminalSize(os.Stderr)}
 	os.Exit(dispatch(ctx, os.Args[1:], io))
 }
 

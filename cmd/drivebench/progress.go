@@ -12,15 +12,15 @@ import (
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-// terminalWidth asks the terminal on f its width (TIOCGWINSZ), 0 when f
-// is none.
-func terminalWidth(f *os.File) func() int {
-	return func() int {
-		w, _, err := term.GetSize(int(f.Fd()))
+// terminalSize asks the terminal on f its width and height
+// (TIOCGWINSZ), 0 when f is none.
+func terminalSize(f *os.File) func() (width, height int) {
+	return func() (int, int) {
+		w, h, err := term.GetSize(int(f.Fd()))
 		if err != nil {
-			return 0
+			return 0, 0
 		}
-		return w
+		return w, h
 	}
 }
 
@@ -46,7 +46,7 @@ type progress struct {
 // without a terminal.
 func newProgress(io stdio, g *plan.Graph, units string, every time.Duration) *progress {
 	opt := termview.Options{Graph: g, Live: termview.LiveAllowed(io.tty, io.getenv), Color: termview.ColorAllowed(io.tty, io.getenv),
-		Width: io.width, Units: units, Heartbeat: every}
+		Size: io.size, Units: units, Heartbeat: every}
 	p := &progress{view: termview.New(io.out, opt), stop: make(chan struct{}), stopped: make(chan struct{})}
 	tick := liveEvery
 	if !opt.Live {

@@ -52,7 +52,7 @@ func TestRunOnTerminal(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
 			io := stdio{out: &out, err: &errb, tty: !tc.json, errTTY: tc.json, getenv: func(k string) string { return tc.env[k] },
-				width: func() int { return 100 }, errWidth: func() int { return 100 }}
+				size: func() (int, int) { return 100, 40 }, errSize: func() (int, int) { return 100, 40 }}
 			args := []string{"run", "-out", filepath.Join(t.TempDir(), "out"), "testdata/junit.hcl"}
 			if tc.json {
 				args = append(args[:1], append([]string{"-json"}, args[1:]...)...)

@@ -40,7 +40,7 @@ func cmdRun(ctx context.Context, args []string, io stdio) int {
 	if *asJSON {
 		events = newEventStream(io.out)
 		// Everything for people goes to stderr; stdout is the stream.
-		io.out, io.tty, io.width = io.err, io.errTTY, io.errWidth
+		io.out, io.tty, io.size = io.err, io.errTTY, io.errSize
 	}
 	rf.catalog = catalogConfigured(*catalogFlag, io.getenv)
 	rf.limits = script.Limits{MaxSteps: *hookSteps, Timeout: *hookTimeout, Memory: int64(hookMemory)}

@@ -53,23 +53,64 @@ func (v *View) redraw(lines []string) {
 const eraseLine = "\x1b[2K"
 
 // block is the live block's lines, cut to the width; none when nothing
-// runs.
+// runs. Up to compactAfter running steps each get two lines; more, as
+// many drives in parallel, get one each; and a block taller than the
+// terminal would scroll its top out of the cursor's reach, so the steps
+// that do not fit are counted on one line.
 func (v *View) block() []string {
 	if len(v.running) == 0 {
 		return nil
 	}
-	w := v.width()
-	var lines []string
-	for _, l := range v.running {
-		lines = append(lines, cut(stepTag(l.start)+"  "+clock(v.opt.Now().Sub(l.from)), w))
-		parts := append([]string{"  " + bar(v.stepShare(l), w) + " " + v.stepLabel(l)}, v.liveFigures(l.last)...)
-		lines = append(lines, cut(strings.Join(parts, "  "), w))
-	}
-	lines = append(lines, cut(v.planLabel(), w))
+	w, h := v.size()
+	tail := []string{cut(v.planLabel(), w)}
 	for _, f := range v.warnings {
-		lines = append(lines, v.cutPainted(f, w))
+		tail = append(tail, v.cutPainted(f, w))
 	}
-	return lines
+	var lanes [][]string
+	for _, l := range v.running {
+		lanes = append(lanes, v.laneLines(l, w, len(v.running) > compactAfter))
+	}
+	if h > 0 {
+		tail = tail[:min(len(tail), max(h/2, 1))]
+		lanes = fitLanes(lanes, h-1-len(tail), w)
+	}
+	var lines []string
+	for _, l := range lanes {
+		lines = append(lines, l...)
+	}
+	return append(lines, tail...)
+}
+
+// fitLanes keeps the lanes that fit in room lines, and counts the others
+// on a line of their own.
+func fitLanes(lanes [][]string, room, w int) [][]string {
+	total := 0
+	for _, l := range lanes {
+		total += len(l)
+	}
+	if total <= room {
+		return lanes
+	}
+	shown, used := 0, 0
+	for shown < len(lanes) && used+len(lanes[shown]) <= room-1 {
+		used += len(lanes[shown])
+		shown++
+	}
+	return append(lanes[:shown], []string{cut(fmt.Sprintf("… and %d more steps running", len(lanes)-shown), w)})
+}
+
+// compactAfter is the number of running steps shown on two lines each.
+const compactAfter = 3
+
+// laneLines are a running step's lines: its name and time, then its bar,
+// progress and figures; or all on one line.
+func (v *View) laneLines(l *lane, w int, compact bool) []string {
+	head := stepTag(l.start) + "  " + clock(v.opt.Now().Sub(l.from))
+	parts := append([]string{bar(v.stepShare(l), w) + " " + v.stepLabel(l)}, v.liveFigures(l.last)...)
+	if compact {
+		return []string{cut(head+"  "+strings.Join(parts, "  "), w)}
+	}
+	return []string{cut(head, w), cut("  "+strings.Join(parts, "  "), w)}
 }
 
 // cutPainted is a warning's line cut to the width before it is coloured.

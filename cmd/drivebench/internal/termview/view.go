@@ -22,9 +22,10 @@ type Options struct {
 	Live bool
 	// Color marks pass, fail and warnings with ANSI colours.
 	Color bool
-	// Width is the terminal's width in columns, asked at every redraw (a
-	// resized window); nil, or a width under minWidth, means 80.
-	Width func() int
+	// Size is the terminal's width in columns and height in lines, asked
+	// at every redraw (a resized window); nil, or a width under minWidth,
+	// means 80 columns; a height of 0, lines without end.
+	Size func() (width, height int)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Units is the bandwidth unit: "MiB/s", or MB/s for anything else, as
@@ -189,10 +190,18 @@ func (v *View) show(lines []string) {
 }
 
 func (v *View) width() int {
-	if v.opt.Width != nil {
-		if w := v.opt.Width(); w >= minWidth {
-			return w
-		}
+	w, _ := v.size()
+	return w
+}
+
+// size is the terminal's width and height (0: unknown).
+func (v *View) size() (width, height int) {
+	if v.opt.Size == nil {
+		return 80, 0
 	}
-	return 80
+	w, h := v.opt.Size()
+	if w < minWidth {
+		w = 80
+	}
+	return w, max(h, 0)
 }

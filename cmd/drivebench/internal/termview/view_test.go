@@ -89,7 +89,7 @@ var colorNames = map[string]string{red: "{red}", green: "{green}", yellow: "{yel
 
 func (s *screen) write(t *testing.T, b string) {
 	for len(b) > 0 {
-		if s.row >= len(s.lines) {
+		for s.row >= len(s.lines) && b[0] != '\n' && !strings.HasSuffix(escape.FindString(b), "A") {
 			s.lines = append(s.lines, "")
 		}
 		switch m := escape.FindStringSubmatch(b); {
@@ -152,7 +152,7 @@ func TestLiveView(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.golden, func(t *testing.T) {
-			r := newReplayer(t, tc.recording, Options{Live: true, Color: tc.color, Width: func() int { return tc.width }})
+			r := newReplayer(t, tc.recording, Options{Live: true, Color: tc.color, Size: func() (int, int) { return tc.width, 40 }})
 			var scr screen
 			var got strings.Builder
 			seen := map[int]bool{}
@@ -222,6 +222,37 @@ func TestHeartbeatTimedPerStep(t *testing.T) {
 `
 	if out.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+}
+
+// TestManyLanes: many drives in parallel get a line each, and those
+// that do not fit the terminal's height are counted, so the block never
+// scrolls out of the cursor's reach.
+func TestManyLanes(t *testing.T) {
+	g := &plan.Graph{Parallel: true}
+	for i := range 8 {
+		g.Nodes = append(g.Nodes, &plan.Node{Name: fmt.Sprintf("d%d / read", i), Drive: fmt.Sprintf("d%d", i), Estimate: 10 * time.Second})
+	}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	var out bytes.Buffer
+	v := New(&out, Options{Graph: g, Live: true, Now: clk.now, Size: func() (int, int) { return 80, 8 }})
+	for i, n := range g.Nodes {
+		v.Observe(engine.Event{Kind: engine.StepStarted, Index: i, Total: len(g.Nodes), Node: n})
+	}
+	clk.t = clk.t.Add(5 * time.Second)
+	v.Observe(engine.Event{Kind: engine.StepWarning, Index: 3, Total: len(g.Nodes), Node: g.Nodes[3], WarningKind: results.WarnHostCPU, Message: "busy"})
+	var scr screen
+	scr.write(t, out.String())
+	got := strings.Join(scr.lines[len(scr.lines)-v.drawn:], "\n")
+	want := `[1/8] d0 / read  00:05  [██████████░░░░░░░░░░] step 1/8 50%
+[2/8] d1 / read  00:05  [██████████░░░░░░░░░░] step 2/8 50%
+[3/8] d2 / read  00:05  [██████████░░░░░░░░░░] step 3/8 50%
+[4/8] d3 / read  00:05  [██████████░░░░░░░░░░] step 4/8 50%
+… and 4 more steps running
+plan 50% ETA 00:05
+⚠ host-bound: 1 warning, details in the report`
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }
 
