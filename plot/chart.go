@@ -14,8 +14,11 @@ type Chart struct {
 	// right for the lines marked onY2.
 	X, Y, Y2 *Axis
 	Lines    []Line
-	// Marks are labelled points, such as a peak.
-	Marks []Mark
+	// Marks are labelled points, such as a peak. MarkKey, when set, names
+	// them in the legend beside a ring, where their own labels say which
+	// point each is but not what the rings mean ("outlier, > 3 MADs").
+	Marks   []Mark
+	MarkKey string
 	// Band shades a range of x, such as a steady-state window.
 	Band *Band
 	// Y2Room leaves the room of a second Y axis on the right of a chart

@@ -108,3 +108,24 @@ func TestCoordinatesAndColors(t *testing.T) {
 		}
 	}
 }
+
+// TestMarkKey: a chart's marks are keyed in its legend when it names
+// them, and only when it has any.
+func TestMarkKey(t *testing.T) {
+	c := &Chart{
+		Title:   "spread",
+		X:       WholeAxis("rank", []float64{1, 3}, format.Trim),
+		Y:       LinearAxis("v", []float64{1, 9}, true, format.Trim),
+		Lines:   []Line{{Name: "model", Color: SeriesColor(0), Points: []Point{{1, 1}, {2, 2}, {3, 9}}}},
+		Marks:   []Mark{{At: Point{3, 9}, Label: "outlier S3", Color: SeriesColor(0)}},
+		MarkKey: "outlier: more than 3 MADs",
+	}
+	svg := string(c.SVG())
+	if !strings.Contains(svg, ">outlier: more than 3 MADs</text>") || !strings.Contains(svg, `r="6" fill="none" stroke="#444444"`) {
+		t.Errorf("the marks are not keyed in the legend:\n%s", svg)
+	}
+	c.Marks = nil
+	if strings.Contains(string(c.SVG()), "more than 3 MADs") {
+		t.Error("a chart without marks keys them")
+	}
+}

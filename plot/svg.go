@@ -49,6 +49,8 @@ type legendItem struct {
 	outline bool
 	// swatch draws a filled square, as heat map colours are keyed.
 	swatch bool
+	// ring draws a circle, as marks are drawn.
+	ring bool
 }
 
 func newCanvas(c *Chart) *canvas {
@@ -80,6 +82,9 @@ func legendOf(c *Chart) []legendItem {
 		if l.Name != "" {
 			items = append(items, legendItem{label: l.Name, color: l.Color, dashed: l.Dashed})
 		}
+	}
+	if c.MarkKey != "" && len(c.Marks) > 0 {
+		items = append(items, legendItem{label: c.MarkKey, color: "#444444", ring: true})
 	}
 	return items
 }
@@ -234,6 +239,8 @@ func (p *canvas) legendItem(it legendItem, x, y float64) {
 	switch {
 	case it.swatch:
 		fmt.Fprintf(b, `<rect x="%s" y="%s" width="16" height="12" fill="%s"/>`+"\n", num(x), num(y-10), it.color)
+	case it.ring:
+		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="6" fill="none" stroke="%s" stroke-width="2"/>`+"\n", num(x+9), num(y-4), it.color)
 	case it.outline:
 		fmt.Fprintf(b, `<rect x="%s" y="%s" width="16" height="12" fill="none" stroke="%s" stroke-width="2"/>`+"\n", num(x), num(y-10), it.color)
 	default:
