@@ -68,12 +68,14 @@ func (c *Catalog) Page(ctx context.Context, q PageQuery) ([]byte, error) {
 		Filter:  filterText(q.Filter),
 		Dist:    template.HTML(distributionChart(fleet).SVG()),
 		Spread:  template.HTML(spreadChart(fleet).SVG()),
-		Trend:   template.HTML(trendChart(trend).SVG()),
-		Groups:  FleetTable(fleet, true),
-		ByFW:    FleetTable(byFW, true),
+		Groups:  splitFleetTable(FleetTable(fleet, true), fleet),
+		ByFW:    splitFleetTable(FleetTable(byFW, true), byFW),
 		TrendT:  TrendTable(trend, true),
 		Rollup:  RollupTable(rollup),
 		MADs:    OutlierMADs,
+	}
+	for _, c := range trendCharts(trend) {
+		v.Trends = append(v.Trends, template.HTML(c.SVG()))
 	}
 	for _, g := range fleet.Groups {
 		v.Members = append(v.Members, groupView{Name: g.Model, Median: FormatFigure(fleet.Unit, g.Median), MAD: FormatFigure(fleet.Unit, g.MAD), Drives: memberRows(fleet, g)})
@@ -88,10 +90,59 @@ func (c *Catalog) Page(ctx context.Context, q PageQuery) ([]byte, error) {
 type pageView struct {
 	Title, Figure, Catalog, Filter string
 	Fleet                          *Fleet
-	Dist, Spread, Trend            template.HTML
-	Groups, ByFW, TrendT, Rollup   *Table
+	Dist, Spread                   template.HTML
+	Trends                         []template.HTML
+	Groups, ByFW                   []*Table
+	TrendT, Rollup                 *Table
 	Members                        []groupView
 	MADs                           float64
+}
+
+// splitFleetTable cuts a fleet table in two for the page, the merged
+// percentiles and the spread of the drives' figures (min, median, max,
+// MAD, outliers), each led by the group's columns (model, firmware,
+// drives), so that every column is seen without scrolling on a laptop
+// and on paper, where the one table of sixteen columns was cut at the
+// right.
+func splitFleetTable(t *Table, f *Fleet) []*Table {
+	keys := 2 // model, drives
+	if f.GroupBy == "firmware" {
+		keys = 3
+	}
+	spread := keys + 1 + len(FleetPercentiles) // after I/Os and the percentiles
+	if len(t.Columns) < spread {
+		return []*Table{t}
+	}
+	head := seq(0, keys)
+	return []*Table{
+		pickColumns(t, seq(0, spread)),
+		pickColumns(t, append(head, seq(spread, len(t.Columns))...)),
+	}
+}
+
+// seq is the indexes from, from+1, ..., to-1.
+func seq(from, to int) []int {
+	var out []int
+	for i := from; i < to; i++ {
+		out = append(out, i)
+	}
+	return out
+}
+
+// pickColumns is the table of t's columns at the indexes cols.
+func pickColumns(t *Table, cols []int) *Table {
+	out := &Table{}
+	for _, c := range cols {
+		out.Columns = append(out.Columns, t.Columns[c])
+	}
+	for _, row := range t.Rows {
+		picked := make([]any, len(cols))
+		for i, c := range cols {
+			picked[i] = row[c]
+		}
+		out.Rows = append(out.Rows, picked)
+	}
+	return out
 }
 
 type groupView struct {
@@ -187,43 +238,72 @@ func spreadChart(f *Fleet) *plot.Chart {
 		}
 		c.Lines = append(c.Lines, l)
 	}
+	c.MarkKey = fmt.Sprintf("outlier: more than %s MADs from its model's median", format.Trim(OutlierMADs))
 	c.X = plot.WholeAxis("Drive (rank in its model)", xs, format.Plain)
 	c.Y = plot.LinearAxis(figureTitle(f.Figure), ys, f.Unit != "ns", unitLabel(f.Unit))
 	return c
 }
 
-// trendChart draws each model's median figure over its firmware versions.
-func trendChart(tr *Trend) *plot.Chart {
-	c := &plot.Chart{Title: fmt.Sprintf("Median %s over firmware versions", tr.Figure)}
-	var labels []string
-	index := map[string]int{}
+// trendCharts draws the trend as small multiples: one chart per model,
+// its median figure over its own firmware versions with the lowest and
+// highest drive's beside it, all on the same value axis so the charts
+// compare at a glance. One axis for every model put each model's
+// firmware names on one line, as if the models shared them.
+func trendCharts(tr *Trend) []*plot.Chart {
+	var all []float64
 	for _, r := range tr.Rows {
-		if _, ok := index[r.X]; !ok {
-			index[r.X] = len(labels)
-			labels = append(labels, r.X)
-		}
+		all = append(all, r.Min, r.Median, r.Max)
 	}
-	var xs, ys []float64
-	var lines []plot.Line
-	model := ""
-	for _, r := range tr.Rows {
-		if len(lines) == 0 || r.Model != model {
-			model = r.Model
-			lines = append(lines, plot.Line{Name: r.Model, Color: plot.SeriesColor(len(lines)), Markers: true})
+	y := plot.LinearAxis(figureTitle(tr.Figure), all, tr.Unit != "ns", unitLabel(tr.Unit))
+	var charts []*plot.Chart
+	for i, rows := range trendByModel(tr.Rows) {
+		model := rows[0].Model
+		color := plot.SeriesColor(i)
+		median := plot.Line{Name: "median of its drives", Color: color, Markers: true}
+		low := plot.Line{Name: "lowest and highest drive", Color: color, Dashed: true}
+		high := plot.Line{Color: color, Dashed: true}
+		var xs []float64
+		for j, r := range rows {
+			x := float64(j)
+			xs = append(xs, x)
+			median.Points = append(median.Points, plot.Point{X: x, Y: r.Median})
+			low.Points = append(low.Points, plot.Point{X: x, Y: r.Min})
+			high.Points = append(high.Points, plot.Point{X: x, Y: r.Max})
 		}
-		x := float64(index[r.X])
-		lines[len(lines)-1].Points = append(lines[len(lines)-1].Points, plot.Point{X: x, Y: r.Median})
-		xs, ys = append(xs, x), append(ys, r.Median)
+		charts = append(charts, &plot.Chart{
+			Title: fmt.Sprintf("%s: %s over %s", model, tr.Figure, tr.By),
+			X: plot.ValuesAxis(trendAxisTitle(tr.By), xs, func(v float64) string {
+				if i := int(v); i >= 0 && i < len(rows) {
+					return rows[i].X
+				}
+				return ""
+			}),
+			Y:     y,
+			Lines: []plot.Line{median, low, high},
+		})
 	}
-	c.Lines = lines
-	c.X = plot.ValuesAxis("Firmware", xs, func(v float64) string {
-		if i := int(v); i >= 0 && i < len(labels) {
-			return labels[i]
+	return charts
+}
+
+// trendByModel splits the trend's rows, which come model by model, into
+// one run of rows per model.
+func trendByModel(rows []TrendRow) [][]TrendRow {
+	var out [][]TrendRow
+	for i, r := range rows {
+		if i == 0 || r.Model != rows[i-1].Model {
+			out = append(out, nil)
 		}
+		out[len(out)-1] = append(out[len(out)-1], r)
+	}
+	return out
+}
+
+// trendAxisTitle is the title of a trend's x axis: "Firmware", "Date".
+func trendAxisTitle(by string) string {
+	if by == "" {
 		return ""
-	})
-	c.Y = plot.LinearAxis(figureTitle(tr.Figure), ys, tr.Unit != "ns", unitLabel(tr.Unit))
-	return c
+	}
+	return strings.ToUpper(by[:1]) + by[1:]
 }
 
 // figureTitle names a figure on a chart's axis, as the figure registry
@@ -246,6 +326,12 @@ func unitLabel(unit string) func(float64) string {
 }
 
 var pageTemplate = template.Must(template.New("fleet").Funcs(template.FuncMap{
+	// wide says a cell holds text that may wrap, such as a roll-up's
+	// line or a list of serials, where figures stay on one line.
+	"wide": func(v any) bool {
+		text, ok := v.(string)
+		return ok && len(text) > 24
+	},
 	"cell": func(v any) string {
 		if v == nil {
 			return format.Dash
@@ -260,19 +346,45 @@ var pageTemplate = template.Must(template.New("fleet").Funcs(template.FuncMap{
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>{{.Title}}</title>
 <link rel="icon" href="data:,">
 <style>
-body { font: 15px/1.45 system-ui, sans-serif; color: #222; margin: 0; background: #fff; }
-main { max-width: 1100px; margin: 0 auto; padding: 1rem; }
-h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; }
-.meta { color: #555; }
+:root { color-scheme: light dark; --fg: #222; --muted: #555; --bg: #fff; --rule: #ddd; --cell-rule: #eee; --head: #f4f4f4; --outlier: #fde8e0; }
+@media (prefers-color-scheme: dark) {
+  :root { --fg: #e6e6e6; --muted: #b0b0b0; --bg: #121212; --rule: #3a3a3a; --cell-rule: #2e2e2e; --head: #1f1f1f; --outlier: #4a2418; }
+  figure svg { border-radius: 4px; }
+}
+body { font: 15px/1.45 system-ui, sans-serif; color: var(--fg); margin: 0; background: var(--bg); }
+main { max-width: 1240px; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; } h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid var(--rule); }
+h3 { font-size: 1rem; }
+.meta { color: var(--muted); }
 .scroll { overflow-x: auto; }
-table { border-collapse: collapse; margin: .5rem 0; font-variant-numeric: tabular-nums; }
-th, td { padding: .2rem .6rem; border-bottom: 1px solid #eee; text-align: left; white-space: nowrap; }
-th { background: #f4f4f4; }
-tr.outlier td { background: #fde8e0; font-weight: 600; }
+table { border-collapse: collapse; margin: .5rem 0; font-size: .875rem; font-variant-numeric: tabular-nums; }
+th, td { padding: .2rem .6rem; border-bottom: 1px solid var(--cell-rule); text-align: left; vertical-align: top; }
+th { background: var(--head); }
+td { white-space: nowrap; }
+td.text { white-space: normal; overflow-wrap: anywhere; min-width: 12rem; }
+tr.outlier td { background: var(--outlier); font-weight: 600; }
 figure { margin: 1rem 0; } figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
+.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 440px), 1fr)); gap: .5rem 1.5rem; }
+.multiples figure { margin: .5rem 0; }
+@media print {
+  :root { color-scheme: light; --fg: #000; --muted: #333; --bg: #fff; --rule: #999; --cell-rule: #bbb; --head: #eee; --outlier: #fde8e0; }
+  @page { margin: 15mm 12mm; }
+  body { font-size: 10pt; }
+  main { max-width: none; padding: 0; }
+  h2 { break-before: page; } h1 + .meta + h2 { break-before: auto; }
+  h2, h3 { break-after: avoid; }
+  .scroll { overflow: visible; }
+  table { width: 100%; font-size: 7.5pt; }
+  th, td { padding: .1rem .25rem; white-space: normal; overflow-wrap: anywhere; }
+  td.text { min-width: 0; }
+  tr, figure { break-inside: avoid; }
+  figure svg { max-width: 100%; max-height: 110mm; }
+  .multiples { grid-template-columns: 1fr 1fr; }
+}
 </style>
 </head>
 <body>
@@ -283,13 +395,15 @@ histogram of each group's I/Os, never averaged. Outliers are drives more than {{
 their model's median {{.Figure}}.</p>
 {{define "table"}}<div class="scroll"><table>
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{cell .}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{if wide .}} class="text"{{end}}>{{cell .}}</td>{{end}}</tr>
 {{end}}</table></div>{{if not .Rows}}<p>No rows.</p>{{end}}{{end}}
 <h2>Distribution per model</h2>
 <figure>{{.Dist}}</figure>
-{{template "table" .Groups}}
+{{range .Groups}}{{template "table" .}}
+{{end}}
 <h2>Per firmware</h2>
-{{template "table" .ByFW}}
+{{range .ByFW}}{{template "table" .}}
+{{end}}
 <h2>Spread and outliers</h2>
 <figure>{{.Spread}}</figure>
 {{range .Members}}<h3>{{.Name}}: median {{.Median}}, MAD {{.MAD}}</h3>
@@ -299,7 +413,7 @@ their model's median {{.Figure}}.</p>
 {{end}}</table></div>
 {{end}}
 <h2>Trend over firmware</h2>
-<figure>{{.Trend}}</figure>
+<div class="multiples">{{range .Trends}}<figure>{{.}}</figure>{{end}}</div>
 {{template "table" .TrendT}}
 <h2>Roll-up of verdicts</h2>
 {{template "table" .Rollup}}

@@ -30,7 +30,7 @@ func TestFleetPage(t *testing.T) {
 		text := string(page)
 		for _, want := range []string{
 			"ACME X1 3.84TB", "Globex G7", `<tr class="outlier"><td>` + slowSerial + `</td>`,
-			"Latency distribution per model", "Median mean over firmware versions", "qd1-latency", "<svg",
+			"Latency distribution per model", "ACME X1 3.84TB: mean over firmware", "Globex G7: mean over firmware", "qd1-latency", "<svg",
 		} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the page lacks %q", want)
@@ -39,6 +39,9 @@ func TestFleetPage(t *testing.T) {
 		if n := strings.Count(text, `class="outlier"`); n != 1 {
 			t.Errorf("%d outlier rows, want 1", n)
 		}
+		if n := strings.Count(text, "over firmware</title>"); n != 2 {
+			t.Errorf("%d trend charts, want one per model (2)", n)
+		}
 		browser.CheckSelfContained(t, page)
 		switch _, err := os.Stat(browser.Path); {
 		case err != nil:
@@ -46,6 +49,11 @@ func TestFleetPage(t *testing.T) {
 		case c.Kind() == "sqlite":
 			// The page is drawn by the same code on either database.
 			browser.CheckPage(t, path)
+			browser.CheckPrint(t, path)
+			browser.CheckNoCutTables(t, path)
+			if n := browser.CheckLegends(t, page); n != 4 {
+				t.Errorf("%d charts checked for their legends, want 4", n)
+			}
 		}
 	})
 }
