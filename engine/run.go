@@ -146,6 +146,11 @@ func (r *runner) settleScratch(err error) {
 		t := r.targets[d.Name]
 		switch {
 		case t == nil:
+		case usesFileSets(r.graph, d.Name) && t.setRoot() != "":
+			r.out.Kept = append(r.out.Kept, t.setRoot())
+			if t.scratch && doesIO(r.graph, d.Name) {
+				r.out.Kept = append(r.out.Kept, t.io.Path)
+			}
 		case t.scratch && doesIO(r.graph, d.Name):
 			r.out.Kept = append(r.out.Kept, t.io.Path)
 		default:
@@ -229,6 +234,9 @@ func (r *runner) removeScratchOf(name string) {
 	t := r.targets[name]
 	if t.scratch {
 		os.Remove(t.io.Path)
+	}
+	if root := t.setRoot(); root != "" && usesFileSets(r.graph, name) {
+		os.RemoveAll(root)
 	}
 	if t.removeWorkDir {
 		os.RemoveAll(t.workDir)
@@ -549,7 +557,15 @@ func (r *runner) runWorkload(ctx context.Context, i int, n *plan.Node, rec *resu
 	live := func(s metrics.Sample) {
 		r.emit(Event{Kind: StepLive, Index: i, Total: len(r.graph.Nodes), Node: n, Sample: s, Elapsed: time.Since(r.start)})
 	}
-	watched := &watchedStep{node: n, target: r.targets[n.Drive].io, w: &w, rec: rec}
+	target := r.targets[n.Drive].io
+	if w.IsFileSet() {
+		var err error
+		if target, err = r.targets[n.Drive].setTarget(); err != nil {
+			rec.Status, rec.Error = results.StatusFailed, err.Error()
+			return
+		}
+	}
+	watched := &watchedStep{node: n, target: target, w: &w, rec: rec}
 	finishWatches := startWatches(watched)
 	res, err := driver.Run(ctx, watched.target, w, live)
 	finishWatches(res)

@@ -77,10 +77,11 @@ func (t *target) gone() string {
 }
 
 // writes reports whether any step of g writes to the drive. An exec step
-// may, so it counts as writing.
+// may, so it counts as writing, and so does a step on a file set, which
+// creates its files.
 func writes(g *plan.Graph, drive string) bool {
 	for _, n := range g.Nodes {
-		if n.Drive == drive && (n.Workload != nil && n.Workload.Writes() || n.Exec != nil) {
+		if n.Drive == drive && (n.Workload != nil && (n.Workload.Writes() || n.Workload.IsFileSet()) || n.Exec != nil) {
 			return true
 		}
 	}
@@ -88,14 +89,48 @@ func writes(g *plan.Graph, drive string) bool {
 }
 
 // doesIO reports whether any step of g does I/O on the drive itself (a
-// precondition, a profile or a purge), as opposed to exec steps only.
+// precondition, a profile or a purge), as opposed to exec steps only and
+// steps on file sets, which do theirs in a folder of the drive.
 func doesIO(g *plan.Graph, drive string) bool {
 	for _, n := range g.Nodes {
-		if n.Drive == drive && (n.Workload != nil || n.PurgeMethod != "") {
+		if n.Drive == drive && (n.Workload != nil && !n.Workload.IsFileSet() || n.PurgeMethod != "") {
 			return true
 		}
 	}
 	return false
+}
+
+// usesFileSets reports whether any step of g runs on a file set on the
+// drive.
+func usesFileSets(g *plan.Graph, drive string) bool {
+	for _, n := range g.Nodes {
+		if n.Drive == drive && n.Workload != nil && n.Workload.IsFileSet() {
+			return true
+		}
+	}
+	return false
+}
+
+// setRoot is the folder a drive's file sets are made in, one subfolder
+// per set (native.SetName): drivebench's own folder in the drive's
+// directory, or in a scratch drive's work folder in the results folder,
+// so that removing it removes nothing else. "" for a drive that is a
+// device or a file, which holds no file set.
+func (t *target) setRoot() string {
+	if t.drive.Path != "" || t.workDir == "" {
+		return ""
+	}
+	return filepath.Join(t.workDir, "drivebench-files-"+t.drive.Name)
+}
+
+// setTarget is the target a file-set step of the drive runs on: its set
+// root, which the engine makes the step's set in.
+func (t *target) setTarget() (driver.Target, error) {
+	root := t.setRoot()
+	if root == "" {
+		return driver.Target{}, fmt.Errorf("drive %q is a device or a file, and a file set needs a folder: use a drive with directory = \"...\", or a scratch drive (no path)", t.drive.Name)
+	}
+	return driver.Target{Path: root, BlockSize: t.io.BlockSize}, nil
 }
 
 // resolveTarget finds or creates the drive's file or device, locks it

@@ -37,6 +37,12 @@ type Result struct {
 	// Dataloader is set on a dataloader step: what its accelerator saw of
 	// the reads in Read.
 	Dataloader *Dataloader `json:"dataloader,omitempty"`
+	// Files is set on a step that ran on a file set: its metadata
+	// operations and each job's share.
+	Files *FileSetStats `json:"files,omitempty"`
+	// CacheDrop is set on a step that emptied the page cache before it
+	// measured (drop_cache): how.
+	CacheDrop *CacheDrop `json:"cache_drop,omitempty"`
 }
 
 // Dataloader is what a dataloader step measured beside its reads: how

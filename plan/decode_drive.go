@@ -190,7 +190,7 @@ func (l *loader) addOwnSpec(d *Drive, own []*SpecEntry) []*SpecEntry {
 // the engine creates no file.
 func (l *loader) checkScratchSizes(p *Plan) {
 	for _, d := range p.Drives {
-		if check := l.scratchChecks[d]; check != nil && (driveDoesIO(p, d.Name) || !driveRunsExec(p, d.Name)) {
+		if check := l.scratchChecks[d]; check != nil && (driveDoesIO(p, d.Name) || !driveRunsExec(p, d.Name) && !driveRunsFileSets(p, d.Name)) {
 			check()
 		}
 	}
@@ -204,7 +204,15 @@ func driveDoesIO(p *Plan, drive string) bool {
 			return true
 		}
 	}
-	return slices.ContainsFunc(p.Profiles, func(pr *Profile) bool { return pr.Exec == nil && appliesTo(pr.Drives, drive) })
+	return slices.ContainsFunc(p.Profiles, func(pr *Profile) bool {
+		return pr.Exec == nil && !pr.Workload.IsFileSet() && appliesTo(pr.Drives, drive)
+	})
+}
+
+// driveRunsFileSets reports whether a profile on a file set runs on a
+// drive: its files are made in a folder, and need no drive size.
+func driveRunsFileSets(p *Plan, drive string) bool {
+	return slices.ContainsFunc(p.Profiles, func(pr *Profile) bool { return pr.Workload.IsFileSet() && appliesTo(pr.Drives, drive) })
 }
 
 // driveRunsExec reports whether an exec step runs on a drive.

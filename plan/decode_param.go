@@ -17,7 +17,7 @@ var ownDecoders = map[string]bool{
 	"random_pct": true, "bs": true, "bs_split": true, "zones": true,
 	"runtime": true, "io_size": true, "offset": true, "size": true,
 	"rate_iops": true, "rate_bw": true, "data": true, "compress_pct": true, "dedupe_pct": true,
-	"engine": true, "file": true,
+	"engine": true, "file": true, "file_size": true,
 }
 
 // paramAttributes are the schema entries of the workload parameters

@@ -22,6 +22,9 @@ var profileBlockSchema = &hcl.BodySchema{
 		{Name: "expect"},
 		{Name: "pause"},
 		{Name: "headline"},
+		// files is a dataloader's parameter (workload.Options) that a
+		// profile takes too: the number of files of its file set.
+		{Name: "files"},
 	}...),
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "sweep"},
@@ -76,6 +79,7 @@ func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Pr
 	sweep := l.decodeSweepBlocks(p, blocks["sweep"])
 	l.checkSweptNotSet(attrs, sweep)
 	l.decodeProfileShape(p, attrs, sweep)
+	l.decodeFileSet(block, attrs, &p.Workload)
 	l.decodeRegion(attrs, &p.Workload)
 	l.decodeRunLength(block, attrs, &p.Workload)
 	l.decodeRate(attrs, &p.Workload)
@@ -363,6 +367,10 @@ func profileSizes(p *Profile, attrs, sweep hcl.Attributes) ([]int64, []site) {
 // writes need writable drives, and the region must fit.
 func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 	drives := l.drivesOf(p.Drives)
+	if p.Workload.IsFileSet() {
+		l.checkFileSetDrives(p, drives)
+		return
+	}
 	l.checkRegion(&p.Workload, drives, attrs)
 	if p.Exec == nil {
 		sizes, sites := profileSizes(p, attrs, sweep)

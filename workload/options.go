@@ -167,8 +167,10 @@ func Swept(o *Option) bool { return o.Sweep }
 // Limits of the counts a plan sets. They keep a mistyped number from
 // expanding into millions of threads.
 const (
-	MaxIODepth = 65536
-	MaxNumJobs = 4096
+	MaxIODepth  = 65536
+	MaxNumJobs  = 4096
+	MaxFiles    = 1 << 24
+	MaxFileDirs = 1 << 16
 	// MaxBatchSize bounds a dataloader's batch: MLPerf's largest is 400.
 	MaxBatchSize = 1 << 20
 )
@@ -485,6 +487,67 @@ var profileOptions = []Option{
 		Text:    nonZero(func(w *Workload) int { return w.Epochs }),
 	},
 	{
+		Name: "file_size", Kind: Size, Measured: true, Fio: "filesize",
+		Default: "required with `files`",
+		Doc:     "Size of each file of a file set, or a distribution of sizes by share of the files, in bs_split's syntax: `{ \"1MiB\" = 50, \"4MiB\" = 50 }`.",
+		Text:    FileSizeText,
+	},
+	{
+		Name: "dirs", Kind: Count, Min: 1, Max: MaxFileDirs, Measured: true,
+		Default: "`1`",
+		Doc:     "How many subfolders a file set's files are spread over, file after file.",
+		Get:     func(w *Workload) any { return int64(w.Dirs) },
+		Set:     func(w *Workload, v any) { w.Dirs = int(asInt(v)) },
+		Text: func(w *Workload) string {
+			if w.Dirs <= 1 {
+				return ""
+			}
+			return strconv.Itoa(w.Dirs)
+		},
+	},
+	{
+		Name: "open_files", Kind: Count, Min: 1, Max: MaxFiles, Measured: true, Fio: "openfiles", Unset: "every file",
+		Default: "every file of the job, at most 256",
+		Doc:     "How many of its files a job keeps open at once; opening another closes the one used longest ago.",
+		Get:     func(w *Workload) any { return int64(w.OpenFiles) },
+		Set:     func(w *Workload, v any) { w.OpenFiles = int(asInt(v)) },
+		Text:    nonZero(func(w *Workload) int { return w.OpenFiles }),
+	},
+	{
+		Name: "file_service", Kind: Text, Measured: true, Fio: "file_service_type", Unset: "sequential",
+		Default: "`\"sequential\"`",
+		Doc:     "Which of its files a job's next I/O goes to: `\"sequential\"` (one file after another), `\"roundrobin\"` (the next file every I/O), `\"random\"` or `\"zipf:THETA\"` (a few files most often).",
+		Get:     func(w *Workload) any { return w.FileService },
+		Set:     func(w *Workload, v any) { w.FileService, _ = v.(string) },
+		Text: func(w *Workload) string {
+			if !w.IsFileSet() {
+				return ""
+			}
+			return cmp.Or(w.FileService, "sequential")
+		},
+	},
+	fileSetFlag("create_on_open", "create_on_open", "Create (or empty) each file when its job first opens it, timed as a create, instead of before the run.",
+		func(w *Workload) *bool { return &w.CreateOnOpen }),
+	fileSetFlag("fsync_on_close", "fsync_on_close", "Flush each file to the drive before closing it.",
+		func(w *Workload) *bool { return &w.FsyncOnClose }),
+	fileSetFlag("unlink", "unlink", "Remove the set's files at the end of the step, each removal timed.",
+		func(w *Workload) *bool { return &w.Unlink }),
+	fileSetFlag("measure_setup", "", "Count the creation of the set before the run in the step's metadata figures; otherwise it is setup, reported apart.",
+		func(w *Workload) *bool { return &w.MeasureSetup }),
+	{
+		Name: "drop_cache", Kind: Bool, Measured: true, Unset: "false",
+		Default: "`false`",
+		Doc:     "Empty the page cache before the measured phase (sync, then `/proc/sys/vm/drop_caches`, which needs root; otherwise the target's own pages are evicted and the record says so), so reads come from the drive.",
+		Get:     func(w *Workload) any { return w.DropCache },
+		Set:     func(w *Workload, v any) { w.DropCache, _ = v.(bool) },
+		Text: func(w *Workload) string {
+			if !w.DropCache {
+				return ""
+			}
+			return "true"
+		},
+	},
+	{
 		Name: "engine", Kind: Choice, Invalid: "Unknown Engine", Measured: true,
 		Default: "the drive's engine",
 		Doc:     "The driver for this profile's steps.",
@@ -512,6 +575,45 @@ var profileOptions = []Option{
 			return strconv.FormatUint(w.Seed, 10)
 		},
 	},
+}
+
+// fileSetFlag is a true-or-false parameter of a file set, written as fio
+// option fio ("" for none).
+func fileSetFlag(name, fio, doc string, field func(*Workload) *bool) Option {
+	o := Option{
+		Name: name, Kind: Bool, Measured: true, Fio: fio, Unset: "false",
+		Default: "`false`",
+		Doc:     doc,
+		Get:     func(w *Workload) any { return *field(w) },
+		Set:     func(w *Workload, v any) { *field(w), _ = v.(bool) },
+		Text: func(w *Workload) string {
+			if !*field(w) {
+				return ""
+			}
+			return "true"
+		},
+	}
+	if fio != "" {
+		o.FioValue = func(w *Workload) string {
+			if !w.IsFileSet() {
+				return ""
+			}
+			return fioBool(*field(w))
+		}
+	}
+	return o
+}
+
+// FileSizeText is the size of a file set's files: "4MiB", or their
+// distribution "1MiB 50%, 4MiB 50%".
+func FileSizeText(w *Workload) string {
+	switch {
+	case len(w.FileSizes) > 0:
+		return SplitText(w.FileSizes)
+	case w.FileSize > 0:
+		return FormatSize(w.FileSize)
+	}
+	return ""
 }
 
 // asInt reads a point's whole-number value.

@@ -101,6 +101,35 @@ type Workload struct {
 	RecordSize     int64         `json:"record_size,omitempty"`
 	ComputeTime    time.Duration `json:"compute_time_ns,omitempty"`
 	Epochs         int           `json:"epochs,omitempty"`
+
+	// A file set (Files set on a step that is not a dataloader's) runs
+	// the step on Files files in a folder of the drive, spread
+	// over Dirs subfolders, each FileSize bytes or of a size drawn from
+	// FileSizes (a distribution, by weight in percent of the files). The
+	// files are divided among the jobs (a job owns Files/NumJobs of them),
+	// or, with one file, each job has its slice of it. FileService picks
+	// the file of each I/O within a job's files ("sequential", "random",
+	// "roundrobin" or "zipf:THETA"); OpenFiles caps the files a job keeps
+	// open. See engine/native's doc for the whole model.
+	FileSize    int64        `json:"file_size,omitempty"`
+	FileSizes   []SizeWeight `json:"file_sizes,omitempty"`
+	Dirs        int          `json:"dirs,omitempty"`
+	OpenFiles   int          `json:"open_files,omitempty"`
+	FileService string       `json:"file_service,omitempty"`
+	// CreateOnOpen creates (or truncates) each file when a job first opens
+	// it, timed as a create, instead of before the run.
+	CreateOnOpen bool `json:"create_on_open,omitempty"`
+	// FsyncOnClose flushes each file before it is closed.
+	FsyncOnClose bool `json:"fsync_on_close,omitempty"`
+	// Unlink removes the set's files at the end of the step, timed.
+	Unlink bool `json:"unlink,omitempty"`
+	// MeasureSetup counts the creation of the set before the run in its
+	// metadata figures; otherwise it is setup, reported apart.
+	MeasureSetup bool `json:"measure_setup,omitempty"`
+	// DropCache empties the page cache before the measured phase (sync,
+	// then /proc/sys/vm/drop_caches, which needs root), so reads come
+	// from the drive.
+	DropCache bool `json:"drop_cache,omitempty"`
 }
 
 // Dataloader reports whether the workload is a dataloader step's, which
@@ -112,6 +141,10 @@ func (w *Workload) Dataloader() bool { return w.BatchSize > 0 }
 func (w *Workload) DataSetBytes() int64 {
 	return int64(w.Files) * int64(w.SamplesPerFile) * w.RecordSize
 }
+
+// IsFileSet reports whether the workload runs on a file set: it has
+// files and is not a dataloader's, whose Files are its data set's.
+func (w *Workload) IsFileSet() bool { return w.Files > 0 && !w.Dataloader() }
 
 // SizeWeight is one transfer size of a distribution and its weight in
 // percent.
@@ -159,7 +192,7 @@ func IsRandom(rw string) bool {
 // Clone returns a copy of w that shares no slice with it, to change or
 // to keep while w changes.
 func (w Workload) Clone() Workload {
-	w.BSSplit, w.Zones = slices.Clone(w.BSSplit), slices.Clone(w.Zones)
+	w.BSSplit, w.Zones, w.FileSizes = slices.Clone(w.BSSplit), slices.Clone(w.Zones), slices.Clone(w.FileSizes)
 	if w.Replay != nil {
 		r := *w.Replay
 		w.Replay = &r

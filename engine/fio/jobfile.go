@@ -74,6 +74,9 @@ func Translatable(w workload.Workload) error {
 	add(checkTiming(w))
 	add(checkRate(w))
 	add(checkVerify(w))
+	if w.IsFileSet() {
+		add(untranslatable("files", "the fio engine does not run file sets; use engine = \"native\""))
+	}
 	return errors.Join(errs...)
 }
 

@@ -124,6 +124,34 @@
 // KB per hour of one-second intervals, the only memory that grows with
 // time.
 //
+// # File sets
+//
+// A workload with files runs on a file set: the target is a folder, in
+// which the set has a folder of its own named after its shape (SetName),
+// so steps with the same set share its files. The files lie end to end in
+// one virtual region, so offsets, slices, budgets and pacing work on it
+// as on a drive; each I/O is then mapped to its file and the offset in
+// it (fileset.go). A job owns files/numjobs of the files, its slice of the
+// region (one file is shared, in slices, as a drive's region is). The
+// file selection picks the file of an I/O: sequential takes the job's
+// files one after another (the virtual offset's own file), roundrobin the
+// next file every I/O, random a uniform one and zipf:THETA file i in
+// proportion to 1/(i+1)^THETA; with those the offset in the file is random
+// (a random pattern) or the file's next bytes. A job keeps at most
+// open_files files open, closing the least recently used idle one to open
+// another; opens, creates, closes, flushes, stats and unlinks are each
+// timed into a histogram of their own (metrics.FileSetStats), apart from
+// the transfers. A file set runs on psync: a file opened and closed while
+// the run goes on cannot stay registered with a ring.
+//
+// Before the run the set is made ready (setup, kept out of the figures
+// unless measure_setup): a file at its size is used as it is, any other is
+// created and, for a run that reads, filled, flushed and evicted from the
+// page cache, as fio lays out its files; for a run that only writes, its
+// space is allocated. With drop_cache the whole page cache is emptied
+// first (sync, /proc/sys/vm/drop_caches, root only), or, when that is
+// refused, the target's own pages are evicted and the result says so.
+//
 // With direct = true the target is opened with O_DIRECT and the buffers
 // are page-aligned anonymous mappings; every transfer size and the offset
 // must be multiples of the target's logical block size.

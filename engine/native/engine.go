@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,9 +64,22 @@ func execute(ctx context.Context, t driver.Target, w workload.Workload, live fun
 	if err != nil {
 		return nil, err
 	}
+	var drop *metrics.CacheDrop
+	if w.DropCache {
+		if drop, err = r.dropCache(); err != nil {
+			return nil, errors.Join(fmt.Errorf("drop_cache: %w", err), r.close())
+		}
+	}
 	res, runErr := r.supervise(ctx, w, live, interval)
+	res.CacheDrop = drop
 	if runErr == nil && r.blocks != nil {
 		runErr = r.verify(res)
+	}
+	if r.files != nil {
+		if runErr == nil && w.Unlink {
+			runErr = r.files.unlinkAll()
+		}
+		res.Files = r.files.stats(res.Start)
 	}
 	if err := r.close(); err != nil && runErr == nil {
 		runErr = err
@@ -100,6 +114,9 @@ type run struct {
 	virtual *virtualClock
 	// replay is set when the run replays a trace.
 	replay *replayState
+	// files is the file set of a file-set run; nil for a run on one
+	// file or device (fd).
+	files *fileSet
 
 	// stop tells the slots to issue no further I/O.
 	stop atomic.Bool
@@ -115,7 +132,15 @@ func prepare(t driver.Target, w workload.Workload, sys syscalls) (*run, error) {
 	if err := validate(w); err != nil {
 		return nil, err
 	}
-	l, err := planLayout(t, w)
+	var files *fileSet
+	if w.IsFileSet() {
+		var err error
+		if files, err = newFileSet(t, w); err != nil {
+			return nil, err
+		}
+		t = files.target(t)
+	}
+	l, err := planFileLayout(t, w, files)
 	if err != nil {
 		return nil, err
 	}
@@ -127,9 +152,12 @@ func prepare(t driver.Target, w workload.Workload, sys syscalls) (*run, error) {
 		return nil, err
 	}
 	r := &run{sys: sys, path: t.Path, direct: w.Direct, method: method, layout: l, base: nanotime(),
-		paced: w.RateIOPS > 0 || w.RateBW > 0, fsync: int64(w.Fsync)}
+		paced: w.RateIOPS > 0 || w.RateBW > 0, fsync: int64(w.Fsync), files: files, fd: -1}
 	if err := r.allocate(w); err != nil {
 		return nil, err
+	}
+	if files != nil {
+		return r, r.prepareSet(w)
 	}
 	if r.fd, err = openTarget(sys, t.Path, l.writes(), w.Direct); err != nil {
 		_ = r.buffers.release()
@@ -145,6 +173,35 @@ func prepare(t driver.Target, w workload.Workload, sys syscalls) (*run, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// planFileLayout is planLayout, with a file set's files then given to
+// the jobs (fileSet.assign).
+func planFileLayout(t driver.Target, w workload.Workload, files *fileSet) (layout, error) {
+	l, err := planLayout(t, w)
+	if err != nil || files == nil {
+		return l, err
+	}
+	if err := files.checkSizes(l.granule, w); err != nil {
+		return layout{}, err
+	}
+	return l, files.assign(&l, w)
+}
+
+// prepareSet sets up the jobs of a file-set run and makes its files
+// ready; a failure releases what prepare took.
+func (r *run) prepareSet(w workload.Workload) error {
+	r.buildJobs(w)
+	if err := os.MkdirAll(r.files.dir, 0o755); err != nil {
+		_ = r.close()
+		return err
+	}
+	r.userSpaceFS = servedByProcessPath(r.files.dir)
+	if err := r.files.prepareFiles(r, w); err != nil {
+		_ = r.close()
+		return err
+	}
+	return nil
 }
 
 // openJobFiles gives every job an open file of its own, as fio's jobs
@@ -204,7 +261,7 @@ func (r *run) buildJobs(w workload.Workload) {
 	r.jobs = make([]*job, w.NumJobs)
 	buf := 0
 	for ji := range r.jobs {
-		j := &job{budget: l.budgets[ji], sequential: !l.pattern.random, slice: l.slices[ji], slots: make([]*slot, w.IODepth), fd: -1}
+		j := &job{index: ji, budget: l.budgets[ji], sequential: !l.pattern.random, slice: l.slices[ji], slots: make([]*slot, w.IODepth), fd: -1}
 		j.pace = newSchedule(w.RateIOPS/float64(w.NumJobs), w.RateBW/float64(w.NumJobs), w.Arrival == "poisson",
 			splitmix64(w.Seed^uint64(ji)<<32), float64(ji)/float64(w.NumJobs))
 		var shared *recorder
@@ -232,8 +289,15 @@ func (r *run) newSlot(j *job, index int, seed uint64, buf *int) *slot {
 	s := &slot{job: j, sizes: &l.sizes}
 	s.ops = opMix{readPct: l.readPct, rng: s.rng(seed, index, streamOps)}
 	s.sizeRNG = s.rng(seed, index, streamSizes)
+	if r.files != nil {
+		s.fileRNG = s.rng(seed, index, streamFiles)
+	}
 	if l.pattern.random {
-		s.randomState = randomOffsets{region: l.region, granule: l.granule, zones: l.zones, seqPct: l.seqPct, lastEnd: -1,
+		reg := l.region
+		if r.files != nil {
+			reg = j.slice
+		}
+		s.randomState = randomOffsets{region: reg, granule: l.granule, zones: l.zones, seqPct: l.seqPct, lastEnd: -1,
 			rng: s.rng(seed, index, streamOffsets), skew: s.rng(seed, index, streamSkew)}
 		s.random = &s.randomState
 	}
@@ -257,7 +321,12 @@ func (r *run) launch() <-chan struct{} {
 	r.base = nanotime()
 	var wg sync.WaitGroup
 	for _, j := range r.jobs {
-		wg.Go(func() { r.method.runJob(r, j) })
+		wg.Go(func() {
+			r.method.runJob(r, j)
+			if r.files != nil {
+				r.finishJob(j)
+			}
+		})
 	}
 	done := make(chan struct{})
 	go func() {
@@ -304,7 +373,10 @@ func (r *run) verify(res *metrics.Result) error {
 // close releases the target's open files and the buffers once every slot
 // has stopped.
 func (r *run) close() error {
-	errs := []error{r.sys.close(r.fd), r.buffers.release()}
+	errs := []error{r.buffers.release()}
+	if r.fd >= 0 {
+		errs = append(errs, r.sys.close(r.fd))
+	}
 	for _, j := range r.jobs {
 		if j.fd >= 0 && j.fd != r.fd { // -1: not opened
 			errs = append(errs, r.sys.close(j.fd))

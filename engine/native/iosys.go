@@ -171,6 +171,12 @@ func openTarget(sys syscalls, path string, writes, direct bool) (int, error) {
 	return -1, fmt.Errorf("open %s: %w", path, err)
 }
 
+// servedByProcessPath is servedByProcess for the file system of path.
+func servedByProcessPath(path string) bool {
+	var st unix.Statfs_t
+	return unix.Statfs(path, &st) == nil && st.Type == unix.FUSE_SUPER_MAGIC
+}
+
 // servedByProcess reports whether fd's file system is served by a process
 // (FUSE) rather than the kernel.
 func servedByProcess(fd int) bool {

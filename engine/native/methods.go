@@ -51,6 +51,9 @@ func chooseMethod(w workload.Workload) (ioMethod, error) {
 	if w.IOEngine != "" {
 		return ioMethods[w.IOEngine], nil
 	}
+	if w.IsFileSet() {
+		return psync{}, nil
+	}
 	if (w.IODepth > 1 || w.Direct) && uringAvailable() {
 		return uring{}, nil
 	}

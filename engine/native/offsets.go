@@ -126,6 +126,7 @@ const (
 	streamData
 	streamSizes
 	streamSkew
+	streamFiles
 	numStreams
 )
 

@@ -56,6 +56,9 @@ func (r *run) supervise(ctx context.Context, w workload.Workload, live func(metr
 			cancelled = nil
 		case <-rampEnd:
 			s.beginMeasuring()
+			if r.files != nil {
+				r.files.meta.reset()
+			}
 		case <-s.tick():
 			s.sample(time.Now())
 		case <-s.expiry():

@@ -37,7 +37,26 @@ func validate(w workload.Workload) error {
 	validateRate(&c, w)
 	validateMix(&c, w)
 	validateData(&c, w)
+	if w.IsFileSet() {
+		validateFileSet(&c, w)
+	}
 	return errors.Join(c.errs...)
+}
+
+// validateFileSet checks what a file set needs and what it cannot be
+// combined with.
+func validateFileSet(c *checker, w workload.Workload) {
+	c.check(w.Files <= workload.MaxFiles, "files", "files = %d: at most %d", w.Files, workload.MaxFiles)
+	c.check(w.FileSize > 0 || len(w.FileSizes) > 0, "file_size", "a file set needs file_size, the size of each file, such as \"64MiB\"")
+	c.check(w.Offset == 0 && w.Size == 0 && w.SizePct == 0, "size", "offset and size place a region on a drive; a file set's size is files x file_size, so remove them")
+	c.check(w.IOEngine != "io_uring", "ioengine", "a file set runs on psync (a file per I/O, opened and closed as the run goes); remove ioengine = \"io_uring\"")
+	c.check(w.IODepth <= maxPsyncOutstanding/max(1, w.NumJobs), "iodepth",
+		"numjobs x iodepth = %d x %d is more than the %d threads psync may block in system calls, on which a file set runs; lower one of them", w.NumJobs, w.IODepth, maxPsyncOutstanding)
+	c.check(!w.Verify, "verify", "verify checks the blocks of one region and does not run on a file set; remove verify")
+	c.check(len(w.Zones) == 0, "zones", "zones skew the offsets of one region; on a file set use file_service = \"zipf:THETA\" to skew the choice of files")
+	c.check(!w.CreateOnOpen || w.RW == "write" || w.RW == "randwrite", "create_on_open", "create_on_open starts every file empty, which a run that reads cannot read; use it with rw = \"write\" or \"randwrite\"")
+	_, err := workload.ParseFileService(w.FileService)
+	c.check(err == nil, "file_service", "file_service = %v", err)
 }
 
 func validateShape(c *checker, w workload.Workload) {

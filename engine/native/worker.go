@@ -14,6 +14,8 @@ import (
 // a byte budget, a rate schedule and, for sequential patterns, one cursor
 // over the job's slice of the region.
 type job struct {
+	// index is the job's number in the run, from 0.
+	index int
 	// cursor counts the bytes the job's slots have claimed; it is the
 	// sequential position and the budget's meter. Written for every I/O,
 	// it has a cache line to itself wherever the allocator puts the job:
@@ -71,7 +73,10 @@ type slot struct {
 	sizeRNG *rand.Rand
 	// random places the I/Os of a random pattern; nil for a sequential
 	// one. It points at randomState.
-	random  *randomOffsets
+	random *randomOffsets
+	// fileRNG chooses the file of each I/O of a file-set run; nil
+	// otherwise.
+	fileRNG *rand.Rand
 	readBuf []byte
 	// writes supplies the write buffers; nil when the run only reads.
 	// It points at writeState.
@@ -114,6 +119,10 @@ type ioRequest struct {
 	due int64
 	// flush asks a replay's slot for an fsync instead of a transfer.
 	flush bool
+	// file is the file of a file-set run the I/O goes to, and offset is
+	// within it; fd is its open file while the I/O is issued.
+	file int
+	fd   int
 }
 
 // next claims the slot's next I/O and draws its direction, size, offset
@@ -132,6 +141,9 @@ func (s *slot) next(r *run) (ioRequest, bool) {
 		req.offset = s.random.offset(size)
 	} else {
 		req.offset = s.job.slice.start + pos%s.job.slice.length
+	}
+	if r.files != nil {
+		r.files.place(s, &req)
 	}
 	if s.job.pace != nil {
 		req.due = s.job.pace.take(size)
@@ -190,14 +202,24 @@ func (s *slot) complete(r *run, req *ioRequest, n int, service int64, err error)
 		return false
 	}
 	s.rec.record(&r.coll.epoch, req.op, s.latency(r, req, service), service, n)
-	return s.job.sync(r, req.op)
+	if r.files != nil {
+		r.files.moved(s.job, n)
+	}
+	return s.job.sync(r, req)
 }
 
 // sync flushes the job's writes to the drive after every r.fsync of them,
 // as fio's fsync does: the slot that completed the write waits for it. A
 // failed flush stops the run; sync then returns false.
-func (j *job) sync(r *run, o op) bool {
-	if o != opWrite || r.fsync == 0 || j.writes.Add(1)%r.fsync != 0 {
+func (j *job) sync(r *run, req *ioRequest) bool {
+	if req.op != opWrite || r.fsync == 0 || j.writes.Add(1)%r.fsync != 0 {
+		return true
+	}
+	if r.files != nil {
+		if err := r.files.fsync(r, req.file, req.fd); err != nil {
+			r.fail(err)
+			return false
+		}
 		return true
 	}
 	if err := r.sys.fsync(j.fd); err != nil {
@@ -230,9 +252,13 @@ func (s *slot) latency(r *run, req *ioRequest, service int64) int64 {
 // ioError describes a failed transfer; EINVAL under O_DIRECT on an
 // aligned request means the filesystem or device refuses O_DIRECT.
 func (r *run) ioError(req *ioRequest, err error) error {
-	ioErr := &IOError{Path: r.path, Op: req.op.syscall(), Offset: req.offset, Err: err}
+	path := r.path
+	if r.files != nil {
+		path = r.files.path(req.file)
+	}
+	ioErr := &IOError{Path: path, Op: req.op.syscall(), Offset: req.offset, Err: err}
 	if r.direct && errors.Is(err, unix.EINVAL) {
-		return &directRefusedError{path: r.path, cause: ioErr}
+		return &directRefusedError{path: path, cause: ioErr}
 	}
 	return ioErr
 }
@@ -288,12 +314,28 @@ func (r *run) runSlot(s *slot) {
 			}
 			runtime.Gosched()
 		}
-		issued := r.clock()
-		n, err := r.transfer(s.job.fd, &req, s.holdP)
-		if !s.complete(r, &req, n, r.clock()-issued, err) {
+		if !r.issue(s, &req) {
 			return
 		}
 	}
+}
+
+// issue transfers req and accounts for it; false when the run stops. A
+// file-set run's I/O holds its file open meanwhile.
+func (r *run) issue(s *slot, req *ioRequest) bool {
+	req.fd = s.job.fd
+	if r.files != nil {
+		fd, err := r.acquire(s.job, req)
+		if err != nil {
+			r.fail(err)
+			return false
+		}
+		req.fd = fd
+		defer r.release(s.job, req)
+	}
+	issued := r.clock()
+	n, err := r.transfer(req.fd, req, s.holdP)
+	return s.complete(r, req, n, r.clock()-issued, err)
 }
 
 // transfer issues req synchronously, holding the P with holdP. Without
