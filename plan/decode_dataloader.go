@@ -93,7 +93,7 @@ func (l *loader) decodeDataloader(block *hcl.Block, name string, body hcl.Body) 
 		d.AUTarget = preset.AUTarget
 	}
 	if l.scaleAttr(attrs["scale"], &d.Scale) && w.Files > 0 {
-		w.Files = max(1, int(math.Ceil(float64(w.Files)*d.Scale)))
+		w.Files = scaledFiles(w, d.Scale)
 	}
 	l.decodeParams(dataloaderBlockSchema, attrs, w)
 	l.paramAttr(workload.Lookup("bs"), attrs["bs"], w)
@@ -124,6 +124,13 @@ func (l *loader) presetAttr(attr *hcl.Attribute) *DataloaderPreset {
 	l.errorAt(attrSite(attr), "Unknown Dataloader Preset", fmt.Sprintf("preset = %q is not one of MLPerf Storage's training workloads drivebench knows: %s.%s",
 		name, quotedList(names), didYouMean(name, names)))
 	return nil
+}
+
+// scaledFiles is the preset's files times scale, rounded up, and never
+// fewer than one batch needs: the smallest data set is one batch.
+func scaledFiles(w *workload.Workload, scale float64) int {
+	perBatch := (w.BatchSize + w.SamplesPerFile - 1) / w.SamplesPerFile
+	return max(perBatch, int(math.Ceil(float64(w.Files)*scale)))
 }
 
 // presetNames lists the dataloader presets' names.

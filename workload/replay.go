@@ -54,12 +54,16 @@ type Replay struct {
 var ReplayParams = []string{"iodepth", "direct", "offset", "size", "engine", "ioengine"}
 
 // Applies reports whether the option is a parameter of w: a replay's are
-// its replay block's and ReplayParams, any other workload's the profile's.
+// its replay block's and ReplayParams, a dataloader's its block's and
+// DataloaderParams, any other workload's the profile's.
 func (o *Option) Applies(w *Workload) bool {
-	if w.Replay == nil {
-		return o.Block == ""
+	switch {
+	case w.Replay != nil:
+		return o.Block == "replay" || slices.Contains(ReplayParams, o.Name)
+	case w.Dataloader():
+		return o.Block == DataloaderBlock || slices.Contains(DataloaderParams, o.Name)
 	}
-	return o.Block == "replay" || slices.Contains(ReplayParams, o.Name)
+	return o.Block == ""
 }
 
 // Value is the option's value in w for people, as Text writes it; "" for

@@ -132,6 +132,11 @@ type Workload struct {
 	DropCache bool `json:"drop_cache,omitempty"`
 }
 
+// DataloaderParams are the profile's parameters a dataloader block
+// takes beside its own: the transfer size, O_DIRECT, the seed of its
+// shuffles and the engine that runs it.
+var DataloaderParams = []string{"bs", "direct", "seed", "engine"}
+
 // Dataloader reports whether the workload is a dataloader step's, which
 // the engine runs as an input pipeline rather than a stream of I/Os.
 func (w *Workload) Dataloader() bool { return w.BatchSize > 0 }

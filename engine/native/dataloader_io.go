@@ -12,7 +12,8 @@ import (
 
 // loaderFiles is the data set of a dataloader run on one file or device:
 // its files laid out one after the other from the workload's offset,
-// each its samples one after the other. Every reader thread has its own
+// each its samples one after the other, each sample in a slot of its
+// record's size (sampleSlot). Every reader thread has its own
 // open file and buffer, and records its transfers in its own histogram.
 type loaderFiles struct {
 	sys      syscalls
@@ -58,12 +59,11 @@ func validateLoaderTarget(t driver.Target, w workload.Workload) error {
 	if len(c.errs) > 0 {
 		return errors.Join(c.errs...)
 	}
-	need := w.Offset + w.DataSetBytes()
+	need := w.Offset + int64(w.Files)*int64(w.SamplesPerFile)*sampleSlot(t, w)
 	c.check(need <= t.Capacity, "files", "the data set (%d files of %d samples of %d bytes) and offset need %d bytes, and %s holds %d; lower files (or scale) or record_size, or give the drive more room",
 		w.Files, w.SamplesPerFile, w.RecordSize, need, t.Path, t.Capacity)
 	if w.Direct {
 		bs := int64(t.LogicalBlockSize())
-		c.check(w.RecordSize%bs == 0, "record_size", "record_size = %d is not a multiple of the %d-byte blocks O_DIRECT reads; round it, or set direct = false", w.RecordSize, bs)
 		c.check(w.BS%bs == 0, "bs", "bs = %d is not a multiple of the %d-byte blocks O_DIRECT reads; round it, or set direct = false", w.BS, bs)
 		c.check(w.Offset%bs == 0, "offset", "offset = %d is not a multiple of the %d-byte blocks O_DIRECT reads", w.Offset, bs)
 	}
@@ -71,10 +71,22 @@ func validateLoaderTarget(t driver.Target, w workload.Workload) error {
 	return errors.Join(c.errs...)
 }
 
+// sampleSlot is the room a sample takes and the bytes read of it: its
+// record, rounded up to whole blocks under O_DIRECT, which reads only
+// whole blocks at block offsets.
+func sampleSlot(t driver.Target, w workload.Workload) int64 {
+	if !w.Direct {
+		return w.RecordSize
+	}
+	bs := int64(t.LogicalBlockSize())
+	return (w.RecordSize + bs - 1) / bs * bs
+}
+
 // openLoaderFiles opens t once per reader thread and maps the buffers.
 func openLoaderFiles(t driver.Target, w workload.Workload, sys syscalls) (*loaderFiles, error) {
-	transfer := min(w.BS, w.RecordSize)
-	set := &loaderFiles{sys: sys, path: t.Path, offset: w.Offset, record: w.RecordSize, perFile: w.SamplesPerFile, transfer: transfer,
+	slot := sampleSlot(t, w)
+	transfer := min(w.BS, slot)
+	set := &loaderFiles{sys: sys, path: t.Path, offset: w.Offset, record: slot, perFile: w.SamplesPerFile, transfer: transfer,
 		hists: make([]metrics.Histogram, w.ReaderThreads), bytes: make([]uint64, w.ReaderThreads)}
 	var err error
 	if set.buffers, err = mapArena(w.ReaderThreads, int(transfer)); err != nil {

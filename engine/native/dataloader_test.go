@@ -206,6 +206,30 @@ func TestDataloaderReadsTheDataSet(t *testing.T) {
 	}
 }
 
+// TestDataloaderDirectReadsWholeBlocks: under O_DIRECT a sample of 5,000
+// bytes takes and is read as two 4 KiB blocks, at block offsets.
+func TestDataloaderDirectReadsWholeBlocks(t *testing.T) {
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	w := workload.Workload{RW: "randread", BS: 1 << 20, Direct: true, Seed: 1,
+		BatchSize: 2, ReaderThreads: 1, Files: 3, SamplesPerFile: 2, RecordSize: 5000, Epochs: 1}
+	sys := &recordingSys{}
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20, BlockSize: 4096}, w, nil, sys, time.Second)
+	if errors.Is(err, ErrDirectRefused) {
+		t.Skip("the file system of the test's temporary folder refuses O_DIRECT")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range sys.transfers() {
+		if tr.offset%8192 != 0 || tr.length != 8192 || !tr.aligned {
+			t.Errorf("transfer %+v is not a whole 8 KiB slot at a slot's offset", tr)
+		}
+	}
+	if res.Read.Bytes != 6*8192 {
+		t.Errorf("%d bytes read, want 6 slots of 8 KiB", res.Read.Bytes)
+	}
+}
+
 // TestDataloaderRefusesWhatCannotRun: a data set larger than the target,
 // or records O_DIRECT cannot read, are refused by name before any I/O.
 func TestDataloaderRefusesWhatCannotRun(t *testing.T) {
@@ -217,7 +241,7 @@ func TestDataloaderRefusesWhatCannotRun(t *testing.T) {
 		field string
 	}{
 		{"too large", func(w *workload.Workload) { w.Files = 1000 }, "files"},
-		{"unaligned direct", func(w *workload.Workload) { w.Direct, w.RecordSize = true, 5000 }, "record_size"},
+		{"unaligned direct", func(w *workload.Workload) { w.Direct, w.BS = true, 5000 }, "bs"},
 		{"batch over data set", func(w *workload.Workload) { w.BatchSize = 3 }, "batch_size"},
 		{"no threads", func(w *workload.Workload) { w.ReaderThreads = 0 }, "reader_threads"},
 	}
