@@ -88,6 +88,7 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Units:             string(unitOf(m.Units)),
 		Results:           buildResults(steps, rev, profileHeadlines(m.Profiles), unitOf(m.Units)),
 		Applications:      buildApplications(steps, rev),
+		Dataloaders:       buildDataloaders(steps, rev),
 		Comparables:       []Comparable{},
 		Preconditioning:   buildPreconditioning(steps, rev),
 		SteadyState:       buildSteadyState(steps, rev, unitOf(m.Units)),

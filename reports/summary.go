@@ -50,6 +50,9 @@ type Summary struct {
 	// Applications lists the exec steps: commands run on the drives and
 	// the metrics they gave, one per exec block and drive.
 	Applications []Application `json:"applications"`
+	// Dataloaders lists the dataloader steps: what each one's accelerator
+	// saw of the reads, in step order.
+	Dataloaders []DataloaderRun `json:"dataloaders"`
 	// Sections gathers each profile's tables, this run's drives and the
 	// comparables' alike, with the charts drawn from them and a ranking,
 	// in the order the profiles first ran.
@@ -691,6 +694,59 @@ type AcceptanceRow struct {
 	// StepID and Step name the step whose result was compared.
 	StepID string `json:"step_id,omitempty"`
 	Step   string `json:"step,omitempty"`
+}
+
+// DataloaderRun is one dataloader step: the training input pipeline it
+// ran and what its accelerator saw of it.
+type DataloaderRun struct {
+	StepID string `json:"step_id"`
+	// Name is the dataloader block's name.
+	Name   string `json:"name"`
+	Drive  string `json:"drive"`
+	Status string `json:"status"`
+	// PlanHash is set when an earlier revision of the plan made the record.
+	PlanHash string `json:"plan_hash,omitempty"`
+	// The shape it ran: its data set, batches, readers, compute time per
+	// batch and epochs, and whether it read with O_DIRECT.
+	Files          int   `json:"files"`
+	SamplesPerFile int   `json:"samples_per_file"`
+	RecordSize     int64 `json:"record_size_bytes"`
+	BatchSize      int   `json:"batch_size"`
+	ReaderThreads  int   `json:"reader_threads"`
+	ComputeTimeNs  int64 `json:"compute_time_ns"`
+	Epochs         int   `json:"epochs"`
+	Direct         bool  `json:"direct"`
+	// What it measured; zero without a result. EpochsRun are the epochs
+	// it completed, Samples and Batches what the accelerator consumed,
+	// ComputeNs its compute time in the RuntimeNs the step ran, ReadBW
+	// the bandwidth of its reads in bytes per second.
+	RuntimeNs     int64   `json:"runtime_ns"`
+	EpochsRun     int     `json:"epochs_run"`
+	Samples       uint64  `json:"samples"`
+	Batches       uint64  `json:"batches"`
+	SamplesPerSec float64 `json:"samples_per_s"`
+	ComputeNs     int64   `json:"compute_ns"`
+	ReadBW        float64 `json:"read_bw_bytes"`
+	// AU is the accelerator utilisation, ComputeNs over RuntimeNs, 0 to 1.
+	AU float64 `json:"au"`
+	// BatchWait is how long the batches kept the accelerator waiting for
+	// their samples; absent without a batch.
+	BatchWait *BatchWait `json:"batch_wait,omitempty"`
+	// AUTarget is the utilisation the step was judged against, 0 to 1,
+	// and Verdict and Code the judgement's status and code (au_reached,
+	// au_short); absent when it was not judged.
+	AUTarget *float64 `json:"au_target,omitempty"`
+	Verdict  string   `json:"verdict,omitempty"`
+	Code     string   `json:"code,omitempty"`
+}
+
+// BatchWait sums up how long a dataloader's batches kept the accelerator
+// waiting, in ns.
+type BatchWait struct {
+	MeanNs float64 `json:"mean_ns"`
+	P50Ns  uint64  `json:"p50_ns"`
+	P99Ns  uint64  `json:"p99_ns"`
+	MaxNs  uint64  `json:"max_ns"`
 }
 
 // Application is an exec step of the plan on one drive: a command such as

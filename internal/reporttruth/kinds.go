@@ -108,4 +108,5 @@ func init() {
 	sentenceKinds = append(sentenceKinds, sheetKinds...)
 	sentenceKinds = append(sentenceKinds, echoKinds...)
 	sentenceKinds = append(sentenceKinds, healthKinds...)
+	sentenceKinds = append(sentenceKinds, dataloaderKinds...)
 }
