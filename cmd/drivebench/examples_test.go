@@ -1,10 +1,12 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/drivebench/drivebench/internal/reporttruth"
+	"github.com/drivebench/drivebench/reports"
 )
 
 // exampleRuns are example plans run in-process on small scratch files
@@ -21,6 +23,78 @@ var exampleRuns = []struct {
 	{"crystaldiskmark", "crystaldiskmark/crystaldiskmark.hcl", []string{"runtime=300ms", "interval=1ms", "loops=2", "size=32MiB"}},
 	{"vendor-acceptance", "acceptance/vendor-acceptance.hcl", []string{"target=", "size=32MiB", "runtime=300ms", "ramp=0s"}},
 	{"latency-qos", "acceptance/latency-qos.hcl", []string{"target=", "size=32MiB", "runtime=300ms", "limit_us=3000", "max_depth=64"}},
+}
+
+// aiRuns are the AI example plans, scaled by their smoke.vars.hcl, on
+// the file systems they are documented to run on: ext4 (/tmp) and tmpfs
+// (/dev/shm).
+var aiRuns = []struct{ name, plan, fsRoot string }{
+	{"dataloader on ext4", "ai/dataloader.hcl", os.TempDir()},
+	{"dataloader on tmpfs", "ai/dataloader.hcl", "/dev/shm"},
+}
+
+// TestAIExamplesOnFileSystems runs each AI example scaled down on a
+// scratch folder of each file system: each report carries its figures
+// (AU, samples/s, batch waits) and says them truly, and no file of the
+// run is left in the folder.
+func TestAIExamplesOnFileSystems(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs example plans (-short)")
+	}
+	for _, ex := range aiRuns {
+		t.Run(ex.name, func(t *testing.T) {
+			if _, err := os.Stat(ex.fsRoot); err != nil {
+				t.Skipf("no %s on this machine: %v", ex.fsRoot, err)
+			}
+			scratch, err := os.MkdirTemp(ex.fsRoot, "drivebench-ai-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = os.RemoveAll(scratch) })
+			dir := filepath.Join(t.TempDir(), "out")
+			plan := filepath.Join("..", "..", "examples", ex.plan)
+			code, out, errOut := runCLI(t, "run", "-out", dir, "-var-file", filepath.Join(filepath.Dir(plan), "smoke.vars.hcl"),
+				"-var", "directory="+filepath.Join(scratch, "set"), plan)
+			if code != exitOK && code != exitCheckFailed {
+				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+			}
+			checkReportTrue(t, dir)
+			checkAIFigures(t, dir)
+			checkNoFilesLeft(t, scratch)
+		})
+	}
+}
+
+// checkNoFilesLeft fails when a file is left under dir.
+func checkNoFilesLeft(t *testing.T, dir string) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(path string, e os.DirEntry, err error) error {
+		if err == nil && !e.IsDir() {
+			t.Errorf("%s is left after the run", path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkAIFigures fails when a dataloader of the report in dir lacks its
+// figures or its verdict.
+func checkAIFigures(t *testing.T, dir string) {
+	t.Helper()
+	s, err := reports.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Dataloaders) == 0 {
+		t.Fatal("the report has no dataloader")
+	}
+	for _, d := range s.Dataloaders {
+		if d.Status != "ok" || d.AU <= 0 || d.AU > 1 || d.SamplesPerSec <= 0 || d.ReadBW <= 0 || d.BatchWait == nil || d.AUTarget == nil || d.Verdict == "" {
+			t.Errorf("dataloader %s: %+v", d.Name, d)
+		}
+	}
 }
 
 // TestExampleReportsTrue runs each example plan of exampleRuns and
