@@ -256,6 +256,34 @@ plan 50% ETA 00:05
 	}
 }
 
+// TestUnits: a plan whose reports are in MiB/s is shown in MiB/s, live
+// and in the closing table.
+func TestUnits(t *testing.T) {
+	n := &plan.Node{Name: "d / write", Estimate: 10 * time.Second}
+	g := &plan.Graph{Nodes: []*plan.Node{n}}
+	clk := &fakeClock{t: time.Unix(1000, 0)}
+	var out bytes.Buffer
+	v := New(&out, Options{Graph: g, Now: clk.now, Units: "MiB/s", Heartbeat: time.Second})
+	v.Observe(engine.Event{Kind: engine.StepStarted, Total: 1, Node: n})
+	v.Observe(engine.Event{Kind: engine.StepLive, Total: 1, Node: n, Sample: metrics.Sample{WriteIOPS: 100, BW: 48e6, MeanLatNs: 2e6}})
+	clk.t = clk.t.Add(time.Second)
+	v.Tick()
+	rec := &results.Record{Name: "d / write", Status: results.StatusOK,
+		Result: &metrics.Result{Write: &metrics.DirStats{IOs: 100, IOPS: 100, BW: 48e6, Lat: metrics.LatencySummary{Mean: 2e6}}}}
+	v.Observe(engine.Event{Kind: engine.StepFinished, Total: 1, Node: n, Record: rec})
+	v.Table([]*results.Record{rec})
+	for _, want := range []string{
+		"[1/1] d / write: running 00:01, 100 IOPS, 45.8 MiB/s, mean latency 2.00 ms, step 1/1 10%, plan 10% ETA 00:09\n",
+		"[1/1] d / write: 100 IOPS, 45.8 MiB/s, mean latency 2.00 ms\n",
+		"step       status  IOPS  MiB/s  p50  p99  verdicts  warnings\n",
+		"d / write  ok       100   45.8    —    —\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("no %q in\n%s", want, out.String())
+		}
+	}
+}
+
 func TestColorAllowed(t *testing.T) {
 	cases := []struct {
 		terminal      bool
