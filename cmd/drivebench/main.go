@@ -14,7 +14,7 @@
 //	drivebench export fio PLAN      write the fio job files of a plan
 //	drivebench nvme info DEVICE     show an NVMe drive's identity and health
 //	drivebench catalog add DIR...   put runs in the catalog; ls, query, fleet, rollup, trend, export, report
-//	drivebench trace stat FILE      characterize a block trace; trace mix writes a mix block of it
+//	drivebench trace stat FILE      characterize a block trace; trace capture, trace mix
 //	drivebench test-hooks DIR...    run the tests of a plan's Starlark hooks
 //	drivebench completion SHELL     print a bash, zsh or fish completion script
 //	drivebench man                  print the manual page
@@ -98,7 +98,7 @@ func init() {
 		{name: "export", summary: "write the fio job files a plan would run: drivebench export fio PLAN", run: cmdExport, sub: []command{{name: "fio"}}},
 		{name: "nvme", summary: "decode NVMe pages, show a device's identity and health, purge a namespace", run: cmdNVMe, sub: nvmeCommands},
 		{name: "catalog", summary: "a database of every run: add, ls, query, fleet, rollup, trend, export, report", run: cmdCatalog, sub: catalogCommands},
-		{name: "trace", summary: "read block traces: stat, mix", run: cmdTrace, sub: traceCommands},
+		{name: "trace", summary: "record and read block traces: capture, stat, mix", run: cmdTrace, sub: traceCommands},
 		{name: "test-hooks", summary: "run the tests of a plan's Starlark hooks (*_test.star files)", run: cmdTestHooks},
 		{name: "completion", summary: "print a shell completion script: drivebench completion bash|zsh|fish", run: cmdCompletion, sub: completionShells},
 		{name: "man", summary: "print the manual page (roff), made from the commands' help", run: cmdMan},

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
@@ -18,6 +20,7 @@ import (
 var traceCommands = []command{
 	{name: "stat", summary: "count and characterize a trace's I/Os: sizes, shares, inter-arrival, queue depth, hot regions", run: cmdTraceStat},
 	{name: "mix", summary: "write the mix block that approximates a trace, for a plan", run: cmdTraceMix},
+	{name: "capture", summary: "record a block device's I/Os from the kernel's block events as fio iolog v3 (root)", run: cmdTraceCapture},
 }
 
 // cmdTrace dispatches drivebench trace SUBCOMMAND.
@@ -272,3 +275,81 @@ func durationOf(ns int64) string {
 
 // note writes a line of text in a table's section.
 func (t *table) note(text string) { fmt.Fprintf(t.tw, "  %s\n", text) }
+
+func cmdTraceCapture(ctx context.Context, args []string, io stdio) int {
+	fs := newFlagSet("trace capture", "-device DEV -o FILE [-duration D]",
+		"Record the requests the block layer issues to a block device (tracefs's block_rq_issue and block_rq_complete events,\n"+
+			"filtered to the device) and write them as fio iolog v3, which fio's read_iolog and a replay profile replay.\n"+
+			"Needs root; mounts tracefs at "+trace.Tracefs+" if it is not, and works in a tracefs instance of its own, removed\n"+
+			"at the end, so the system's tracing is left as it was. Without -duration it records until Ctrl-C.\n"+
+			"blktrace is not used: this kernel refuses its relay files.", io)
+	device := fs.String("device", "", "the block device to record, such as /dev/nvme0n1 (required)")
+	out := fs.String("o", "", "the iolog file to write (required)")
+	duration := fs.Duration("duration", 0, "how long to record, such as 30s; 0 records until interrupted")
+	args, code, done := parseInterspersed(fs, args)
+	if done {
+		return code
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(io.err, "drivebench trace capture: unexpected argument %q: name the device with -device and the file with -o\n", args[0])
+		return exitUsage
+	}
+	if *device == "" || *out == "" {
+		fmt.Fprintln(io.err, "drivebench trace capture: -device and -o are required: drivebench trace capture -device /dev/nvme0n1 -duration 30s -o boot.iolog")
+		return exitUsage
+	}
+	return runCapture(ctx, *device, *out, *duration, io)
+}
+
+func runCapture(ctx context.Context, device, out string, duration time.Duration, io stdio) int {
+	f, err := os.Create(out)
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench trace capture:", err)
+		return exitUsage
+	}
+	c, err := trace.StartCapture(device, f)
+	if err != nil {
+		f.Close()
+		os.Remove(out)
+		fmt.Fprintln(io.err, "drivebench trace capture:", err)
+		return exitUsage
+	}
+	until := "until interrupted (Ctrl-C)"
+	wait := ctx
+	if duration > 0 {
+		until = "for " + duration.String()
+		var cancel context.CancelFunc
+		wait, cancel = context.WithTimeout(ctx, duration)
+		defer cancel()
+	}
+	fmt.Fprintf(io.err, "drivebench trace capture: recording %s %s\n", device, until)
+	<-wait.Done()
+	res, err := c.Stop()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		fmt.Fprintln(io.err, "drivebench trace capture:", err)
+		return exitStepFailed
+	}
+	captureSummary(io, res, out)
+	if duration > 0 && ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return exitOK
+}
+
+// captureSummary says what a capture recorded, and warns when the kernel
+// dropped events.
+func captureSummary(io stdio, r *trace.CaptureResult, out string) {
+	fmt.Fprintf(io.out, "Captured %s I/Os of %s over %s: %s reads, %s writes, %s flushes, %s discards, %s read and written.\n",
+		format.Count(float64(r.IOs)), r.Device, durationOf(r.Duration.Nanoseconds()), format.Count(float64(r.Reads)), format.Count(float64(r.Writes)),
+		format.Count(float64(r.Flushes)), format.Count(float64(r.Discards)), format.Bytes(uint64(r.Bytes)))
+	if r.Latency != nil {
+		fmt.Fprintf(io.out, "Latency (issue to completion): p50 %s, p99 %s, max %s.\n", format.Latency(float64(r.Latency.P50)), format.Latency(float64(r.Latency.P99)), format.Latency(float64(r.Latency.Max)))
+	}
+	fmt.Fprintf(io.out, "Wrote %s (fio iolog v3: fio --read_iolog=%s --replay_redirect=DEV replays it).\n", out, out)
+	if r.Lost > 0 {
+		fmt.Fprintf(io.err, "drivebench trace capture: warning: the kernel dropped %s events, its buffer full: the capture misses I/Os; record a shorter time or a quieter device\n", format.Count(float64(r.Lost)))
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,8 +10,10 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/trace"
@@ -188,5 +191,96 @@ func TestTraceMixLoads(t *testing.T) {
 	wantZones := []workload.Zone{{AccessPct: 82, RegionPct: 10}, {AccessPct: 18, RegionPct: 90}}
 	if m.Name != "trace-vm-disk" || m.ReadPct != 75 || m.RandomPct != random || !reflect.DeepEqual(m.BSSplit, wantSplit) || !reflect.DeepEqual(m.Zones, wantZones) {
 		t.Errorf("mix %+v, want read 75 %%, random %d %%, %v, zones %v\n%s", *m, random, wantSplit, wantZones, block)
+	}
+}
+
+// signalWriter is a stderr that closes ready when a line containing mark
+// is written.
+type signalWriter struct {
+	mu    sync.Mutex
+	buf   strings.Builder
+	mark  string
+	ready chan struct{}
+}
+
+func (w *signalWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.ready != nil && strings.Contains(w.buf.String(), w.mark) {
+		close(w.ready)
+		w.ready = nil
+	}
+	return len(p), nil
+}
+
+// TestTraceCaptureLoop runs trace capture on a loop device until it is
+// interrupted, while fio writes and reads it with O_DIRECT: trace stat
+// -json of the capture counts fio's writes and flushes exactly and at
+// least its reads (udev's probes may add some), and its bytes.
+func TestTraceCaptureLoop(t *testing.T) {
+	testenv.Root(t, "tracefs and loop devices")
+	fio := testenv.Command(t, "fio", "fio")
+	dev := blockdevtest.LoopDevice(t, 64<<20)
+	file := filepath.Join(t.TempDir(), "capture.iolog")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	errW := &signalWriter{mark: "recording", ready: make(chan struct{})}
+	ready := errW.ready
+	var out strings.Builder
+	done := make(chan int)
+	go func() {
+		done <- dispatch(ctx, []string{"trace", "capture", "-device", dev, "-o", file}, stdio{out: &out, err: errW, getenv: func(string) string { return "" }})
+	}()
+	select {
+	case <-ready:
+	case code := <-done:
+		t.Fatalf("trace capture ended with %d before recording: %s", code, errW.buf.String())
+	}
+	fioOut, err := exec.Command(fio, "--name=w", "--filename="+dev, "--direct=1", "--ioengine=psync", "--rw=randrw",
+		"--bs=8k", "--size=16M", "--io_size=1M", "--fsync=4", "--output-format=json").Output()
+	cancel()
+	code := <-done
+	if err != nil {
+		t.Fatalf("fio: %v", err)
+	}
+	if code != exitOK || !strings.Contains(out.String(), "Captured ") || !strings.Contains(out.String(), "Wrote "+file+" (fio iolog v3") {
+		t.Fatalf("trace capture: exit %d\n%s\n%s", code, out.String(), errW.buf.String())
+	}
+	var doc struct {
+		Jobs []struct {
+			Read, Write struct {
+				TotalIOs int64 `json:"total_ios"`
+				IOBytes  int64 `json:"io_bytes"`
+			}
+			Sync struct {
+				TotalIOs int64 `json:"total_ios"`
+			}
+		}
+	}
+	if err := json.Unmarshal(fioOut, &doc); err != nil || len(doc.Jobs) != 1 {
+		t.Fatalf("fio JSON: %v", err)
+	}
+	j := doc.Jobs[0]
+	s := traceStatJSON(t, file)
+	if s.Format != trace.IologV3 || s.Writes != j.Write.TotalIOs || s.WriteBytes != j.Write.IOBytes || s.Flushes != j.Sync.TotalIOs || s.Reads < j.Read.TotalIOs {
+		t.Errorf("trace stat of the capture: %d writes (%d bytes), %d flushes, %d reads; fio did %d writes (%d bytes), %d syncs, %d reads",
+			s.Writes, s.WriteBytes, s.Flushes, s.Reads, j.Write.TotalIOs, j.Write.IOBytes, j.Sync.TotalIOs, j.Read.TotalIOs)
+	}
+	t.Logf("%s", out.String())
+}
+
+func TestTraceCaptureUsage(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"trace", "capture", "-o", "x.iolog"}, "drivebench trace capture: -device and -o are required"},
+		{[]string{"trace", "capture", "-device", "/dev/null", "-o", filepath.Join(t.TempDir(), "x.iolog"), "extra"}, "unexpected argument \"extra\""},
+	} {
+		code, _, errOut := runCLI(t, tt.args...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
+		}
 	}
 }

@@ -1,0 +1,410 @@
+package trace
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/drivebench/drivebench/metrics"
+)
+
+// Tracefs is where the kernel's tracing file system is mounted, or is
+// mounted by Capture when it is not.
+const Tracefs = "/sys/kernel/tracing"
+
+// captureEvents are the block events Capture enables: a request handed to
+// the driver, and its completion.
+var captureEvents = []string{"block/block_rq_issue", "block/block_rq_complete"}
+
+// instancePrefix names Capture's tracefs instances, followed by the pid.
+const instancePrefix = "drivebench-capture-"
+
+// CaptureResult is what Capture recorded.
+type CaptureResult struct {
+	Device string
+	// IOs are the requests issued to the device, by kind, and their
+	// bytes (reads and writes).
+	IOs, Reads, Writes, Flushes, Discards, Bytes int64
+	// Completed counts the completions seen; Latency is issue to
+	// completion, in nanoseconds (microsecond resolution).
+	Completed int64
+	Latency   *Distribution
+	// Lost counts the events the kernel dropped because its buffer was
+	// full: then the capture misses I/Os.
+	Lost int64
+	// Duration is from the start of the capture to its end.
+	Duration time.Duration
+}
+
+// ErrNotRoot is Capture run without root.
+var ErrNotRoot = errors.New("capturing block events needs root: tracefs's event files are root's (run drivebench trace capture as root)")
+
+// Capture records the requests the block layer issues to the block
+// device dev until ctx ends, and writes them to w as fio iolog v3: it is
+// StartCapture, then Stop when ctx is done.
+func Capture(ctx context.Context, dev string, w io.Writer) (*CaptureResult, error) {
+	c, err := StartCapture(dev, w)
+	if err != nil {
+		return nil, err
+	}
+	<-ctx.Done()
+	return c.Stop()
+}
+
+// Capturing is a capture under way.
+type Capturing struct {
+	stop func()
+	done chan struct{}
+	res  *CaptureResult
+	err  error
+}
+
+// StartCapture starts recording the requests the block layer issues to
+// the block device dev, from tracefs's block_rq_issue and
+// block_rq_complete events filtered to its device number, written to w
+// as fio iolog v3 (its times from the first I/O) as they come. When it
+// returns, the events are on: every request after it is recorded.
+//
+// It works in a tracefs instance of its own, so the system's tracing
+// settings and any other tracer are left as they are; Stop removes the
+// instance (one left by a process killed outright is removed by the next
+// capture). The kernel's blktrace interface is not used: this kernel
+// refuses its relay files (EPERM on /sys/kernel/debug/block/DEV/trace0),
+// and tracefs needs no tool.
+func StartCapture(dev string, w io.Writer) (*Capturing, error) {
+	if os.Geteuid() != 0 {
+		return nil, ErrNotRoot
+	}
+	rdev, err := blockDevNumber(dev)
+	if err != nil {
+		return nil, err
+	}
+	root, unmount, err := mountTracefs()
+	if err != nil {
+		return nil, err
+	}
+	inst, err := newInstance(root, rdev)
+	if err != nil {
+		unmount()
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	c := &Capturing{stop: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(c.done)
+		defer unmount()
+		defer inst.remove()
+		c.res, c.err = inst.capture(ctx, dev, w)
+	}()
+	return c, nil
+}
+
+// Stop ends the capture: it turns the events off, writes what they left
+// in the buffer and the iolog's last line, and removes the instance.
+func (c *Capturing) Stop() (*CaptureResult, error) {
+	c.stop()
+	<-c.done
+	return c.res, c.err
+}
+
+// capture reads the instance's events until ctx ends.
+func (in *instance) capture(ctx context.Context, dev string, w io.Writer) (*CaptureResult, error) {
+	start := time.Now()
+	c := &capture{res: CaptureResult{Device: dev}, log: NewIologWriter(w, dev), pending: map[uint64]int64{}}
+	if err := in.read(ctx, c.line); err != nil {
+		return nil, err
+	}
+	c.res.Lost = in.overruns()
+	c.res.Duration = time.Since(start)
+	if c.latency.Count() > 0 {
+		c.res.Latency = distribution(&c.latency)
+	}
+	if err := c.log.Close(); err != nil {
+		return nil, err
+	}
+	return &c.res, c.err
+}
+
+// blockDevNumber is the kernel's device number of a block device
+// (major<<20 | minor, as the events' dev field holds it).
+func blockDevNumber(dev string) (uint64, error) {
+	var st unix.Stat_t
+	if err := unix.Stat(dev, &st); err != nil {
+		return 0, fmt.Errorf("%s: %w", dev, err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFBLK {
+		return 0, fmt.Errorf("%s is not a block device: capture records the requests of a disk, such as /dev/nvme0n1 or /dev/loop0", dev)
+	}
+	return uint64(unix.Major(st.Rdev))<<20 | uint64(unix.Minor(st.Rdev)), nil
+}
+
+// mountTracefs finds tracefs at Tracefs, mounting it there when it is
+// not; unmount undoes what it did.
+func mountTracefs() (root string, unmount func(), err error) {
+	if _, err := os.Stat(filepath.Join(Tracefs, "instances")); err == nil {
+		return Tracefs, func() {}, nil
+	}
+	if err := unix.Mount("nodev", Tracefs, "tracefs", 0, ""); err != nil {
+		return "", nil, fmt.Errorf("tracefs is not mounted at %s and mounting it failed (%v): the kernel needs tracing (CONFIG_FTRACE); mount it with mount -t tracefs nodev %s", Tracefs, err, Tracefs)
+	}
+	return Tracefs, func() { unix.Unmount(Tracefs, 0) }, nil
+}
+
+// instance is a tracefs instance: a trace buffer and event switches of
+// its own.
+type instance struct{ dir string }
+
+func newInstance(root string, rdev uint64) (*instance, error) {
+	removeStaleInstances(root)
+	for _, ev := range captureEvents {
+		if _, err := os.Stat(filepath.Join(root, "events", ev)); err != nil {
+			return nil, fmt.Errorf("this kernel has no %s event in %s: it needs block tracing (CONFIG_BLK_DEV_IO_TRACE)", strings.Replace(ev, "/", ":", 1), root)
+		}
+	}
+	in := &instance{dir: filepath.Join(root, "instances", instancePrefix+strconv.Itoa(os.Getpid()))}
+	if err := os.Mkdir(in.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("make a tracefs instance: %w", err)
+	}
+	// 8 MiB a CPU holds about 80,000 events before the reader must catch up.
+	settings := [][2]string{{"buffer_size_kb", "8192"}}
+	for _, ev := range captureEvents {
+		settings = append(settings, [2]string{"events/" + ev + "/filter", fmt.Sprintf("dev == %d", rdev)}, [2]string{"events/" + ev + "/enable", "1"})
+	}
+	for _, s := range settings {
+		if err := os.WriteFile(filepath.Join(in.dir, s[0]), []byte(s[1]), 0); err != nil {
+			in.remove()
+			return nil, fmt.Errorf("tracefs: set %s: %w", s[0], err)
+		}
+	}
+	return in, nil
+}
+
+// removeStaleInstances removes the instances of captures whose process
+// is gone, killed before it could remove its own.
+func removeStaleInstances(root string) {
+	dirs, _ := filepath.Glob(filepath.Join(root, "instances", instancePrefix+"*"))
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(d), instancePrefix))
+		if err == nil && syscall.Kill(pid, 0) == syscall.ESRCH {
+			os.Remove(d)
+		}
+	}
+}
+
+// stop disables the instance's events.
+func (in *instance) stop() {
+	for _, ev := range captureEvents {
+		os.WriteFile(filepath.Join(in.dir, "events", ev, "enable"), []byte("0"), 0)
+	}
+}
+
+// remove stops the events and removes the instance with its buffer.
+func (in *instance) remove() {
+	in.stop()
+	os.Remove(in.dir)
+}
+
+// pollEvery is how often an empty trace pipe is read again.
+const pollEvery = 20 * time.Millisecond
+
+// read passes each line of the instance's trace pipe to fn until ctx
+// ends; then it stops the events and reads what they left in the buffer.
+func (in *instance) read(ctx context.Context, fn func([]byte)) error {
+	fd, err := unix.Open(filepath.Join(in.dir, "trace_pipe"), unix.O_RDONLY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return fmt.Errorf("tracefs: open trace_pipe: %w", err)
+	}
+	defer unix.Close(fd)
+	buf := make([]byte, 256<<10)
+	var partial []byte
+	stopping := false
+	for {
+		n, err := unix.Read(fd, buf)
+		switch {
+		case n > 0:
+			partial = eachLine(append(partial, buf[:n]...), fn)
+			continue
+		case err != nil && err != unix.EAGAIN && err != unix.EINTR:
+			return fmt.Errorf("tracefs: read trace_pipe: %w", err)
+		case stopping:
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			in.stop()
+			stopping = true
+		case <-time.After(pollEvery):
+		}
+	}
+}
+
+// eachLine passes each whole line of b to fn and returns the rest.
+func eachLine(b []byte, fn func([]byte)) []byte {
+	for {
+		i := bytes.IndexByte(b, '\n')
+		if i < 0 {
+			return append(b[:0:0], b...)
+		}
+		fn(b[:i])
+		b = b[i+1:]
+	}
+}
+
+// overruns sums the events each CPU's buffer dropped.
+func (in *instance) overruns() int64 {
+	files, _ := filepath.Glob(filepath.Join(in.dir, "per_cpu", "cpu*", "stats"))
+	var n int64
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "overrun: "); ok {
+				x, _ := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+				n += x
+			}
+		}
+	}
+	return n
+}
+
+// capture turns trace pipe lines into iolog lines.
+type capture struct {
+	res     CaptureResult
+	log     *IologWriter
+	origin  int64 // the first issue's time, µs
+	started bool
+	pending map[uint64]int64 // sector -> issue time (µs) of requests in flight
+	latency metrics.Histogram
+	err     error
+}
+
+// maxCapturePending bounds the requests followed for their latency.
+const maxCapturePending = 1 << 16
+
+func (c *capture) line(b []byte) {
+	ev, ok := parseBlockEvent(b)
+	if !ok || c.err != nil {
+		return
+	}
+	if ev.complete {
+		c.res.Completed++
+		if t, ok := c.pending[ev.sector]; ok {
+			delete(c.pending, ev.sector)
+			c.latency.Record(uint64(max(ev.us-t, 0)) * 1000)
+		}
+		return
+	}
+	if !c.started {
+		c.origin, c.started = ev.us, true
+	}
+	if len(c.pending) < maxCapturePending {
+		c.pending[ev.sector] = ev.us
+	}
+	x := IO{At: time.Duration(max(ev.us-c.origin, 0)) * time.Microsecond, Op: ev.op, Offset: int64(ev.sector) * 512, Size: int64(ev.sectors) * 512}
+	if x.Op == Flush {
+		x.Offset, x.Size = 0, 0
+	}
+	c.count(x)
+	c.err = c.log.Write(x)
+}
+
+func (c *capture) count(x IO) {
+	r := &c.res
+	r.IOs++
+	switch x.Op {
+	case Read:
+		r.Reads++
+		r.Bytes += x.Size
+	case Write:
+		r.Writes++
+		r.Bytes += x.Size
+	case Flush:
+		r.Flushes++
+	case Discard:
+		r.Discards++
+	}
+}
+
+// blockEvent is a block_rq_issue or block_rq_complete line of trace_pipe:
+//
+//	dd-15455 [001] ..... 11836.292266: block_rq_issue: 7,3 WS 4096 () 0 + 8 be,0,4 [dd]
+//	ksoftirqd/1-24 [001] ..s.. 11836.292399: block_rq_complete: 7,3 WS () 0 + 8 be,0,4 [0]
+//
+// (time in seconds since boot to the microsecond, device, rwbs, bytes
+// for an issue, the command of a passthrough request in parentheses,
+// sector + sectors).
+type blockEvent struct {
+	complete bool
+	us       int64
+	op       Op
+	sector   uint64
+	sectors  uint64
+}
+
+func parseBlockEvent(b []byte) (blockEvent, bool) {
+	line := string(b)
+	var ev blockEvent
+	head, rest, ok := strings.Cut(line, ": block_rq_issue: ")
+	if !ok {
+		if head, rest, ok = strings.Cut(line, ": block_rq_complete: "); !ok {
+			return ev, false
+		}
+		ev.complete = true
+	}
+	us, ok := parseTraceTime(head[strings.LastIndexByte(head, ' ')+1:])
+	f := strings.Fields(rest)
+	paren := strings.LastIndex(rest, ") ")
+	if !ok || len(f) < 2 || paren < 0 {
+		return ev, false
+	}
+	after := strings.Fields(rest[paren+2:])
+	if len(after) < 3 || after[1] != "+" {
+		return ev, false
+	}
+	sector, err1 := strconv.ParseUint(after[0], 10, 64)
+	sectors, err2 := strconv.ParseUint(after[2], 10, 64)
+	if err1 != nil || err2 != nil || sector > 1<<54 {
+		return ev, false
+	}
+	ev.us, ev.sector, ev.sectors = us, sector, sectors
+	ev.op, ok = rwbsOp(f[1], sectors)
+	return ev, ok
+}
+
+// parseTraceTime reads a trace time, seconds with six decimals, in µs.
+func parseTraceTime(s string) (int64, bool) {
+	sec, frac, ok := strings.Cut(s, ".")
+	if !ok || len(frac) != 6 {
+		return 0, false
+	}
+	a, err1 := strconv.ParseInt(sec, 10, 64)
+	b, err2 := strconv.ParseInt(frac, 10, 64)
+	return a*1e6 + b, err1 == nil && err2 == nil && a < 1<<40
+}
+
+// rwbsOp reads the operation of a request from its rwbs letters (the
+// kernel's blk_fill_rwbs): F first for a flush, then W, R, D (discard),
+// N (none)...; a flush carries no data. A request of none of these (N,
+// a zone command) is not one a replay can issue: ok is false.
+func rwbsOp(rwbs string, sectors uint64) (op Op, ok bool) {
+	switch {
+	case strings.HasPrefix(rwbs, "F") && sectors == 0:
+		return Flush, true
+	case strings.ContainsRune(rwbs, 'D'):
+		return Discard, true
+	case strings.ContainsRune(rwbs, 'W'):
+		return Write, true
+	case strings.ContainsRune(rwbs, 'R'):
+		return Read, true
+	}
+	return 0, false
+}
