@@ -157,11 +157,11 @@ func dirModel(d *plan.DirMeasure) any {
 	if d == nil {
 		return nil
 	}
-	lat := map[string]any{}
-	for k, v := range d.Lat {
-		lat[k] = v
+	m := map[string]any{"ios": d.IOs, "bytes": d.Bytes, "lat": d.OldLatency()}
+	for k, v := range d.Figures {
+		m[k] = v
 	}
-	return map[string]any{"iops": d.IOPS, "bw": d.BW, "ios": d.IOs, "bytes": d.Bytes, "lat": lat}
+	return m
 }
 
 func acceptanceModel(drive string, row results.AcceptanceRow) map[string]any {

@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 )
@@ -27,21 +28,17 @@ func dataloaderMeasure(d *metrics.Dataloader) map[string]float64 {
 	}
 }
 
-// dirMeasure converts one direction's statistics; latencies in µs.
+// dirMeasure reads the figures an expectation names from one
+// direction's statistics, through the figure registry; latencies in µs.
 func dirMeasure(d *metrics.DirStats) *plan.DirMeasure {
 	if d == nil {
 		return nil
 	}
-	lat := map[string]float64{
-		"min_us": float64(d.Lat.Min) / 1e3, "mean_us": d.Lat.Mean / 1e3,
-		"max_us": float64(d.Lat.Max) / 1e3, "stddev_us": d.Lat.Stddev / 1e3,
+	figures := map[string]float64{}
+	for _, f := range figure.In(figure.Expect) {
+		figures[f.Key(figure.Expect)] = f.Value(figure.Expect, d)
 	}
-	for _, stat := range plan.LatencyStats {
-		if p, ok := plan.LatencyPercentile(stat); ok {
-			lat[stat] = float64(d.Quantile(p)) / 1e3
-		}
-	}
-	return &plan.DirMeasure{IOPS: d.IOPS, BW: d.BW, IOs: d.IOs, Bytes: d.Bytes, Lat: lat}
+	return &plan.DirMeasure{IOs: d.IOs, Bytes: d.Bytes, Figures: figures}
 }
 
 // TotalStats combines both directions: rates add up, latencies come from

@@ -2,11 +2,13 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -153,11 +155,26 @@ func (l *loader) checkDirectionRef(s site, names []string, p *Profile) bool {
 			dir, quotedList(directionFields), stat, didYouMean(stat, directionFields)))
 		return false
 	}
-	if stat == "lat" && len(names) > 2 && !slices.Contains(LatencyStats, names[2]) {
-		l.errorAt(s, "Unknown Latency Statistic", fmt.Sprintf("result.%s.lat has %s, in µs; %q is not one of them.%s",
-			dir, quotedList(LatencyStats), names[2], didYouMean(names[2], LatencyStats)))
+	if stat == "lat" && len(names) > 2 {
+		return l.checkOldLatencyRef(s, dir, names[2])
+	}
+	return true
+}
+
+// checkOldLatencyRef checks result.<dir>.lat.<stat>, the old name of a
+// latency figure: it still works, with a warning that names the figure
+// registry's name (result.read.p99_us).
+func (l *loader) checkOldLatencyRef(s site, dir, stat string) bool {
+	f, _ := figure.Resolve(figure.Expect, "lat."+stat)
+	if f == nil {
+		stats := slices.Sorted(maps.Keys(oldLatency))
+		l.errorAt(s, "Unknown Latency Statistic", fmt.Sprintf("result.%s.lat has %s, in µs; %q is not one of them. Write the figure itself, as result.%s.p99_us: result.%s has %s.%s",
+			dir, quotedList(stats), stat, dir, dir, quotedList(expectFigures), didYouMean(stat, stats)))
 		return false
 	}
+	l.warnAt(s, "Deprecated Figure Name", fmt.Sprintf(
+		"%s is the old name of the %s: write result.%s.%s, its name in the figure registry (docs/figures.md); result.%s.lat will stop working in a later release.",
+		s.name, f.Title, dir, f.Key(figure.Expect), dir))
 	return true
 }
 

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/figure"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
@@ -58,34 +59,42 @@ var DataloaderStats = []string{"au", "samples_per_s", "batch_wait_mean_us", "bat
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
-	IOPS float64
-	// BW is in bytes per second.
-	BW         float64
 	IOs, Bytes uint64
-	// Lat maps each of LatencyStats to its value in µs.
-	Lat map[string]float64
+	// Figures holds the figures an expectation names, by their names
+	// there in the figure registry (figure.Expect): iops, bw in bytes per
+	// second, and the latencies in µs (p99_us).
+	Figures map[string]float64
 }
 
-// LatencyStats are the latency statistics of result.<direction>.lat, in
-// µs: the extremes, mean and standard deviation, and percentiles named
-// as LatencyPercentile reads them.
-var LatencyStats = []string{"min_us", "mean_us", "max_us", "stddev_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "p9999_us"}
+// OldLatency is the deprecated result.<direction>.lat: each latency
+// statistic by its old name (p999_us), from the figure it names.
+func (d *DirMeasure) OldLatency() map[string]float64 {
+	lat := make(map[string]float64, len(oldLatency))
+	for old, key := range oldLatency {
+		lat[old] = d.Figures[key]
+	}
+	return lat
+}
 
-// LatencyPercentile returns the percentile a statistic's name stands
-// for (see metrics.LatencyPercentile); ok is false for a name that is not
-// a percentile.
-func LatencyPercentile(name string) (p float64, ok bool) { return metrics.LatencyPercentile(name) }
-
-// The result's schema.
+// The result's schema: each direction has the figures the figure
+// registry gives expectations (expectFigures), the counts ios and bytes,
+// and lat, the deprecated object of latency statistics under their old
+// names (oldLatency maps each to its figure's name).
 var (
-	directionFields = []string{"iops", "bw", "ios", "bytes", "lat"}
+	expectFigures   = figure.Keys(figure.Expect)
+	oldLatency      = oldLatencyStats()
+	directionFields = append(slices.Clone(expectFigures), "ios", "bytes", "lat")
 	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader"}
-	directionType   = cty.Object(map[string]cty.Type{
-		"iops": cty.Number, "bw": cty.Number, "ios": cty.Number, "bytes": cty.Number, "lat": latencyType,
-	})
+	directionType   = func() cty.Type {
+		attrs := map[string]cty.Type{"ios": cty.Number, "bytes": cty.Number, "lat": latencyType}
+		for _, k := range expectFigures {
+			attrs[k] = cty.Number
+		}
+		return cty.Object(attrs)
+	}()
 	latencyType = func() cty.Type {
 		attrs := map[string]cty.Type{}
-		for _, s := range LatencyStats {
+		for s := range oldLatency {
 			attrs[s] = cty.Number
 		}
 		return cty.Object(attrs)
@@ -102,6 +111,20 @@ var (
 		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType,
 	})
 )
+
+// oldLatencyStats maps the statistics of the deprecated
+// result.<direction>.lat (p99_us) to the names of their figures.
+func oldLatencyStats() map[string]string {
+	out := map[string]string{}
+	for _, f := range figure.In(figure.Expect) {
+		for _, old := range f.Old[figure.Expect] {
+			if stat, ok := strings.CutPrefix(old, "lat."); ok {
+				out[stat] = f.Key(figure.Expect)
+			}
+		}
+	}
+	return out
+}
 
 // Judgement is an expectation's outcome on one point.
 type Judgement struct {
@@ -244,13 +267,14 @@ func directionValue(d *DirMeasure) cty.Value {
 		return cty.NullVal(directionType)
 	}
 	lat := map[string]cty.Value{}
-	for _, s := range LatencyStats {
-		lat[s] = cty.NumberFloatVal(d.Lat[s])
+	for s, v := range d.OldLatency() {
+		lat[s] = cty.NumberFloatVal(v)
 	}
-	return cty.ObjectVal(map[string]cty.Value{
-		"iops": cty.NumberFloatVal(d.IOPS), "bw": cty.NumberFloatVal(d.BW),
-		"ios": cty.NumberUIntVal(d.IOs), "bytes": cty.NumberUIntVal(d.Bytes), "lat": cty.ObjectVal(lat),
-	})
+	attrs := map[string]cty.Value{"ios": cty.NumberUIntVal(d.IOs), "bytes": cty.NumberUIntVal(d.Bytes), "lat": cty.ObjectVal(lat)}
+	for _, k := range expectFigures {
+		attrs[k] = cty.NumberFloatVal(d.Figures[k])
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // specValue is spec for a drive: each entry's figures and the conditions

@@ -22,13 +22,13 @@ func judgingProfile(t *testing.T, name string) (*Plan, *Profile) {
 func TestExpectationEval(t *testing.T) {
 	p, read := judgingProfile(t, "read")
 	spec := p.Drives[0].Spec
-	lat := func(p99 float64) map[string]float64 {
+	dir := func(iops, p99 float64) *DirMeasure {
 		m := map[string]float64{}
-		for _, s := range LatencyStats {
-			m[s] = 1
+		for _, k := range expectFigures {
+			m[k] = 1
 		}
-		m["p99_us"] = p99
-		return m
+		m["iops"], m["p99_us"] = iops, p99
+		return &DirMeasure{Figures: m}
 	}
 	tests := []struct {
 		name   string
@@ -37,11 +37,11 @@ func TestExpectationEval(t *testing.T) {
 		values []string
 		err    string
 	}{
-		{"both hold", Measured{Read: &DirMeasure{IOPS: 95000, Lat: lat(800)}}, []bool{true, true},
+		{"both hold", Measured{Read: dir(95000, 800)}, []bool{true, true},
 			[]string{"result.read.iops = 95000", "spec.rand_read_4k.iops = 100000"}, ""},
-		{"both fail", Measured{Read: &DirMeasure{IOPS: 80000.7, Lat: lat(1200.25)}}, []bool{false, false},
+		{"both fail", Measured{Read: dir(80000.7, 1200.25)}, []bool{false, false},
 			[]string{"result.read.iops = 80001", "spec.rand_read_4k.iops = 100000"}, ""},
-		{"no reads", Measured{Write: &DirMeasure{IOPS: 1, Lat: lat(1)}}, nil, nil,
+		{"no reads", Measured{Write: dir(1, 1)}, nil, nil,
 			"result.read is not set: the step did no reads"},
 	}
 	for _, tt := range tests {
@@ -63,7 +63,7 @@ func TestExpectationEval(t *testing.T) {
 			}
 		})
 	}
-	if e := read.Expect[1]; e.Text != "result.read.lat.p99_us < var.limit_us" || e.Where != "judging.hcl:29:5" {
+	if e := read.Expect[1]; e.Text != "result.read.p99_us < var.limit_us" || e.Where != "judging.hcl:29:5" {
 		t.Errorf("expectation %q at %s", e.Text, e.Where)
 	}
 }
@@ -78,19 +78,6 @@ func TestExpectationOnMetrics(t *testing.T) {
 	j, err := e.Eval(Measured{Metrics: map[string]float64{"tps": 41.5}}, nil)
 	if err != nil || !j.Holds || !slices.Equal(j.Values, []string{"result.metrics.tps = 41.5"}) {
 		t.Errorf("tps 41.5: %+v, %v", j, err)
-	}
-}
-
-func TestLatencyPercentile(t *testing.T) {
-	for name, want := range map[string]float64{"p50_us": 50, "p99_us": 99, "p999_us": 99.9, "p9999_us": 99.99, "p99999_us": 99.999} {
-		if got, ok := LatencyPercentile(name); !ok || got != want {
-			t.Errorf("%s = %g, %v; want %g", name, got, ok, want)
-		}
-	}
-	for _, name := range []string{"mean_us", "p9_us", "p99", "p00_us", "lat_us"} {
-		if _, ok := LatencyPercentile(name); ok {
-			t.Errorf("%s is read as a percentile", name)
-		}
 	}
 }
 

@@ -28,6 +28,12 @@ profile "steady-p99" {
   runtime = "1s"
   steady_state { metric = "lat_p99" }
 }
+
+profile "read" {
+  rw      = "randread"
+  runtime = "1s"
+  expect  = [result.read.lat.p999_us < 500, result.read.p99_us < 100]
+}
 `
 
 // TestOldFigureNames loads a plan that names figures the old ways: it
@@ -43,7 +49,9 @@ func TestOldFigureNames(t *testing.T) {
 	}
 	metrics := map[string]string{}
 	for _, pr := range p.Profiles {
-		metrics[pr.Name] = pr.SteadyState.Metric
+		if pr.SteadyState != nil {
+			metrics[pr.Name] = pr.SteadyState.Metric
+		}
 	}
 	if metrics["steady-mean"] != "mean" || metrics["steady-p99"] != "p99" {
 		t.Errorf("steady-state metrics %v, want steady-mean: mean, steady-p99: p99", metrics)
@@ -57,6 +65,7 @@ func TestOldFigureNames(t *testing.T) {
 	want := []string{
 		`10:14 "lat_mean", the old steady_state metric name of the mean latency, is deprecated: write "mean"`,
 		`17:27 "lat_p99", the old steady_state metric name of the p99 latency, is deprecated: write "p99"`,
+		`23:14 result.read.lat.p999_us is the old name of the p99.9 latency: write result.read.p99_9_us`,
 	}
 	if len(got) != len(want) {
 		t.Fatalf("deprecation warnings %q, want %q", got, want)
@@ -65,6 +74,16 @@ func TestOldFigureNames(t *testing.T) {
 		if !strings.HasPrefix(got[i], want[i]) {
 			t.Errorf("warning %d = %q, want it to start %q", i, got[i], want[i])
 		}
+	}
+	var read *Profile
+	for _, pr := range p.Profiles {
+		if pr.Name == "read" {
+			read = pr
+		}
+	}
+	j, err := read.Expect[0].Eval(Measured{Read: &DirMeasure{Figures: map[string]float64{"p99_9_us": 400}}}, nil)
+	if err != nil || !j.Holds || len(j.Values) != 1 || j.Values[0] != "result.read.lat.p999_us = 400" {
+		t.Errorf("result.read.lat.p999_us < 500 with a p99.9 of 400 µs: %+v, %v", j, err)
 	}
 	var b strings.Builder
 	_ = sources.WriteDiagnostics(&b, diags, 0, false)

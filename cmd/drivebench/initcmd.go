@@ -181,7 +181,7 @@ profile "random-read" {
     iodepth = [1, 4, 16]
   }
 
-  expect = [result.read.lat.p99_us < 5000]
+  expect = [result.read.p99_us < 5000]
 }
 
 # Sequential writes after the reads: these leave the drive rewritten.

@@ -74,7 +74,7 @@ profile "write-steady" {
   iodepth = 32
   runtime = var.runtime
   direct  = true
-  expect  = [result.write.lat.p9999_us < 100 * var.limit_us]
+  expect  = [result.write.p99_99_us < 100 * var.limit_us]
   steady_state {
     metric     = "iops"
     max_rounds = 10

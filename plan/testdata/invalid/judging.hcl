@@ -32,6 +32,7 @@ profile "writes" {
     result.read.iops > 1,              # ERROR: Direction Never Measured
     result.write.iopz > 1,             # ERROR: Unknown Statistic
     result.write.lat.p99 < 5,          # ERROR: Unknown Latency Statistic
+    result.write.p99 < 5,              # ERROR: Unknown Statistic
     result.metrics.tps > 1,            # ERROR: Metrics Of A Profile
     result.wrte.iops > 1,              # ERROR: Unknown Result Field
     result.write.iops > spec.seq.iops, # ERROR: Reference To Undefined Spec Entry
