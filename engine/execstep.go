@@ -99,10 +99,13 @@ func (r *runner) runExec(ctx context.Context, n *plan.Node, rec *results.Record)
 	cmd := exec.Command{Args: x.Command, Dir: t.workDir, Env: r.execEnv(n, t), User: x.User, Timeout: x.Timeout}
 	rec.Command = &results.Command{Args: x.Command, Dir: t.workDir, User: x.User, ExitCode: -1,
 		StdoutFile: filepath.Join(results.StepsDir, n.ID+".stdout"), StderrFile: filepath.Join(results.StepsDir, n.ID+".stderr")}
+	watched := &watchedStep{node: n, target: t.io, rec: rec}
+	finishWatches := startWatches(watched)
 	start := time.Now()
 	out, err := r.runCommand(ctx, cmd, rec.Command)
 	rec.Command.ExitCode, rec.Command.DurationNs, rec.Command.TimedOut = out.ExitCode, int64(out.Duration), out.TimedOut
 	rec.Result = &metrics.Result{Start: start, RuntimeNs: int64(out.Duration)}
+	finishWatches(rec.Result)
 	stdout, stderr := r.readOutputs(rec.Command)
 	switch {
 	case err != nil && ctx.Err() != nil:

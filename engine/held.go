@@ -59,15 +59,21 @@ func (heldWatcher) start(*watchedStep) watching { return heldWatch{} }
 type heldWatch struct{}
 
 // finish puts the time held on the record's host load, warns of it, and
-// fails a profile's step held long enough (a held precondition prepared
-// the drive all the same).
+// fails a profile's step held long enough. A held precondition prepared
+// the drive all the same; an exec step's command runs in a process group
+// of its own, which a stop of drivebench's (Ctrl-Z) does not stop, and
+// has no planned runtime: both only warn.
 func (heldWatch) finish(s *watchedStep) {
-	h := measureHeld(s.res, s.w, s.wakes)
+	w := s.w
+	if w == nil {
+		w = &workload.Workload{}
+	}
+	h := measureHeld(s.res, w, s.wakes)
 	s.rec.Host = h.record(s.rec.Host)
 	if warn := h.warning(); warn != nil {
 		s.rec.Warnings = append(s.rec.Warnings, *warn)
 	}
-	if h.fails() && s.node.Kind != plan.KindPrecondition {
+	if h.fails() && s.w != nil && s.node.Kind != plan.KindPrecondition {
 		s.failure = h.failure()
 	}
 }

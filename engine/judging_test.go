@@ -198,6 +198,9 @@ func TestExecSteps(t *testing.T) {
 	if ok.Status != results.StatusOK || ok.Result.Metrics["tps"] != 41.5 || ok.Command.ExitCode != 0 {
 		t.Fatalf("metrics step: %s %s, %+v", ok.Status, ok.Error, ok.Result)
 	}
+	if ok.Host == nil || ok.Host.CPUs < 1 {
+		t.Errorf("the command's step has no host load, as every I/O step has: %+v", ok.Host)
+	}
 	work := filepath.Join(dir, "work-d")
 	if len(ok.Command.StderrTail) != 1 || ok.Command.StderrTail[0] != "dir="+work || ok.Command.Dir != work {
 		t.Errorf("the command ran in %s and said %q", ok.Command.Dir, ok.Command.StderrTail)

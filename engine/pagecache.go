@@ -45,13 +45,14 @@ type cacheWatch struct {
 }
 
 // pageCacheWatcher watches the page cache over a buffered step that
-// reads; O_DIRECT steps, write-only steps, file sets (many files) and
-// files where the kernel cannot tell are left alone.
+// reads; O_DIRECT steps, write-only steps, file sets (many files), steps
+// without a workload (an exec step's command) and files where the kernel
+// cannot tell are left alone.
 type pageCacheWatcher struct{}
 
 func (pageCacheWatcher) start(s *watchedStep) watching {
 	w := s.w
-	if w.Direct || w.RW == "write" || w.RW == "randwrite" || w.IsFileSet() {
+	if w == nil || w.Direct || w.RW == "write" || w.RW == "randwrite" || w.IsFileSet() {
 		return nil
 	}
 	start, length := readRegion(s.target.Capacity, w)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -507,10 +508,7 @@ func (r *runner) newRecord(n *plan.Node) *results.Record {
 }
 
 func engineName(w *workload.Workload) string {
-	if w.Engine == "" {
-		return "native"
-	}
-	return w.Engine
+	return cmp.Or(w.Engine, workload.DefaultEngine)
 }
 
 // workloadStep runs a precondition or profile node: its workload, with

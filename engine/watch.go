@@ -9,7 +9,8 @@ import (
 )
 
 // A hostWatcher watches the host or the drive over a step's I/O, whatever
-// its engine: it starts before the driver runs and, once the driver has
+// its engine, and over an exec step's command: it starts before the
+// driver runs and, once the driver has
 // returned, adds what it saw to the step's record (warnings, log lines,
 // typed summaries). A new watcher is its own file plus one entry in
 // hostWatchers.
@@ -36,7 +37,8 @@ var hostWatchers = []hostWatcher{thermalWatcher{}, pageCacheWatcher{}, heldWatch
 type watchedStep struct {
 	node   *plan.Node
 	target driver.Target
-	// w is the workload the driver runs, res its result once it has.
+	// w is the workload the driver runs (nil for an exec step's
+	// command), res its result once it has.
 	w   *workload.Workload
 	res *metrics.Result
 	rec *results.Record
