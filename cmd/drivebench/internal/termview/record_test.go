@@ -42,6 +42,7 @@ var recordings = []struct {
 
 // recordedNode is what the view reads of a step of the graph.
 type recordedNode struct {
+	ID         string `json:"id"`
 	Name       string `json:"name"`
 	Drive      string `json:"drive,omitempty"`
 	EstimateMs int64  `json:"estimate_ms,omitempty"`
@@ -114,7 +115,7 @@ func recordRun(t *testing.T, name, path string, vars map[string]string) {
 	g := plan.Expand(p)
 	rec := recording{Parallel: g.Parallel}
 	for _, n := range g.Nodes {
-		rec.Nodes = append(rec.Nodes, recordedNode{Name: n.Name, Drive: n.Drive, EstimateMs: n.Estimate.Milliseconds()})
+		rec.Nodes = append(rec.Nodes, recordedNode{ID: n.ID, Name: n.Name, Drive: n.Drive, EstimateMs: n.Estimate.Milliseconds()})
 	}
 	var mu sync.Mutex
 	start := time.Now()
@@ -142,7 +143,7 @@ func slim(r *results.Record) *results.Record {
 	if r == nil {
 		return nil
 	}
-	s := &results.Record{Kind: r.Kind, Name: r.Name, Drive: r.Drive, Status: r.Status, Error: r.Error, Started: r.Started, Finished: r.Finished,
+	s := &results.Record{StepID: r.StepID, Kind: r.Kind, Name: r.Name, Drive: r.Drive, Status: r.Status, Error: r.Error, Started: r.Started, Finished: r.Finished,
 		Verdicts: r.Verdicts, Warnings: r.Warnings, Command: r.Command}
 	if res := r.Result; res != nil {
 		s.Result = &metrics.Result{Read: slimDir(res.Read), Write: slimDir(res.Write), Metrics: res.Metrics}
@@ -203,8 +204,8 @@ func readRecording(t *testing.T, name string) recording {
 // graph is the recorded plan's graph.
 func (rec recording) graph() *plan.Graph {
 	g := &plan.Graph{Parallel: rec.Parallel}
-	for i, n := range rec.Nodes {
-		g.Nodes = append(g.Nodes, &plan.Node{ID: string(rune('a' + i)), Name: n.Name, Drive: n.Drive, Estimate: time.Duration(n.EstimateMs) * time.Millisecond})
+	for _, n := range rec.Nodes {
+		g.Nodes = append(g.Nodes, &plan.Node{ID: n.ID, Name: n.Name, Drive: n.Drive, Estimate: time.Duration(n.EstimateMs) * time.Millisecond})
 	}
 	return g
 }

@@ -31,6 +31,7 @@ func (v *View) Table(recs []*results.Record) {
 	if v.opt.Units == "MiB/s" {
 		unit = "MiB/s"
 	}
+	recs = v.inPlanOrder(recs)
 	rows := [][]cell{{{"step", ""}, {"status", ""}, {"IOPS", ""}, {unit, ""}, {"p50", ""}, {"p99", ""}, {"verdicts", ""}, {"warnings", ""}}}
 	for _, r := range recs {
 		rows = append(rows, v.tableRow(r))
@@ -51,6 +52,18 @@ func (v *View) Table(recs []*results.Record) {
 		}
 	}
 	v.w.Write([]byte(b.String()))
+}
+
+// inPlanOrder sorts records by their steps' places in the plan: lanes
+// in parallel finish in any order, the table reads as the plan.
+func (v *View) inPlanOrder(recs []*results.Record) []*results.Record {
+	place := map[string]int{}
+	for i, n := range v.opt.Graph.Nodes {
+		place[n.ID] = i
+	}
+	sorted := slices.Clone(recs)
+	slices.SortStableFunc(sorted, func(a, b *results.Record) int { return place[a.StepID] - place[b.StepID] })
+	return sorted
 }
 
 // numeric are the columns aligned right.
