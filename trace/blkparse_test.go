@@ -173,8 +173,17 @@ func TestBlkparseDump(t *testing.T) {
 	}
 }
 
+// TestBlkparseFixtureFile: testdata/loop0.blkparse, which the CLI tests
+// read, is the fixture in little-endian order.
+func TestBlkparseFixtureFile(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "loop0.blkparse"))
+	if err != nil || !bytes.Equal(b, writeBlk(binary.LittleEndian, blkFixture)) {
+		t.Errorf("testdata/loop0.blkparse is not blkFixture (%v): rewrite it with writeBlk", err)
+	}
+}
+
 func FuzzBlkparse(f *testing.F) {
-	f.Add(writeBlk(binary.LittleEndian, blkFixture))
+	addFixtures(f, "*.blkparse")
 	f.Add(writeBlk(binary.BigEndian, blkFixture[3:]))
 	f.Fuzz(fuzzTrace)
 }

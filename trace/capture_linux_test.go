@@ -145,3 +145,39 @@ func subsequence(want, got []IO) string {
 	}
 	return ""
 }
+
+// TestCaptureInstances: a capture's tracefs instance is gone when it
+// stops, and one left by a capture killed outright (its process gone) is
+// removed by the next capture, while the instance of a live one stays.
+func TestCaptureInstances(t *testing.T) {
+	testenv.Root(t, "tracefs and loop devices")
+	dev := blockdevtest.LoopDevice(t, 8<<20)
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(Tracefs, "instances", fmt.Sprintf("%s%d", instancePrefix, gone.Process.Pid))
+	live := filepath.Join(Tracefs, "instances", fmt.Sprintf("%s%d", instancePrefix, 1))
+	for _, d := range []string{stale, live} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { os.Remove(stale); os.Remove(live) })
+	c, err := StartCapture(dev, &bytes.Buffer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := filepath.Join(Tracefs, "instances", fmt.Sprintf("%s%d", instancePrefix, os.Getpid()))
+	_, errOwn := os.Stat(own)
+	_, errStale := os.Stat(stale)
+	if _, err := c.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	_, errAfter := os.Stat(own)
+	_, errLive := os.Stat(live)
+	if errOwn != nil || !os.IsNotExist(errStale) || !os.IsNotExist(errAfter) || errLive != nil {
+		t.Errorf("own instance while capturing: %v, stale one: %v, own after Stop: %v, a live process's: %v; want it there, gone, gone, there",
+			errOwn, errStale, errAfter, errLive)
+	}
+}

@@ -51,6 +51,7 @@ func TestTraceStatJSONFormats(t *testing.T) {
 		{"usr_0.csv", "usr_0", trace.MSR, 2, 1, 1, 0, 32768, 1332052600 + 196300},
 		{"alibaba.csv", "419", trace.Alibaba, 2, 1, 1, 0, 20480, 300000},
 		{"tencent.csv", "", trace.Tencent, 3, 1, 2, 0, 152 * 512, 2e9},
+		{"loop0.blkparse", "7:0", trace.Blkparse, 3, 1, 1, 1, 73728, 7800},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
