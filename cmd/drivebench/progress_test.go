@@ -64,7 +64,7 @@ func TestRunOnTerminal(t *testing.T) {
 			if tc.json {
 				view = errb.String()
 			}
-			if got := regexp.MustCompile(`\x1b\[\d+A\x1b\[2K`).MatchString(view); got != tc.redraw {
+			if got := regexp.MustCompile(`\x1b\[\d+A\r\x1b\[2K`).MatchString(view); got != tc.redraw {
 				t.Errorf("redrawn in place: %v, want %v\n%q", got, tc.redraw, view)
 			}
 			if got := strings.Contains(view, "\x1b[31m1 fail\x1b[0m"); got != tc.red {

@@ -16,7 +16,8 @@ import (
 // TestQuickstartInTmux runs the README's first command, the quickstart
 // (shortened: -var runtime=1s), on a real terminal, a tmux pane of 120 by
 // 40, and reads the pane as a user sees it: while it runs, a progress bar
-// with the step's and the plan's progress labelled; at the end, each
+// with the step's and the plan's progress labelled and the last
+// interval's IOPS, MB/s and p99; at the end, each
 // step's line with its latency, the closing table and no trace of the
 // redrawn block.
 func TestQuickstartInTmux(t *testing.T) {
@@ -41,9 +42,10 @@ func TestQuickstartInTmux(t *testing.T) {
 	t.Cleanup(func() { exec.Command(tmux, "-S", socket, "kill-server").Run() })
 
 	bar := regexp.MustCompile(`(?m)^  \[[█░]{30}\] step \d/8 \d+%`)
+	figures := regexp.MustCompile(`(?m)^  \[[█░]{30}\] step \d/8 \d+%  [\d,]+ IOPS  [\d,.]+ MB/s  p99 [\d,.]+ .s$`)
 	plan := regexp.MustCompile(`(?m)^plan \d+% ETA \d\d:\d\d$`)
 	mid := waitPane(t, func() string { return run("capture-pane", "-p") }, func(s string) bool {
-		return bar.MatchString(s) && plan.MatchString(s) && strings.Contains(s, "4k-random-read")
+		return figures.MatchString(s) && plan.MatchString(s) && strings.Contains(s, "4k-random-read")
 	})
 	t.Logf("the pane while the quickstart runs:\n%s", mid)
 

@@ -33,7 +33,9 @@ const (
 func (v *View) redraw(lines []string) {
 	var b strings.Builder
 	if v.drawn > 0 {
-		fmt.Fprintf(&b, "\x1b[%dA", v.drawn)
+		// Up to the block's first line, at its first column: a key the
+		// terminal echoed (^C) may have moved the cursor right.
+		fmt.Fprintf(&b, "\x1b[%dA\r", v.drawn)
 	}
 	block := v.block()
 	for _, s := range append(lines, block...) {

@@ -117,10 +117,12 @@ func (s *screen) write(t *testing.T, b string) {
 		case b[0] == '\n':
 			s.row++
 			b = b[1:]
+		case b[0] == '\r': // the model's cursor is always at a line's start
+			b = b[1:]
 		case b[0] == '\x1b':
 			t.Fatalf("an escape sequence the view should not write: %q", b[:min(len(b), 8)])
 		default:
-			i := strings.IndexAny(b, "\n\x1b")
+			i := strings.IndexAny(b, "\n\r\x1b")
 			if i < 0 {
 				i = len(b)
 			}
