@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/drivebench/drivebench/blockdev/blockdevtest"
 	"github.com/drivebench/drivebench/internal/testenv"
@@ -283,5 +286,89 @@ func TestTraceCaptureUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errOut, tt.want) {
 			t.Errorf("%v: exit %d, stderr %q, want %q", tt.args, code, errOut, tt.want)
 		}
+	}
+}
+
+// startCapture starts this test binary as drivebench trace capture of
+// dev into file, with cred as its user when not nil.
+func startCapture(t *testing.T, cred *syscall.Credential, args ...string) (*exec.Cmd, *lockedBuffer) {
+	t.Helper()
+	bin := os.Args[0]
+	if cred != nil {
+		// The test binary's folder is its owner's alone: another user
+		// runs a copy.
+		dir := t.TempDir()
+		os.Chmod(filepath.Dir(dir), 0o755)
+		os.Chmod(dir, 0o755)
+		b, err := os.ReadFile(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin = filepath.Join(dir, "drivebench")
+		if err := os.WriteFile(bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(bin, append([]string{"trace", "capture"}, args...)...)
+	cmd.Env = append(os.Environ(), "DRIVEBENCH_TEST_AS_COMMAND=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd, &out
+}
+
+// TestTraceCaptureSIGINT interrupts a running drivebench trace capture
+// with SIGINT: it writes what it recorded, exits 0 and leaves no tracefs
+// instance behind.
+func TestTraceCaptureSIGINT(t *testing.T) {
+	testenv.Root(t, "tracefs and loop devices")
+	dev := blockdevtest.LoopDevice(t, 8<<20)
+	file := filepath.Join(t.TempDir(), "c.iolog")
+	cmd, out := startCapture(t, nil, "-device", dev, "-o", file)
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(out.String(), "recording "+dev) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no recording line in 20 s:\n%s", out.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	instance := filepath.Join(trace.Tracefs, "instances", fmt.Sprintf("drivebench-capture-%d", cmd.Process.Pid))
+	if _, err := os.Stat(instance); err != nil {
+		t.Errorf("no tracefs instance while capturing: %v", err)
+	}
+	if err := exec.Command("dd", "if=/dev/zero", "of="+dev, "bs=4096", "count=4", "oflag=direct").Run(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit %v after SIGINT, want 0\n%s", err, out.String())
+	}
+	if _, err := os.Stat(instance); !os.IsNotExist(err) {
+		t.Errorf("the tracefs instance is left after SIGINT: %v", err)
+	}
+	if s := traceStatJSON(t, file); s.Writes != 4 || s.WriteBytes != 16384 {
+		t.Errorf("the capture has %d writes of %d bytes, want dd's 4 of 16,384\n%s", s.Writes, s.WriteBytes, out.String())
+	}
+}
+
+// TestTraceCaptureNotRoot: a user who is not root is told capture needs
+// root, and no file is left.
+func TestTraceCaptureNotRoot(t *testing.T) {
+	testenv.Root(t, "to run the command as another user")
+	dir := t.TempDir()
+	os.Chmod(dir, 0o777)
+	file := filepath.Join(dir, "c.iolog")
+	cmd, out := startCapture(t, &syscall.Credential{Uid: 65534, Gid: 65534}, "-device", "/dev/null", "-o", file)
+	err := cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(out.String(), "drivebench trace capture: capturing block events needs root") {
+		t.Errorf("exit %v, output %q; want %d and the need for root", err, out.String(), exitUsage)
+	}
+	if _, err := os.Stat(file); !os.IsNotExist(err) {
+		t.Errorf("the output file is left: %v", err)
 	}
 }
