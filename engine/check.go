@@ -194,15 +194,7 @@ func direction(d *metrics.DirStats) *script.Direction {
 	if d == nil {
 		return nil
 	}
-	pcts := map[float64]uint64{}
-	for _, p := range d.Lat.Percentiles {
-		pcts[p.P] = p.Ns
-	}
-	return &script.Direction{
-		IOs: d.IOs, Bytes: d.Bytes, IOPS: d.IOPS, BW: d.BW,
-		MinNs: d.Lat.Min, MaxNs: d.Lat.Max, MeanNs: d.Lat.Mean, StddevNs: d.Lat.Stddev, Percentiles: pcts,
-		Quantile: func(q float64) float64 { return float64(d.Quantile(q)) },
-	}
+	return &script.Direction{Stats: d}
 }
 
 // hooksFor returns the runtime for a check script, one per sandbox root.

@@ -63,6 +63,7 @@ type hookCall struct {
 func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	runtimes := map[string]*script.Runtime{} // one per sandbox root, so each file runs once
+	read := map[string]bool{}
 	defer func() {
 		for _, rt := range runtimes {
 			rt.Close()
@@ -78,15 +79,32 @@ func ValidateHooks(p *plan.Plan, limits script.Limits) hcl.Diagnostics {
 			rt = script.New(root, limits)
 			runtimes[root] = rt
 		}
+		rng := h.rng
 		if err := rt.CheckFunction(h.script, h.function, h.params, h.withArgs); err != nil {
-			rng := h.rng
 			diags = append(diags, &hcl.Diagnostic{
 				Severity: hcl.DiagError,
 				Summary:  "Invalid " + h.what + " hook",
 				Detail:   err.Error() + "\nFix the script or point the " + h.what + "'s script and function at a function the file defines.",
 				Subject:  &rng,
 			})
+			continue
 		}
+		diags = append(diags, oldFigureNames(rt, h.script, &rng, read, root)...)
+	}
+	return diags
+}
+
+// oldFigureNames warns of the figures a hook file reads by their old
+// names (script.Runtime.OldFigureNames), once per file: read holds the
+// files already read.
+func oldFigureNames(rt *script.Runtime, file string, rng *hcl.Range, read map[string]bool, root string) hcl.Diagnostics {
+	if read[root+"\x00"+file] {
+		return nil
+	}
+	read[root+"\x00"+file] = true
+	var diags hcl.Diagnostics
+	for _, note := range rt.OldFigureNames(file) {
+		diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning, Summary: "Deprecated Figure Name", Detail: note + ".", Subject: rng})
 	}
 	return diags
 }

@@ -72,6 +72,10 @@ type Figure struct {
 	Latency    Latency
 	Percentile float64
 	Merge      Merge
+	// Whole says that its value is a whole number of its unit (a latency
+	// read from a histogram's bucket, or the fastest or slowest I/O), which
+	// a hook receives as an int.
+	Whole bool
 	// In are the places that know the figure.
 	In Place
 	// Keys are its spellings in the places where a published format
@@ -110,7 +114,7 @@ var Figures = []Figure{
 		Read: func(d *metrics.DirStats) float64 { return d.Lat.Mean },
 	},
 	{
-		Name: "min", Title: "minimum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		Name: "min", Title: "minimum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram, Whole: true,
 		In:   Expect | Hook | Column,
 		Keys: map[Place]string{Column: "lat_min_ns"},
 		Old:  map[Place][]string{Expect: {"lat.min_us"}, Hook: {"lat_ns.min"}},
@@ -118,7 +122,7 @@ var Figures = []Figure{
 		Read: func(d *metrics.DirStats) float64 { return float64(d.Lat.Min) },
 	},
 	{
-		Name: "max", Title: "maximum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
+		Name: "max", Title: "maximum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram, Whole: true,
 		In:   Expect | Hook | Column,
 		Keys: map[Place]string{Column: "lat_max_ns"},
 		Old:  map[Place][]string{Expect: {"lat.max_us"}, Hook: {"lat_ns.max"}},
@@ -150,7 +154,7 @@ var Figures = []Figure{
 		Read: func(d *metrics.DirStats) float64 { return service(d).Mean },
 	},
 	{
-		Name: "service_p99", Title: "p99 service latency", Unit: Nanoseconds, Better: Lower, Latency: Service, Percentile: 99, Merge: Histogram,
+		Name: "service_p99", Title: "p99 service latency", Unit: Nanoseconds, Better: Lower, Latency: Service, Percentile: 99, Merge: Histogram, Whole: true,
 		In:   Report,
 		Doc:  "p99 of the service latency of a paced step.",
 		Read: func(d *metrics.DirStats) float64 { return float64(serviceQuantile(d, 99)) },
@@ -171,7 +175,7 @@ func percentile(p float64, name string, in Place, old map[Place][]string, doc st
 	old[Hook] = append(old[Hook], `lat_ns.p["`+pct+`"]`)
 	f := Figure{
 		Name: name, Title: strings.ReplaceAll(name, "_", ".") + " latency", Unit: Nanoseconds, Better: Lower,
-		Latency: Completion, Percentile: p, Merge: Histogram, In: in, Old: old, Doc: doc,
+		Latency: Completion, Percentile: p, Merge: Histogram, Whole: true, In: in, Old: old, Doc: doc,
 		Read: func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) },
 	}
 	if digits != name {

@@ -116,3 +116,33 @@ func FuzzHookResults(f *testing.F) {
 		}
 	})
 }
+
+// TestOldFigureNames finds where a hook reads a figure by its old name,
+// at its place, with the name to write, and nothing in a hook that uses
+// the registry's names.
+func TestOldFigureNames(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root+"/checks", "old.star", `def check(run):
+    p = run.points[0]
+    if p.read.lat_ns.p["99"] > 1000 and p.read.lat_ns.mean > 10:
+        return verdict.fail(str(p.read.lat_ns.p["99.5"]))
+    lat = p.read.lat_ns
+    return verdict.pass_("%d" % p.read.p99_ns)
+`)
+	notes := New(root, Limits{}).OldFigureNames("checks/old.star")
+	want := []string{
+		`checks/old.star:3:15: lat_ns.p["99"] is the old name of the p99 latency: write .p99_ns`,
+		`checks/old.star:3:48: lat_ns.mean is the old name of the mean latency: write .mean_ns`,
+	}
+	if len(notes) != len(want) {
+		t.Fatalf("notes %q, want %q", notes, want)
+	}
+	for i := range want {
+		if !strings.HasPrefix(notes[i], want[i]) {
+			t.Errorf("note %d = %q, want it to start %q", i, notes[i], want[i])
+		}
+	}
+	if notes := New(root, Limits{}).OldFigureNames("checks/missing.star"); notes != nil {
+		t.Errorf("a missing file gives notes %q", notes)
+	}
+}

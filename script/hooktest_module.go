@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
 	"go.starlark.net/starlarkstruct"
@@ -130,10 +131,10 @@ func testDirection(d *starlark.Dict) (*Direction, error) {
 		samples[i] = us * 1000
 	}
 	dir := directionOf(samples)
-	dir.IOPS, _ = optionalNumber(fields["iops"])
-	dir.BW, _ = optionalNumber(fields["bw_bytes"])
+	dir.Stats.IOPS, _ = optionalNumber(fields["iops"])
+	dir.Stats.BW, _ = optionalNumber(fields["bw_bytes"])
 	bytes, _ := optionalNumber(fields["bytes"])
-	dir.Bytes = uint64(bytes)
+	dir.Stats.Bytes = uint64(bytes)
 	return dir, nil
 }
 
@@ -164,14 +165,11 @@ func directionOf(samples []float64) *Direction {
 		}
 		return sorted[min(max(rank, 1), len(sorted))-1]
 	}
-	d := &Direction{
-		IOs: uint64(len(sorted)), MinNs: uint64(sorted[0]), MaxNs: uint64(sorted[len(sorted)-1]),
-		MeanNs: mean, StddevNs: math.Sqrt(sq / float64(len(sorted))), Quantile: quantile,
-		Percentiles: map[float64]uint64{},
-	}
+	lat := metrics.LatencySummary{Min: uint64(sorted[0]), Max: uint64(sorted[len(sorted)-1]), Mean: mean, Stddev: math.Sqrt(sq / float64(len(sorted)))}
 	for _, p := range []float64{50, 90, 95, 99, 99.9, 99.99} {
-		d.Percentiles[p] = uint64(quantile(p))
+		lat.Percentiles = append(lat.Percentiles, metrics.Percentile{P: p, Ns: uint64(quantile(p))})
 	}
+	d := &Direction{Stats: &metrics.DirStats{IOs: uint64(len(sorted)), Lat: lat}, Quantile: quantile}
 	return d
 }
 

@@ -65,12 +65,16 @@ func TestHooktestShapesMatchTheEngine(t *testing.T) {
 def test_point_fields():
     p = hooktest.point(params = {"iodepth": 4}, read = {"lat_us": [100, 200, 300, 400], "iops": 10})
     assert.eq(sorted(dir(p)), ["metrics", "name", "params", "read", "series", "status", "write"])
-    assert.eq(sorted(dir(p.read)), ["bw_bytes", "bytes", "iops", "ios", "lat_ns", "quantile"])
+    assert.eq(sorted(dir(p.read)), ["bw_bytes", "bytes", "iops", "ios", "lat_ns", "max_ns", "mean_ns", "min_ns", "p50_ns", "p90_ns", "p95_ns", "p99_99_ns", "p99_9_ns", "p99_ns", "quantile", "stddev_ns"])
     assert.eq(p.name, "iodepth=4")
     assert.eq(p.read.ios, 4)
     assert.eq(p.read.quantile(50), 200000.0)
     assert.eq(p.read.quantile(99), 400000.0)
     assert.eq(p.read.lat_ns.p["99.9"], 400000)
+    assert.eq(p.read.p99_9_ns, 400000)
+    assert.eq(p.read.p50_ns, 200000)
+    assert.eq(p.read.mean_ns, 250000.0)
+    assert.eq(p.read.min_ns, p.read.lat_ns.min)
     assert.eq(p.write, None)
 
 def test_run_fields():
@@ -103,8 +107,8 @@ def test_bad_builder_input():
 	}
 	point := engine["points"].([]any)[0].(Struct)
 	read := point["read"].(Struct)
-	if len(point) != 7 || len(read) != 6 {
-		t.Errorf("engine point has %d fields and read %d; the hook test checks 7 and 6", len(point), len(read))
+	if len(point) != 7 || len(read) != 16 {
+		t.Errorf("engine point has %d fields and read %d; the hook test checks 7 and 16", len(point), len(read))
 	}
 }
 

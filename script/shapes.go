@@ -3,29 +3,33 @@ package script
 import (
 	"fmt"
 	"maps"
+	"math"
 	"strconv"
+
+	"github.com/drivebench/drivebench/figure"
+	"github.com/drivebench/drivebench/metrics"
 )
 
-// Direction is one direction's I/O statistics (reads or writes) as hooks
+// Direction is one direction's statistics (reads or writes) as hooks
 // see them, under the names the hook documentation gives:
 //
-//	ios, bytes, iops, bw_bytes
-//	lat_ns.min, .max, .mean, .stddev, .p["99.9"]   completion latency, ns
+//	ios, bytes
+//	iops, bw_bytes, mean_ns, p99_ns ...            the figures, named as the
+//	                                               figure registry names them
+//	                                               in a hook (figure.Hook)
+//	lat_ns.min, .max, .mean, .stddev, .p["99.9"]   the old names of the
+//	                                               latencies, in ns
 //	quantile(q)                                    latency (ns) below which
 //	                                               q percent of I/Os completed
 //
-// The engine fills it from a measured histogram; hook tests fill it from
-// a list of sample latencies. Defining the shape once keeps the two
-// alike.
+// The engine fills it from a measured point; hook tests from a list of
+// sample latencies. Defining the shape once keeps the two alike.
 type Direction struct {
-	IOs, Bytes       uint64
-	IOPS, BW         float64
-	MinNs, MaxNs     uint64
-	MeanNs, StddevNs float64
-	// Percentiles maps a percentile, such as 99.9, to its latency in ns.
-	Percentiles map[float64]uint64
+	// Stats are the direction's statistics, whose figures the hook reads
+	// through the figure registry.
+	Stats *metrics.DirStats
 	// Quantile returns the latency in ns below which q percent of the I/Os
-	// completed, for 0 < q <= 100.
+	// completed, for 0 < q <= 100; nil reads it from Stats.
 	Quantile func(q float64) float64
 }
 
@@ -35,15 +39,36 @@ func (d *Direction) value() any {
 	if d == nil {
 		return nil
 	}
-	pcts := make(map[string]any, len(d.Percentiles))
-	for p, ns := range d.Percentiles {
-		pcts[strconv.FormatFloat(p, 'f', -1, 64)] = ns
+	s := d.Stats
+	if s == nil {
+		s = &metrics.DirStats{}
 	}
-	return Struct{
-		"ios": d.IOs, "bytes": d.Bytes, "iops": d.IOPS, "bw_bytes": d.BW,
-		"lat_ns":   Struct{"min": d.MinNs, "max": d.MaxNs, "mean": d.MeanNs, "stddev": d.StddevNs, "p": pcts},
-		"quantile": quantileFunc(d.Quantile),
+	quantile := d.Quantile
+	if quantile == nil {
+		quantile = func(q float64) float64 { return float64(s.Quantile(q)) }
 	}
+	pcts := make(map[string]any, len(s.Lat.Percentiles))
+	for _, p := range s.Lat.Percentiles {
+		pcts[strconv.FormatFloat(p.P, 'f', -1, 64)] = p.Ns
+	}
+	v := Struct{
+		"ios": s.IOs, "bytes": s.Bytes,
+		"lat_ns":   Struct{"min": s.Lat.Min, "max": s.Lat.Max, "mean": s.Lat.Mean, "stddev": s.Lat.Stddev, "p": pcts},
+		"quantile": quantileFunc(quantile),
+	}
+	for _, f := range figure.In(figure.Hook) {
+		v[f.Key(figure.Hook)] = hookFigure(f, f.Read(s))
+	}
+	return v
+}
+
+// hookFigure is a figure's value as a hook receives it: an int for a
+// figure that is a whole number (figure.Whole), a float otherwise.
+func hookFigure(f *figure.Figure, v float64) any {
+	if f.Whole {
+		return int64(math.Round(v))
+	}
+	return v
 }
 
 // quantileFunc wraps a quantile for hooks, refusing percentiles outside
