@@ -13,6 +13,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
 	"github.com/drivebench/drivebench/plan"
@@ -531,6 +532,7 @@ func (workloadStep) run(ctx context.Context, r *runner, i int, n *plan.Node, rec
 	r.checkHoles(n, rec)
 	r.checkFileSystem(n, rec)
 	r.runWorkload(ctx, i, n, rec)
+	rec.Verdicts = append(rec.Verdicts, judging.ReplayFidelity(rec)...)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -105,14 +106,10 @@ func speedText(speed float64) string {
 	return format.Plain(speed) + "x"
 }
 
-// replaySentence says whether the replay was faithful to the trace and
-// whether the drive kept up.
+// replaySentence says whether the replay was faithful to the trace (in
+// the words of its verdict) and whether the drive kept up.
 func replaySentence(rp *Replay) string {
-	s := "The replay issued exactly the trace's " + format.Count(float64(rp.TraceIOs)) + " I/Os and " + format.Count(float64(rp.TraceBytes)) + " bytes"
-	if !rp.Faithful {
-		s = "The replay issued " + format.Count(float64(rp.IssuedIOs)) + " I/Os and " + format.Count(float64(rp.IssuedBytes)) + " bytes where the trace holds " +
-			format.Count(float64(rp.TraceIOs)) + " and " + format.Count(float64(rp.TraceBytes))
-	}
+	s := format.UpperFirst(judging.ReplayFidelityMessage(rp.TraceIOs, rp.TraceBytes, rp.IssuedIOs, rp.IssuedBytes))
 	switch {
 	case rp.Speed == 0:
 		return s + "; at speed 0 it followed no schedule, so it has no lag."

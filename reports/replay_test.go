@@ -18,9 +18,9 @@ func TestReplayFidelity(t *testing.T) {
 		want  string
 	}{
 		{"faithful", metrics.ReplayStats{TraceIOs: 2000, TraceBytes: 8192000, IssuedIOs: 2000, IssuedBytes: 8192000, Lag: lag},
-			"The replay issued exactly the trace's 2,000 I/Os and 8,192,000 bytes; the drive kept up: every I/O found a free slot at its scheduled time."},
+			"The replay issued the trace's 2,000 I/Os and 8,192,000 bytes, exactly; the drive kept up: every I/O found a free slot at its scheduled time."},
 		{"short", metrics.ReplayStats{TraceIOs: 2000, TraceBytes: 8192000, IssuedIOs: 1990, IssuedBytes: 8151040, SlotWaits: 12, Lag: lag},
-			"The replay issued 1,990 I/Os and 8,151,040 bytes where the trace holds 2,000 and 8,192,000; the drive did not keep up: 12 I/Os were due while all 8 slots were busy."},
+			"The replay issued 1,990 I/Os and 8,151,040 bytes where the trace holds 2,000 and 8,192,000: 10 I/Os and 40,960 bytes not replayed; the drive did not keep up: 12 I/Os were due while all 8 slots were busy."},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -23,6 +23,7 @@ var exampleRuns = []struct {
 	{"crystaldiskmark", "crystaldiskmark/crystaldiskmark.hcl", []string{"runtime=300ms", "interval=1ms", "loops=2", "size=32MiB"}},
 	{"vendor-acceptance", "acceptance/vendor-acceptance.hcl", []string{"target=", "size=32MiB", "runtime=300ms", "ramp=0s"}},
 	{"latency-qos", "acceptance/latency-qos.hcl", []string{"target=", "size=32MiB", "runtime=300ms", "limit_us=3000", "max_depth=64"}},
+	{"vdi-replay", "vdi-replay/vdi-replay.hcl", []string{"speed=10"}},
 }
 
 // aiRuns are the AI example plans, scaled by their smoke.vars.hcl, on

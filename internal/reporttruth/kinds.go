@@ -109,4 +109,5 @@ func init() {
 	sentenceKinds = append(sentenceKinds, echoKinds...)
 	sentenceKinds = append(sentenceKinds, healthKinds...)
 	sentenceKinds = append(sentenceKinds, dataloaderKinds...)
+	sentenceKinds = append(sentenceKinds, replayKinds...)
 }
