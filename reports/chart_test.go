@@ -94,9 +94,16 @@ func TestChartsFollowTheData(t *testing.T) {
 			if got := plannedKinds(s); !slices.Equal(got, tt.kinds) {
 				t.Errorf("charts = %v, want %v", got, tt.kinds)
 			}
-			for _, f := range ChartFiles(s) {
-				if !bytes.HasPrefix(f.Data, []byte("<svg ")) {
+			files, err := ChartFiles(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range files {
+				if strings.HasSuffix(f.Name, ".svg") != bytes.HasPrefix(f.Data, []byte("<svg ")) {
 					t.Errorf("%s is not an SVG document", f.Name)
+				}
+				if strings.HasSuffix(f.Name, ".png") != bytes.HasPrefix(f.Data, []byte("\x89PNG")) {
+					t.Errorf("%s is not a PNG image", f.Name)
 				}
 			}
 		})

@@ -202,6 +202,7 @@ figure { margin: 1rem 0; }
 .badge.warn { background: #9a6700; }
 .badge.skip { background: #57606a; }
 figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
+.files { font-size: .8rem; color: var(--muted); }
 @media (max-width: 480px) { body { font-size: 15px; } main { padding: .75rem; } }
 @media print {
   :root { color-scheme: light; --fg: #000; --muted: #333; --bg: #fff; --rule: #999; --cell-rule: #bbb; --head: #eee; --code: #f3f3f3; --link: #000; }
@@ -211,7 +212,7 @@ figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
   h2 { break-before: page; }
   .toc + h2, h1 + h2 { break-before: auto; }
   h2, h3, h4, summary { break-after: avoid; }
-  .anchor { display: none; }
+  .anchor, .files { display: none; }
   .toc a { color: inherit; }
   .table, pre { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
@@ -249,7 +250,8 @@ func htmlBlock(b *strings.Builder, blk block, id string, svgs map[string][]byte)
 		b.WriteString("</details>\n")
 	case figureBlock:
 		if svg, ok := svgs[blk.chart.File]; ok {
-			b.WriteString("<figure>\n" + string(svg) + "</figure>\n")
+			b.WriteString("<figure>\n" + string(svg) + "<figcaption class=\"files\"><a href=\"" + html.EscapeString(pngFile(blk.chart.File)) +
+				"\">PNG</a> · <a href=\"" + html.EscapeString(blk.chart.File) + "\">SVG</a></figcaption>\n</figure>\n")
 		}
 	case codeBlock:
 		b.WriteString("<pre><code>" + html.EscapeString(strings.Join(blk.lines, "\n")) + "</code></pre>\n")

@@ -44,10 +44,12 @@ var formatFiles = map[string]struct {
 func FileName(format string) string { return formatFiles[format].name }
 
 // Render makes the files of a report in the given formats: report.md,
-// report.json and report.html, and with Markdown the chart files it links
-// to (charts/<name>.svg). HTML carries its charts inline and needs no
-// other file. Files come in a fixed order; the same Summary gives the
-// same bytes. An unknown format is an error that lists the known ones.
+// report.json and report.html, and with Markdown or HTML the chart files
+// (charts/<name>.svg, which report.md shows, and charts/<name>.png beside
+// each, which both link, for a page or a post that takes no SVG). HTML
+// carries its charts inline and needs no other file to be read. Files
+// come in a fixed order; the same Summary gives the same bytes. An
+// unknown format is an error that lists the known ones.
 func Render(s *Summary, formats []string) ([]File, error) {
 	var files []File
 	for _, f := range Formats {
@@ -60,9 +62,13 @@ func Render(s *Summary, formats []string) ([]File, error) {
 			return nil, err
 		}
 		files = append(files, File{Name: out.name, Data: buf.Bytes()})
-		if f == FormatMarkdown {
-			files = append(files, ChartFiles(s)...)
+	}
+	if slices.Contains(formats, FormatMarkdown) || slices.Contains(formats, FormatHTML) {
+		charts, err := ChartFiles(s)
+		if err != nil {
+			return nil, err
 		}
+		files = append(files, charts...)
 	}
 	for _, f := range formats {
 		if !slices.Contains(Formats, f) {
@@ -73,19 +79,29 @@ func Render(s *Summary, formats []string) ([]File, error) {
 }
 
 // ChartFiles draws every chart of the report as an SVG file,
-// charts/<name>.svg, in report order.
-func ChartFiles(s *Summary) []File {
+// charts/<name>.svg, and as a PNG beside it, charts/<name>.png, in report
+// order.
+func ChartFiles(s *Summary) ([]File, error) {
 	var files []File
 	for _, pc := range planCharts(s) {
-		files = append(files, File{Name: pc.ref.File, Data: pc.draw().SVG()})
+		c := pc.draw()
+		img, err := c.PNG()
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: pc.ref.File, Data: c.SVG()}, File{Name: pngFile(pc.ref.File), Data: img})
 	}
-	return files
+	return files, nil
 }
 
+// pngFile is the name of the PNG beside a chart's SVG file.
+func pngFile(svg string) string { return strings.TrimSuffix(svg, ".svg") + ".png" }
+
 // WriteFiles writes report files under dir, each atomically. When they
-// include report.md it also removes the SVG files of charts/ that the new
-// report does not link, so a report rewritten from fewer results keeps no
-// stale chart.
+// include report.md or report.html, which come with their charts, it
+// also removes the SVG and PNG files of charts/ that the
+// new report does not have, so a report rewritten from fewer results keeps
+// no stale chart.
 func WriteFiles(dir string, files []File) error {
 	keep := map[string]bool{}
 	for _, f := range files {
@@ -98,12 +114,18 @@ func WriteFiles(dir string, files []File) error {
 		}
 		keep[path] = true
 	}
-	if !slices.ContainsFunc(files, func(f File) bool { return f.Name == formatFiles[FormatMarkdown].name }) {
+	if !slices.ContainsFunc(files, func(f File) bool {
+		return f.Name == formatFiles[FormatMarkdown].name || f.Name == formatFiles[FormatHTML].name
+	}) {
 		return nil
 	}
-	stale, err := filepath.Glob(filepath.Join(dir, chartsDir, "*.svg"))
-	if err != nil {
-		return err
+	var stale []string
+	for _, pattern := range []string{"*.svg", "*.png"} {
+		found, err := filepath.Glob(filepath.Join(dir, chartsDir, pattern))
+		if err != nil {
+			return err
+		}
+		stale = append(stale, found...)
 	}
 	for _, path := range stale {
 		if !keep[path] {

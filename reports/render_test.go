@@ -1,11 +1,18 @@
 package reports
 
 import (
+	"bytes"
+	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/plot"
 )
 
 func TestRenderFormats(t *testing.T) {
@@ -19,10 +26,15 @@ func TestRenderFormats(t *testing.T) {
 	for _, f := range files {
 		names = append(names, f.Name)
 	}
-	want := []string{"report.md", "charts/4k-random-read-sweep-iops.svg", "charts/4k-random-read-sweep-latency.svg",
-		"charts/4k-random-read-percentiles.svg", "report.html"}
+	want := []string{"report.md", "report.html",
+		"charts/4k-random-read-sweep-iops.svg", "charts/4k-random-read-sweep-iops.png",
+		"charts/4k-random-read-sweep-latency.svg", "charts/4k-random-read-sweep-latency.png",
+		"charts/4k-random-read-percentiles.svg", "charts/4k-random-read-percentiles.png"}
 	if !slices.Equal(names, want) {
 		t.Errorf("files = %v, want %v", names, want)
+	}
+	if files, _ = Render(s, []string{"html"}); len(files) != 7 {
+		t.Errorf("Render(html) = %d files, want report.html and its charts, 7", len(files))
 	}
 	if _, err := Render(s, []string{"markdown", "pdf"}); err == nil || !strings.Contains(err.Error(), `"pdf" is not supported; use one of markdown, json, html`) {
 		t.Errorf("unknown format: %v", err)
@@ -46,9 +58,11 @@ func TestWriteFilesRemovesStaleCharts(t *testing.T) {
 	if err := WriteFiles(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	svgs, _ := filepath.Glob(filepath.Join(dir, "charts", "*.svg"))
-	if len(svgs) != 3 {
-		t.Errorf("charts after the rewrite: %v, want the quickstart's 3", svgs)
+	for _, ext := range []string{"svg", "png"} {
+		charts, _ := filepath.Glob(filepath.Join(dir, "charts", "*."+ext))
+		if len(charts) != 3 {
+			t.Errorf("charts after the rewrite: %v, want the quickstart's 3", charts)
+		}
 	}
 	if _, err := os.Stat(keep); err != nil {
 		t.Errorf("a file that is not a chart was removed: %v", err)
@@ -111,5 +125,50 @@ func TestRankingSentenceBehind(t *testing.T) {
 	}
 	if got := rankingSentence(ranks[:1], headlineIOPS); got != "" {
 		t.Errorf("one drive gave %q", got)
+	}
+}
+
+// TestChartPNGs: every chart written as SVG has its PNG beside it, twice
+// its size, which the HTML report links with its SVG.
+func TestChartPNGs(t *testing.T) {
+	svgWidth := regexp.MustCompile(`^<svg [^>]*width="(\d+)" height="([\d.]+)"`)
+	for _, gc := range goldenCases {
+		t.Run(gc.name, func(t *testing.T) {
+			files, err := Render(gc.summary(t), []string{FormatHTML})
+			if err != nil {
+				t.Fatal(err)
+			}
+			page := string(files[0].Data)
+			written := map[string][]byte{}
+			for _, f := range files[1:] {
+				written[f.Name] = f.Data
+			}
+			svgs := 0
+			for name, data := range written {
+				if !strings.HasSuffix(name, ".svg") {
+					continue
+				}
+				svgs++
+				img, err := png.Decode(bytes.NewReader(written[pngFile(name)]))
+				if err != nil {
+					t.Errorf("%s: no PNG beside it: %v", name, err)
+					continue
+				}
+				m := svgWidth.FindSubmatch(data)
+				w, _ := strconv.Atoi(string(m[1]))
+				h, _ := strconv.ParseFloat(string(m[2]), 64)
+				if b := img.Bounds(); b.Dx() != w*plot.PNGScale || b.Dy() != int(math.Ceil(h*plot.PNGScale)) {
+					t.Errorf("%s is %dx%d, want twice the SVG's %sx%s", pngFile(name), b.Dx(), b.Dy(), m[1], m[2])
+				}
+				for _, link := range []string{`<a href="` + pngFile(name) + `">PNG</a>`, `<a href="` + name + `">SVG</a>`} {
+					if !strings.Contains(page, link) {
+						t.Errorf("report.html lacks %s", link)
+					}
+				}
+			}
+			if svgs == 0 && strings.Contains(page, "<figure>") {
+				t.Error("report.html has figures but no chart file was written")
+			}
+		})
 	}
 }
