@@ -18,6 +18,7 @@ func buildDataloaders(steps []step, rev *revisions) []DataloaderRun {
 			StepID: s.info.ID, Name: s.source(), Drive: s.info.Drive, Status: s.status(), PlanHash: rev.earlier(s.rec),
 			Files: w.Files, SamplesPerFile: w.SamplesPerFile, RecordSize: w.RecordSize, BatchSize: w.BatchSize,
 			ReaderThreads: w.ReaderThreads, ComputeTimeNs: int64(w.ComputeTime), Epochs: w.Epochs, Direct: w.Direct,
+			Metadata: []MetadataOp{},
 		}
 		setDataloaderFigures(&run, s.rec)
 		out = append(out, run)
@@ -36,6 +37,12 @@ func setDataloaderFigures(run *DataloaderRun, rec *results.Record) {
 	run.SamplesPerSec, run.AU, run.ComputeNs = finite(d.SamplesPerSec), finite(d.AU), d.ComputeNs
 	if res.Read != nil {
 		run.ReadBW = finite(res.Read.BW)
+	}
+	if res.Files != nil {
+		for _, op := range res.Files.Ops {
+			run.Metadata = append(run.Metadata, MetadataOp{Op: op.Op, Count: op.Count, MeanNs: finite(op.Lat.Mean),
+				P50Ns: op.Lat.Quantile(50), P99Ns: op.Lat.Quantile(99), MaxNs: op.Lat.Max})
+		}
 	}
 	if d.BatchWaitHist != nil || len(d.BatchWait.Percentiles) > 0 {
 		w := d.BatchWait

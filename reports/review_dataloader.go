@@ -33,6 +33,24 @@ func docDataloaders(d *document, s *Summary) {
 			d.para(plain(sentence))
 		}
 	}
+	docDataloaderMetadata(d, s)
+}
+
+// docDataloaderMetadata tables the file operations the dataloaders'
+// readers timed: a row per step and operation.
+func docDataloaderMetadata(d *document, s *Summary) {
+	var rows [][]string
+	for _, r := range s.Dataloaders {
+		for _, op := range r.Metadata {
+			rows = append(rows, []string{r.Name, orDash(r.Drive), op.Op, format.Count(float64(op.Count)), format.Latency(op.MeanNs),
+				format.Latency(float64(op.P50Ns)), format.Latency(float64(op.P99Ns)), format.Latency(float64(op.MaxNs))})
+		}
+	}
+	if len(rows) == 0 {
+		return
+	}
+	d.para(plain("The readers' file operations: each reader opens a sample's file when its last sample was in another, and closes the one it had."))
+	d.table([]column{{title: "Step"}, {title: "Drive"}, {title: "Operation"}, {"Count", true}, {"Mean", true}, {"p50", true}, {"p99", true}, {"max", true}}, rows)
 }
 
 func dataloaderRow(s *Summary, r DataloaderRun) [][]span {

@@ -732,12 +732,27 @@ type DataloaderRun struct {
 	// BatchWait is how long the batches kept the accelerator waiting for
 	// their samples; absent without a batch.
 	BatchWait *BatchWait `json:"batch_wait,omitempty"`
+	// Metadata are the file operations its readers timed (opens and
+	// closes of the data set's files), in record order; [] without a
+	// result.
+	Metadata []MetadataOp `json:"metadata"`
 	// AUTarget is the utilisation the step was judged against, 0 to 1,
 	// and Verdict and Code the judgement's status and code (au_reached,
 	// au_short); absent when it was not judged.
 	AUTarget *float64 `json:"au_target,omitempty"`
 	Verdict  string   `json:"verdict,omitempty"`
 	Code     string   `json:"code,omitempty"`
+}
+
+// MetadataOp is one kind of file operation a step timed: how many and
+// their latency in ns.
+type MetadataOp struct {
+	Op     string  `json:"op"`
+	Count  uint64  `json:"count"`
+	MeanNs float64 `json:"mean_ns"`
+	P50Ns  uint64  `json:"p50_ns"`
+	P99Ns  uint64  `json:"p99_ns"`
+	MaxNs  uint64  `json:"max_ns"`
 }
 
 // BatchWait sums up how long a dataloader's batches kept the accelerator

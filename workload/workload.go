@@ -141,15 +141,10 @@ var DataloaderParams = []string{"bs", "direct", "seed", "engine"}
 // the engine runs as an input pipeline rather than a stream of I/Os.
 func (w *Workload) Dataloader() bool { return w.BatchSize > 0 }
 
-// DataSetBytes is the size of a dataloader's data set: every sample of
-// every file.
-func (w *Workload) DataSetBytes() int64 {
-	return int64(w.Files) * int64(w.SamplesPerFile) * w.RecordSize
-}
-
 // IsFileSet reports whether the workload runs on a file set: it has
-// files and is not a dataloader's, whose Files are its data set's.
-func (w *Workload) IsFileSet() bool { return w.Files > 0 && !w.Dataloader() }
+// files. A dataloader's data set is one, its Files of SamplesPerFile
+// records each.
+func (w *Workload) IsFileSet() bool { return w.Files > 0 }
 
 // SizeWeight is one transfer size of a distribution and its weight in
 // percent.

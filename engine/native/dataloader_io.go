@@ -3,6 +3,7 @@ package native
 import (
 	"context"
 	"errors"
+	"os"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
@@ -10,65 +11,59 @@ import (
 	"github.com/drivebench/drivebench/workload"
 )
 
-// loaderFiles is the data set of a dataloader run on one file or device:
-// its files laid out one after the other from the workload's offset,
-// each its samples one after the other, each sample in a slot of its
-// record's size (sampleSlot). Every reader thread has its own
-// open file and buffer, and records its transfers in its own histogram.
+// loaderFiles is a dataloader's data set: a file set (fileSet) of its
+// files, each its samples one after the other, each sample in a slot of
+// its record's size (sampleSlot). The set is made before the run as any
+// file set's is, its setup not measured. Every reader thread has its
+// own buffer and keeps the file of its last sample open, opening the
+// next sample's file when it is another (each open and close timed as
+// the set's metadata), and records its transfers in its own histogram.
 type loaderFiles struct {
-	sys      syscalls
-	path     string
-	offset   int64
-	record   int64
+	r        *run
+	fs       *fileSet
+	slot     int64
 	perFile  int
 	transfer int64
-	fds      []int
 	buffers  *arena
-	hists    []metrics.Histogram
-	bytes    []uint64
+	readers  []loaderReader
 }
 
-// runDataloader runs a dataloader workload on t.
+// loaderReader is one reader thread's open file and what it read.
+type loaderReader struct {
+	file, fd int
+	hist     metrics.Histogram
+	bytes    uint64
+}
+
+// runDataloader runs a dataloader workload on the folder t.
 func runDataloader(ctx context.Context, t driver.Target, w workload.Workload, sys syscalls, clock loaderClock) (*metrics.Result, error) {
-	if err := validateLoaderTarget(t, w); err != nil {
+	var c checker
+	validateDataloader(&c, w)
+	if w.Direct {
+		bs := int64(t.LogicalBlockSize())
+		c.check(w.BS%bs == 0, "bs", "bs = %d is not a multiple of the %d-byte blocks O_DIRECT reads; round it, or set direct = false", w.BS, bs)
+	}
+	if err := errors.Join(c.errs...); err != nil {
 		return nil, err
 	}
 	set, err := openLoaderFiles(t, w, sys)
 	if err != nil {
 		return nil, err
 	}
-	defer set.close()
 	start := time.Now()
 	totals, runErr := runLoader(ctx, shapeOf(w), set.readSample, clock)
 	var h metrics.Histogram
 	var bytes uint64
-	for i := range set.hists {
-		h.Merge(&set.hists[i])
-		bytes += set.bytes[i]
+	for i := range set.readers {
+		h.Merge(&set.readers[i].hist)
+		bytes += set.readers[i].bytes
+	}
+	if err := set.close(); err != nil && runErr == nil {
+		runErr = err
 	}
 	res := &metrics.Result{Start: start, RuntimeNs: int64(totals.wall), Latency: metrics.LatencyEngine,
-		Read: metrics.Summarize(&h, bytes, totals.wall), Dataloader: dataloaderFigures(totals)}
+		Read: metrics.Summarize(&h, bytes, totals.wall), Dataloader: dataloaderFigures(totals), Files: set.fs.stats(start)}
 	return res, runErr
-}
-
-// validateLoaderTarget checks a dataloader workload, and that its data
-// set fits the target and, with O_DIRECT, its block size.
-func validateLoaderTarget(t driver.Target, w workload.Workload) error {
-	var c checker
-	validateDataloader(&c, w)
-	if len(c.errs) > 0 {
-		return errors.Join(c.errs...)
-	}
-	need := w.Offset + int64(w.Files)*int64(w.SamplesPerFile)*sampleSlot(t, w)
-	c.check(need <= t.Capacity, "files", "the data set (%d files of %d samples of %d bytes) and offset need %d bytes, and %s holds %d; lower files (or scale) or record_size, or give the drive more room",
-		w.Files, w.SamplesPerFile, w.RecordSize, need, t.Path, t.Capacity)
-	if w.Direct {
-		bs := int64(t.LogicalBlockSize())
-		c.check(w.BS%bs == 0, "bs", "bs = %d is not a multiple of the %d-byte blocks O_DIRECT reads; round it, or set direct = false", w.BS, bs)
-		c.check(w.Offset%bs == 0, "offset", "offset = %d is not a multiple of the %d-byte blocks O_DIRECT reads", w.Offset, bs)
-	}
-	c.check(w.BS > 0, "bs", "bs = %d: the transfer size must be a positive number of bytes", w.BS)
-	return errors.Join(c.errs...)
 }
 
 // sampleSlot is the room a sample takes and the bytes read of it: its
@@ -82,55 +77,83 @@ func sampleSlot(t driver.Target, w workload.Workload) int64 {
 	return (w.RecordSize + bs - 1) / bs * bs
 }
 
-// openLoaderFiles opens t once per reader thread and maps the buffers.
+// openLoaderFiles makes the data set ready in the folder t and maps the
+// readers' buffers.
 func openLoaderFiles(t driver.Target, w workload.Workload, sys syscalls) (*loaderFiles, error) {
 	slot := sampleSlot(t, w)
-	transfer := min(w.BS, slot)
-	set := &loaderFiles{sys: sys, path: t.Path, offset: w.Offset, record: slot, perFile: w.SamplesPerFile, transfer: transfer,
-		hists: make([]metrics.Histogram, w.ReaderThreads), bytes: make([]uint64, w.ReaderThreads)}
-	var err error
-	if set.buffers, err = mapArena(w.ReaderThreads, int(transfer)); err != nil {
+	set := w
+	set.FileSize, set.FileSizes = int64(w.SamplesPerFile)*slot, nil
+	fs, err := newFileSet(t, set)
+	if err != nil {
 		return nil, err
 	}
-	for range w.ReaderThreads {
-		fd, err := openTarget(sys, t.Path, false, w.Direct)
-		if err != nil {
-			set.close()
-			return nil, err
-		}
-		set.fds = append(set.fds, fd)
+	l := &loaderFiles{r: &run{sys: sys}, fs: fs, slot: slot, perFile: w.SamplesPerFile, transfer: min(w.BS, slot),
+		readers: make([]loaderReader, w.ReaderThreads)}
+	for i := range l.readers {
+		l.readers[i].file, l.readers[i].fd = -1, -1
 	}
-	return set, nil
+	if l.buffers, err = mapArena(w.ReaderThreads, int(l.transfer)); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(fs.dir, 0o755); err != nil {
+		return nil, errors.Join(err, l.buffers.release())
+	}
+	if err := fs.prepareFiles(l.r, set); err != nil {
+		return nil, errors.Join(err, l.buffers.release())
+	}
+	return l, nil
 }
 
 // readSample reads file f's sample s whole, in transfers of at most the
 // transfer size, timing each.
 func (l *loaderFiles) readSample(thread, f, s int) error {
+	rd := &l.readers[thread]
+	if rd.file != f {
+		if err := l.closeReader(rd); err != nil {
+			return err
+		}
+		fd, err := l.fs.openFile(l.r, f, false)
+		if err != nil {
+			return err
+		}
+		rd.file, rd.fd = f, fd
+	}
 	buf := l.buffers.buffer(thread)
-	off := l.offset + (int64(f)*int64(l.perFile)+int64(s))*l.record
-	for done := int64(0); done < l.record; {
-		n := min(l.transfer, l.record-done)
+	off := int64(s) * l.slot
+	for done := int64(0); done < l.slot; {
+		n := min(l.transfer, l.slot-done)
 		began := nanotime()
-		got, err := l.sys.pread(l.fds[thread], buf[:n], off+done, false)
-		l.hists[thread].Record(uint64(nanotime() - began))
+		got, err := l.r.sys.pread(rd.fd, buf[:n], off+done, false)
+		rd.hist.Record(uint64(nanotime() - began))
 		switch {
 		case err != nil:
-			return &IOError{Path: l.path, Op: "pread", Offset: off + done, Err: err}
+			return &IOError{Path: l.fs.path(f), Op: "pread", Offset: off + done, Err: err}
 		case int64(got) < n:
-			return &IOError{Path: l.path, Op: "pread", Offset: off + done, Err: &shortTransfer{got: got, want: int(n)}}
+			return &IOError{Path: l.fs.path(f), Op: "pread", Offset: off + done, Err: &shortTransfer{got: got, want: int(n)}}
 		}
-		l.bytes[thread] += uint64(got)
+		rd.bytes += uint64(got)
 		done += n
 	}
 	return nil
 }
 
-// close closes the files and unmaps the buffers.
-func (l *loaderFiles) close() {
-	for _, fd := range l.fds {
-		_ = l.sys.close(fd)
+// closeReader closes a reader's open file, if any, timed.
+func (l *loaderFiles) closeReader(rd *loaderReader) error {
+	if rd.fd < 0 {
+		return nil
 	}
-	if l.buffers != nil {
-		_ = l.buffers.release()
+	err := l.fs.closeFile(l.r, rd.file, rd.fd)
+	rd.file, rd.fd = -1, -1
+	return err
+}
+
+// close closes the readers' files and unmaps the buffers; the files stay
+// for the next step on the same set, and the run removes them when it
+// completes.
+func (l *loaderFiles) close() error {
+	var errs []error
+	for i := range l.readers {
+		errs = append(errs, l.closeReader(&l.readers[i]))
 	}
+	return errors.Join(append(errs, l.buffers.release())...)
 }

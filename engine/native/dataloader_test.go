@@ -3,11 +3,13 @@ package native
 import (
 	"context"
 	"errors"
+	"os"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -177,15 +179,16 @@ func (c *consumedClock) sleep(ctx context.Context, d time.Duration) error {
 	return c.stepClock.sleep(ctx, d)
 }
 
-// TestDataloaderReadsTheDataSet runs a dataloader on a file: every
-// epoch reads each batch's samples whole, in transfers of bs, from the
-// data set's place in the file.
+// TestDataloaderReadsTheDataSet runs a dataloader on a folder: its data
+// set is made there as a file set, and every epoch reads each batch's
+// samples whole, in transfers of bs, each reader opening a sample's file
+// when its last sample was in another, every open closed.
 func TestDataloaderReadsTheDataSet(t *testing.T) {
-	path, _ := patternFile(t, t.TempDir(), 1<<20)
-	w := workload.Workload{RW: "randread", BS: 16 << 10, Offset: 64 << 10, Seed: 3,
+	dir := t.TempDir()
+	w := workload.Workload{RW: "randread", BS: 16 << 10, Seed: 3,
 		BatchSize: 3, ReaderThreads: 2, Files: 4, SamplesPerFile: 2, RecordSize: 40 << 10, Epochs: 2, ComputeTime: time.Millisecond}
 	sys := &recordingSys{}
-	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys, time.Second)
+	res, err := execute(context.Background(), driver.Target{Path: dir}, w, nil, sys, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,25 +198,32 @@ func TestDataloaderReadsTheDataSet(t *testing.T) {
 		t.Errorf("samples %d, batches %d, epochs %d, %d bytes in %d reads; want 12, 4, 2, %d in 36", d.Samples, d.Batches, d.Epochs, res.Read.Bytes, res.Read.IOs, 12*40<<10)
 	}
 	for _, tr := range sys.transfers() {
-		rel := tr.offset - w.Offset
-		within := rel % w.RecordSize
-		if tr.op != opRead || rel < 0 || within%w.BS != 0 || int64(tr.length) != min(w.BS, w.RecordSize-within) || rel+int64(tr.length) > 8*w.RecordSize {
-			t.Errorf("transfer %+v is not a read within a sample of the data set", tr)
+		within := tr.offset % w.RecordSize
+		if tr.op != opRead || within%w.BS != 0 || int64(tr.length) != min(w.BS, w.RecordSize-within) || tr.offset+int64(tr.length) > 2*w.RecordSize {
+			t.Errorf("transfer %+v is not a read within a sample of its file", tr)
 		}
 	}
 	if d.AU <= 0 || d.AU > 1 || d.ComputeNs != int64(4*time.Millisecond) || res.RuntimeNs < d.ComputeNs {
 		t.Errorf("AU %v with %d ns of compute in %d ns", d.AU, d.ComputeNs, res.RuntimeNs)
+	}
+	f := res.Files
+	opens, closes := f.Op(metrics.OpOpen), f.Op(metrics.OpClose)
+	if f.Files != 4 || f.Bytes != 4*2*40<<10 || f.Setup.Created != 4 || opens == nil || closes == nil || opens.Count != closes.Count || opens.Count > 12 {
+		t.Errorf("file set %+v: opens %+v, closes %+v; want 4 files made, an open and a close for at most every sample", f, opens, closes)
+	}
+	sets, _ := os.ReadDir(dir)
+	if len(sets) != 1 || sets[0].Name() != SetName(workload.Workload{Files: 4, FileSize: 2 * 40 << 10}) {
+		t.Errorf("the folder holds %v, want the data set's folder", sets)
 	}
 }
 
 // TestDataloaderDirectReadsWholeBlocks: under O_DIRECT a sample of 5,000
 // bytes takes and is read as two 4 KiB blocks, at block offsets.
 func TestDataloaderDirectReadsWholeBlocks(t *testing.T) {
-	path, _ := patternFile(t, t.TempDir(), 1<<20)
 	w := workload.Workload{RW: "randread", BS: 1 << 20, Direct: true, Seed: 1,
 		BatchSize: 2, ReaderThreads: 1, Files: 3, SamplesPerFile: 2, RecordSize: 5000, Epochs: 1}
 	sys := &recordingSys{}
-	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20, BlockSize: 4096}, w, nil, sys, time.Second)
+	res, err := execute(context.Background(), driver.Target{Path: t.TempDir(), BlockSize: 4096}, w, nil, sys, time.Second)
 	if errors.Is(err, ErrDirectRefused) {
 		t.Skip("the file system of the test's temporary folder refuses O_DIRECT")
 	}
@@ -225,22 +235,21 @@ func TestDataloaderDirectReadsWholeBlocks(t *testing.T) {
 			t.Errorf("transfer %+v is not a whole 8 KiB slot at a slot's offset", tr)
 		}
 	}
-	if res.Read.Bytes != 6*8192 {
-		t.Errorf("%d bytes read, want 6 slots of 8 KiB", res.Read.Bytes)
+	if res.Read.Bytes != 6*8192 || res.Files.Bytes != 3*2*8192 {
+		t.Errorf("%d bytes read of a set of %d, want 6 slots of 8 KiB", res.Read.Bytes, res.Files.Bytes)
 	}
 }
 
-// TestDataloaderRefusesWhatCannotRun: a data set larger than the target,
-// or records O_DIRECT cannot read, are refused by name before any I/O.
+// TestDataloaderRefusesWhatCannotRun: transfers O_DIRECT cannot make, a
+// batch larger than the data set and no reader are refused by name
+// before any file is made.
 func TestDataloaderRefusesWhatCannotRun(t *testing.T) {
-	path, _ := patternFile(t, t.TempDir(), 1<<20)
 	base := workload.Workload{RW: "randread", BS: 4096, BatchSize: 1, ReaderThreads: 1, Files: 2, SamplesPerFile: 1, RecordSize: 4096, Epochs: 1}
 	cases := []struct {
 		name  string
 		set   func(w *workload.Workload)
 		field string
 	}{
-		{"too large", func(w *workload.Workload) { w.Files = 1000 }, "files"},
 		{"unaligned direct", func(w *workload.Workload) { w.Direct, w.BS = true, 5000 }, "bs"},
 		{"batch over data set", func(w *workload.Workload) { w.BatchSize = 3 }, "batch_size"},
 		{"no threads", func(w *workload.Workload) { w.ReaderThreads = 0 }, "reader_threads"},
@@ -249,14 +258,14 @@ func TestDataloaderRefusesWhatCannotRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			w := base
 			c.set(&w)
-			sys := &recordingSys{}
-			res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, w, nil, sys, time.Second)
+			dir := t.TempDir()
+			res, err := execute(context.Background(), driver.Target{Path: dir, BlockSize: 4096}, w, nil, &recordingSys{}, time.Second)
 			var we *WorkloadError
 			if !errors.As(err, &we) || we.Field != c.field || res != nil {
 				t.Fatalf("got %v (result %v), want a workload error on %s", err, res, c.field)
 			}
-			if n := len(sys.transfers()); n != 0 {
-				t.Errorf("%d transfers before the refusal", n)
+			if made, _ := os.ReadDir(dir); len(made) != 0 {
+				t.Errorf("the folder holds %v after the refusal", made)
 			}
 		})
 	}

@@ -2,9 +2,9 @@
 # and cosmoflow read their data sets with their reader threads and batch
 # sizes while an accelerator computes each batch for the H100's compute
 # time, and each is judged on its accelerator utilisation (AU) as MLPerf
-# Storage judges it: at least 90 % (70 % for cosmoflow). The data sets
-# lie on a file system under test, in a folder; drivebench removes its
-# files there when the run completes.
+# Storage judges it: at least 90 % (70 % for cosmoflow). Each data set is
+# a file set in a folder of the file system under test, made (and its
+# page cache dropped) before its step and removed when the run completes.
 #
 #   drivebench run -var directory=/mnt/nvme0/mlperf -var scale=0.1 examples/ai/dataloader.hcl
 #
@@ -15,11 +15,6 @@
 variable "directory" {
   description = "Folder on the file system under test for the data sets."
   default     = "/tmp/drivebench-ai"
-}
-
-variable "size" {
-  description = "Room the data sets may take in the folder: the largest one, at scale."
-  default     = "256GiB"
 }
 
 variable "scale" {
@@ -46,17 +41,7 @@ testbed "local" {
 
 drive "fs" {
   directory = var.directory
-  size      = var.size
   writable  = true
-}
-
-# Write the data sets' room once, so samples are read from the drive, not
-# from holes.
-precondition "datagen" {
-  pattern = "sequential_write"
-  bs      = "1MiB"
-  iodepth = 4
-  direct  = var.direct
 }
 
 dataloader "unet3d" {

@@ -4,6 +4,5 @@
 #   drivebench run -var-file examples/ai/smoke.vars.hcl examples/ai/dataloader.hcl
 
 directory = "/tmp/drivebench-ai-smoke"
-size      = "1100MiB"
 scale     = 0.0001
 epochs    = 1
