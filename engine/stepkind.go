@@ -43,6 +43,7 @@ var stepKinds = map[plan.NodeKind]stepKind{
 	plan.KindExec:         execStep{},
 	plan.KindAdaptive:     adaptiveStep{},
 	plan.KindAcceptance:   acceptanceStep{},
+	plan.KindCheckpoint:   checkpointStep{},
 }
 
 // checkStepKinds confirms, before the run touches anything, that the

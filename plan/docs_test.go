@@ -40,6 +40,7 @@ var blockSchemas = map[string]*hcl.BodySchema{
 	"check":        checkBlockSchema,
 	"exec":         execBlockSchema,
 	"dataloader":   dataloaderBlockSchema,
+	"checkpoint":   checkpointBlockSchema,
 	"accept":       acceptBlockSchema,
 	"report":       reportBlockSchema,
 }

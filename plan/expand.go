@@ -184,6 +184,8 @@ func expandProfile(c *chain, pr *Profile) []string {
 		return []string{c.add(adaptiveNode(c.d, pr)).ID}
 	case pr.Dataloader != nil:
 		return []string{c.add(dataloaderNode(c.d, pr)).ID}
+	case pr.Checkpoint != nil:
+		return addCheckpoint(c, pr)
 	}
 	ids := expandPoints(c, pr)
 	if pr.Pause > 0 {
@@ -360,6 +362,38 @@ func dataloaderNode(d *Drive, pr *Profile) *Node {
 	}
 }
 
+// addCheckpoint adds a checkpoint's passes, each its write node and its
+// read-back node, one after the other, and the summary node that depends
+// on them all, and returns their IDs. A resumed run reruns the passes
+// whose nodes are not done: the files of a written pass are kept until
+// the run completes, for its read-back.
+func addCheckpoint(c *chain, pr *Profile) []string {
+	ck := pr.Checkpoint
+	group := c.d.Name + " / " + pr.Name
+	var ids []string
+	for pass := 1; pass <= ck.Passes; pass++ {
+		write := pr.Workload.Clone()
+		phases := []workload.Workload{write}
+		if ck.ReadBack {
+			phases = append(phases, ck.readWorkload(write))
+		}
+		for _, w := range phases {
+			phase := CheckpointWrite
+			if w.RW == "read" {
+				phase = CheckpointRead
+			}
+			n := &Node{Kind: KindProfile, Name: fmt.Sprintf("%s / pass %d/%d %s", group, pass, ck.Passes, phase),
+				Drive: c.d.Name, Source: pr.Name, Workload: &w,
+				Checkpoint: &CheckpointPass{Pass: pass, Passes: ck.Passes, Phase: phase}}
+			ids = append(ids, c.add(n).ID)
+		}
+	}
+	n := &Node{Kind: KindCheckpoint, Name: group, Drive: c.d.Name, Source: pr.Name,
+		Checkpoint: &CheckpointPass{Passes: ck.Passes}, DependsOn: slices.Clone(ids)}
+	c.g.addOnDrive(n, c.d)
+	return append(ids, n.ID)
+}
+
 // adaptiveNode stands for the points of an adaptive profile on a drive;
 // its workload is the profile's, which each point changes. Its estimate
 // counts every point it may run.
@@ -429,6 +463,7 @@ type nodeIdentity struct {
 	Exec        *Exec              `json:"exec,omitempty"`
 	Adaptive    *Adaptive          `json:"adaptive,omitempty"`
 	Accept      *Accept            `json:"accept,omitempty"`
+	Checkpoint  *CheckpointPass    `json:"checkpoint,omitempty"`
 }
 
 // driveIdentity is what identifies the target of a step.
@@ -456,7 +491,7 @@ func identityOf(n *Node, d *Drive) nodeIdentity {
 		Kind: n.Kind, Source: n.Source, Pass: n.Pass, Passes: n.Passes,
 		Point: n.Point, Workload: n.Workload, Round: n.Round, Rounds: n.Rounds,
 		Aggregate: n.Aggregate, PurgeMethod: n.PurgeMethod, Before: n.Before,
-		Exec: n.Exec, Adaptive: n.Adaptive, Accept: n.Accept,
+		Exec: n.Exec, Adaptive: n.Adaptive, Accept: n.Accept, Checkpoint: n.Checkpoint,
 	}
 	if d != nil {
 		id.Drive = &driveIdentity{Name: d.Name, Path: d.Path, Size: d.Size}
@@ -464,7 +499,7 @@ func identityOf(n *Node, d *Drive) nodeIdentity {
 	if c := n.Check; c != nil {
 		id.Check = &checkIdentity{ScriptName: c.ScriptName, ScriptHash: c.ScriptHash, Function: c.Function, Profile: c.Profile, Args: c.Args}
 	}
-	if n.Kind == KindReport || n.Kind == KindAggregate {
+	if n.Kind == KindReport || n.Kind == KindAggregate || n.Kind == KindCheckpoint {
 		id.DependsOn = n.DependsOn
 	}
 	return id

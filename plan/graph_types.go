@@ -27,12 +27,17 @@ const (
 	// KindAcceptance compares a drive's measurements with its spec, after
 	// every profile of the drive.
 	KindAcceptance NodeKind = "acceptance"
+	// KindCheckpoint sums up a checkpoint's passes, each a write and a
+	// read-back node (profile nodes on a file set), which it depends on:
+	// seconds per pass of the slowest rank, bandwidth of the lowest rank
+	// and of all.
+	KindCheckpoint NodeKind = "checkpoint"
 )
 
 // NodeKinds lists every kind of node, so that the engine can confirm it
 // runs each (engine/stepkind.go); a new kind is added here and above.
 func NodeKinds() []NodeKind {
-	return []NodeKind{KindPrecondition, KindProfile, KindCheck, KindReport, KindAggregate, KindExec, KindAdaptive, KindAcceptance}
+	return []NodeKind{KindPrecondition, KindProfile, KindCheck, KindReport, KindAggregate, KindExec, KindAdaptive, KindAcceptance, KindCheckpoint}
 }
 
 // StopCondition ends a rate curve early: once a point's latency statistic
@@ -102,6 +107,9 @@ type Node struct {
 	// Workload is a dataloader's: its AU target is judged with its
 	// expectations.
 	Dataloader *Dataloader `json:"dataloader,omitempty"`
+	// Checkpoint is set on the nodes of a checkpoint: its passes' write
+	// and read-back nodes and its summary node.
+	Checkpoint *CheckpointPass `json:"checkpoint,omitempty"`
 	// Expect are the conditions the node's result must meet: on the
 	// points of a profile, the averages of a repeated one (not its
 	// rounds), the rounds of a steady-state one, an adaptive node (for each

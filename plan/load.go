@@ -71,6 +71,7 @@ var planFileSchema = &hcl.BodySchema{
 		{Type: "profile", LabelNames: []string{"name"}},
 		{Type: "exec", LabelNames: []string{"name"}},
 		{Type: "dataloader", LabelNames: []string{"name"}},
+		{Type: "checkpoint", LabelNames: []string{"name"}},
 		{Type: "check", LabelNames: []string{"name"}},
 		{Type: "accept", LabelNames: []string{"name"}},
 		{Type: "module", LabelNames: []string{"name"}},
@@ -238,8 +239,11 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	l.eachBlockOf(content.Blocks, modules, []string{"precondition"}, func(b *hcl.Block) {
 		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b)...)
 	})
-	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec", "dataloader"}, func(b *hcl.Block) {
+	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec", "dataloader", "checkpoint"}, func(b *hcl.Block) {
 		switch b.Type {
+		case "checkpoint":
+			p.Profiles = append(p.Profiles, l.decodeCheckpointBlock(b)...)
+			return
 		case "exec":
 			p.Profiles = append(p.Profiles, l.decodeExecBlock(b)...)
 			return

@@ -197,6 +197,9 @@ type Profile struct {
 	// Dataloader is set for a dataloader block: the profile's Workload is
 	// a training job's input pipeline (workload.Workload.Dataloader).
 	Dataloader *Dataloader
+	// Checkpoint is set for a checkpoint block: the profile's Workload is
+	// its write pass, which it expands into with its read-backs.
+	Checkpoint *Checkpoint
 	// Expect are conditions each measured point must meet.
 	Expect []*Expectation
 	// Pause is an idle time before each of the profile's steps on a drive
@@ -253,6 +256,36 @@ type Exec struct {
 // Dataloader is what a dataloader step adds to its workload: the preset
 // and scale it was made from, and the accelerator utilisation it is
 // judged against.
+// Checkpoint is what a checkpoint block asks for: Ranks ranks writing a
+// checkpoint of Bytes bytes times Scale, a file each (FilePerRank) or
+// one shared file, flushed (Fsync), then read back (ReadBack) after the
+// page cache is emptied (DropCache), Passes times.
+type Checkpoint struct {
+	Preset      string  `json:"preset,omitempty"`
+	Ranks       int     `json:"ranks"`
+	Bytes       int64   `json:"bytes"`
+	Scale       float64 `json:"scale,omitempty"`
+	FilePerRank bool    `json:"file_per_rank"`
+	Fsync       bool    `json:"fsync"`
+	DropCache   bool    `json:"drop_cache"`
+	ReadBack    bool    `json:"read_back"`
+	Passes      int     `json:"passes"`
+}
+
+// CheckpointPass is set on the nodes of a checkpoint: Pass of Passes and
+// Phase ("write" or "read"); the checkpoint's summary node has no phase.
+type CheckpointPass struct {
+	Pass   int    `json:"pass,omitempty"`
+	Passes int    `json:"passes"`
+	Phase  string `json:"phase,omitempty"`
+}
+
+// The phases of a checkpoint pass.
+const (
+	CheckpointWrite = "write"
+	CheckpointRead  = "read"
+)
+
 type Dataloader struct {
 	Preset string  `json:"preset,omitempty"`
 	Scale  float64 `json:"scale,omitempty"`

@@ -88,6 +88,9 @@ type Record struct {
 	// Warnings say, a sentence each, why a figure of the step may not
 	// measure what it seems to.
 	Warnings []Warning `json:"warnings,omitempty"`
+	// Checkpoint is set on a checkpoint's summary step: each pass's
+	// figures, from its write and read-back steps.
+	Checkpoint *Checkpoint `json:"checkpoint,omitempty"`
 }
 
 // StepDriveState is what a step found on its drive.

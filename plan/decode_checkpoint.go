@@ -1,0 +1,185 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/drivebench/drivebench/workload"
+	"github.com/hashicorp/hcl/v2"
+)
+
+// checkpointBlockSchema is the body of a checkpoint block.
+var checkpointBlockSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "preset"},
+		{Name: "scale"},
+		{Name: "ranks"},
+		{Name: "size"},
+		{Name: "file_per_rank"},
+		{Name: "fsync"},
+		{Name: "drop_cache"},
+		{Name: "read_back"},
+		{Name: "passes"},
+		{Name: "bs"},
+		{Name: "direct"},
+		{Name: "drives"},
+	},
+}
+
+// CheckpointPreset is one of MLPerf Storage's checkpoint shapes: the
+// model's checkpoint size and the ranks (MPI processes) that write it,
+// from Table 2 of the MLPerf Storage v2.0 rules
+// (github.com/mlcommons/storage, Submission_guidelines.md, 2.2.1). The
+// sizes are decimal, as the table gives them.
+type CheckpointPreset struct {
+	Name  string
+	Ranks int
+	Bytes int64
+}
+
+// CheckpointPresets are the checkpoint shapes a checkpoint block can
+// start from, named as mlpstorage's --model names them.
+var CheckpointPresets = []CheckpointPreset{
+	{Name: "llama3-8b", Ranks: 8, Bytes: 105e9},
+	{Name: "llama3-70b", Ranks: 64, Bytes: 912e9},
+	{Name: "llama3-405b", Ranks: 512, Bytes: 5.29e12},
+	{Name: "llama3-1t", Ranks: 1024, Bytes: 18e12},
+}
+
+// Defaults of a checkpoint block.
+const (
+	// DefaultCheckpointPasses: StorageReview publishes three; MLPerf
+	// Storage's rules ask for five runs.
+	DefaultCheckpointPasses = 3
+	// DefaultCheckpointBS is the transfer size a rank writes and reads
+	// its file in.
+	DefaultCheckpointBS = 4 << 20
+	// MaxCheckpointPasses bounds passes.
+	MaxCheckpointPasses = 1000
+)
+
+// decodeCheckpointBlock decodes one checkpoint block: one step, or one
+// per instance of its for_each.
+func (l *loader) decodeCheckpointBlock(block *hcl.Block) []*Profile {
+	var out []*Profile
+	l.forEachInstance(block, func(name string, body hcl.Body) {
+		out = append(out, l.decodeCheckpoint(block, name, body))
+	})
+	return out
+}
+
+// decodeCheckpoint decodes one checkpoint step: a profile whose workload
+// is its write pass, on a file set of a file per rank (or one shared
+// file), which expands into its passes (addCheckpoint).
+func (l *loader) decodeCheckpoint(block *hcl.Block, name string, body hcl.Body) *Profile {
+	content, diags := l.content(body, checkpointBlockSchema)
+	l.diags = append(l.diags, diags...)
+	attrs := content.Attributes
+	c := &Checkpoint{FilePerRank: true, Fsync: true, DropCache: true, ReadBack: true, Passes: DefaultCheckpointPasses, Scale: 1}
+	p := &Profile{Name: name, Checkpoint: c, Range: block.DefRange}
+	if l.defineStep(block, name) {
+		l.profiles[name] = p
+	}
+	if preset := l.checkpointPresetAttr(attrs["preset"]); preset != nil {
+		c.Preset, c.Ranks, c.Bytes = preset.Name, preset.Ranks, preset.Bytes
+	}
+	l.countAttr(attrs["ranks"], &c.Ranks, workload.MaxNumJobs)
+	l.positiveSizeAttr(attrs["size"], &c.Bytes)
+	l.checkpointScaleAttr(attrs["scale"], &c.Scale)
+	for name, dst := range map[string]*bool{"file_per_rank": &c.FilePerRank, "fsync": &c.Fsync, "drop_cache": &c.DropCache, "read_back": &c.ReadBack} {
+		l.boolAttr(attrs[name], dst)
+	}
+	l.countAttr(attrs["passes"], &c.Passes, MaxCheckpointPasses)
+	bs := int64(DefaultCheckpointBS)
+	l.positiveSizeAttr(attrs["bs"], &bs)
+	var direct bool
+	l.boolAttr(attrs["direct"], &direct)
+	if c.Ranks == 0 || c.Bytes == 0 {
+		l.blockError(block, "Missing Checkpoint Shape", fmt.Sprintf(
+			"Checkpoint %q must say how large a checkpoint is and how many ranks write it: ranks = 8 and size = \"105GB\", or one of MLPerf Storage's models with preset = %s.", name, quotedList(checkpointPresetNames())))
+	} else {
+		p.Workload = c.writeWorkload(bs, direct)
+		if p.Workload.FileSize < bs {
+			l.errorAt(site{subject: block.DefRange, context: block.DefRange}, "Checkpoint Too Small", fmt.Sprintf(
+				"Checkpoint %q gives each of its %d ranks %s, less than one transfer of bs = %s: raise size or scale, or lower bs.",
+				name, c.Ranks, workload.FormatSize(c.scaledBytes()/int64(c.Ranks)), workload.FormatSize(bs)))
+		}
+	}
+	drives, ok := l.driveRefs(attrs["drives"])
+	p.Drives = drives
+	if ok {
+		l.checkFileSetDrives(p, l.drivesOf(drives))
+	}
+	return p
+}
+
+// checkpointPresetAttr decodes preset, one of CheckpointPresets by name.
+func (l *loader) checkpointPresetAttr(attr *hcl.Attribute) *CheckpointPreset {
+	var name string
+	if !l.stringAttr(attr, &name) {
+		return nil
+	}
+	for i, p := range CheckpointPresets {
+		if p.Name == name {
+			return &CheckpointPresets[i]
+		}
+	}
+	names := checkpointPresetNames()
+	l.errorAt(attrSite(attr), "Unknown Checkpoint Preset", fmt.Sprintf("preset = %q is not one of MLPerf Storage's checkpoint models drivebench knows: %s.%s",
+		name, quotedList(names), didYouMean(name, names)))
+	return nil
+}
+
+func checkpointPresetNames() []string {
+	names := make([]string, len(CheckpointPresets))
+	for i, p := range CheckpointPresets {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// checkpointScaleAttr decodes scale, the share of the checkpoint's size
+// a run writes: more than 0, at most 1.
+func (l *loader) checkpointScaleAttr(attr *hcl.Attribute, dst *float64) {
+	v, ok := l.value(attr)
+	if !ok {
+		return
+	}
+	n, ok := l.numberValue(v, attrSite(attr))
+	if !ok {
+		return
+	}
+	f, _ := n.Float64()
+	if !(f > 0) || f > 1 || math.IsInf(f, 0) {
+		l.errorAt(attrSite(attr), "Value Out Of Range", "scale is the share of the checkpoint's size a run writes: more than 0 and at most 1, such as 0.001 for a thousandth.")
+		return
+	}
+	*dst = f
+}
+
+// scaledBytes is the checkpoint's size as run: its size times scale.
+func (c *Checkpoint) scaledBytes() int64 {
+	return int64(float64(c.Bytes) * c.Scale)
+}
+
+// writeWorkload is the checkpoint's write pass: each rank a job writing
+// its file (or its slice of one shared file) once, in transfers of bs,
+// creating it afresh and flushing it before it closes it. Each rank's
+// share is a whole number of transfers.
+func (c *Checkpoint) writeWorkload(bs int64, direct bool) workload.Workload {
+	perRank := c.scaledBytes() / int64(c.Ranks) / bs * bs
+	w := workload.Workload{RW: "write", BS: bs, IODepth: 1, NumJobs: c.Ranks, Loops: 1, Direct: direct,
+		Files: c.Ranks, FileSize: perRank, CreateOnOpen: true, FsyncOnClose: c.Fsync, Engine: workload.DefaultEngine}
+	if !c.FilePerRank {
+		w.Files, w.FileSize = 1, perRank*int64(c.Ranks)
+	}
+	return w
+}
+
+// readWorkload is the checkpoint's read-back: each rank reading what it
+// wrote, after the page cache is emptied (DropCache).
+func (c *Checkpoint) readWorkload(write workload.Workload) workload.Workload {
+	w := write.Clone()
+	w.RW, w.CreateOnOpen, w.FsyncOnClose, w.DropCache = "read", false, false, c.DropCache
+	return w
+}

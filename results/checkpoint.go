@@ -1,0 +1,67 @@
+package results
+
+import "github.com/drivebench/drivebench/metrics"
+
+// Checkpoint is a checkpoint's summary, read from the records of its
+// passes: Ranks ranks wrote Bytes bytes (a file each, or one shared
+// file) and read them back, each pass a write step and a read-back step.
+// As MLPerf Storage reports a checkpoint, a phase's seconds are its
+// slowest rank's and its bandwidth its lowest rank's, beside the
+// aggregate (every rank's bytes over the slowest rank's seconds).
+type Checkpoint struct {
+	Ranks       int              `json:"ranks"`
+	Bytes       int64            `json:"bytes"`
+	FilePerRank bool             `json:"file_per_rank"`
+	Passes      []CheckpointPass `json:"passes"`
+	// Write and Read are the means over the passes that completed that
+	// phase; Read is nil without a read-back.
+	Write *CheckpointPhase `json:"write,omitempty"`
+	Read  *CheckpointPhase `json:"read,omitempty"`
+}
+
+// CheckpointPass is one pass: its write and its read-back, nil for a
+// phase whose step did not complete.
+type CheckpointPass struct {
+	Pass  int              `json:"pass"`
+	Write *CheckpointPhase `json:"write,omitempty"`
+	Read  *CheckpointPhase `json:"read,omitempty"`
+}
+
+// CheckpointPhase is one phase of a pass (or their mean): Seconds of the
+// slowest rank, LowestBW of the slowest rank and AggregateBW of all, in
+// bytes per second. Step is the ID of the step it was read from, and
+// CacheDrop how the page cache was emptied before a read-back (nil when
+// it was not).
+type CheckpointPhase struct {
+	Step        string             `json:"step,omitempty"`
+	Seconds     float64            `json:"seconds"`
+	LowestBW    float64            `json:"lowest_rank_bw_bytes"`
+	AggregateBW float64            `json:"aggregate_bw_bytes"`
+	CacheDrop   *metrics.CacheDrop `json:"cache_drop,omitempty"`
+}
+
+// CheckpointPhaseOf reads a phase's figures from its step's file-set
+// figures; nil when the step has none.
+func CheckpointPhaseOf(rec *Record) *CheckpointPhase {
+	if rec == nil || rec.Result == nil || rec.Result.Files == nil {
+		return nil
+	}
+	f := rec.Result.Files
+	return &CheckpointPhase{Step: rec.StepID, Seconds: f.Slowest(), LowestBW: f.LowestBW(), AggregateBW: f.AggregateBW(), CacheDrop: rec.Result.CacheDrop}
+}
+
+// MeanPhase is the mean of phases' figures; nil for none.
+func MeanPhase(phases []*CheckpointPhase) *CheckpointPhase {
+	if len(phases) == 0 {
+		return nil
+	}
+	var m CheckpointPhase
+	for _, p := range phases {
+		m.Seconds += p.Seconds
+		m.LowestBW += p.LowestBW
+		m.AggregateBW += p.AggregateBW
+	}
+	n := float64(len(phases))
+	m.Seconds, m.LowestBW, m.AggregateBW = m.Seconds/n, m.LowestBW/n, m.AggregateBW/n
+	return &m
+}
