@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/hashicorp/hcl/v2"
 )
 
@@ -89,5 +90,22 @@ func TestOldFigureNames(t *testing.T) {
 	_ = sources.WriteDiagnostics(&b, diags, 0, false)
 	if !strings.Contains(b.String(), "plan.hcl:10:14") {
 		t.Errorf("rendered warnings do not name plan.hcl:10:14:\n%s", b.String())
+	}
+}
+
+// TestSteadyStateMetrics loads a steady_state block naming each figure the
+// figure registry gives steady_state: each is taken, under its name.
+func TestSteadyStateMetrics(t *testing.T) {
+	for _, name := range figure.Keys(figure.Steady) {
+		src := fmt.Sprintf("drive \"scratch\" {\n  size     = \"64MiB\"\n  writable = true\n}\n\nprofile \"w\" {\n  rw      = \"randwrite\"\n  runtime = \"1s\"\n  steady_state { metric = %q }\n}\n", name)
+		p, sources, diags := Load(writeFile(t, t.TempDir(), "plan.hcl", src), LoadOptions{})
+		if len(diags) > 0 {
+			var b strings.Builder
+			_ = sources.WriteDiagnostics(&b, diags, 0, false)
+			t.Fatalf("metric %q:\n%s", name, b.String())
+		}
+		if got := p.Profiles[0].SteadyState.Metric; got != name {
+			t.Errorf("metric %q decodes as %q", name, got)
+		}
 	}
 }
