@@ -142,7 +142,7 @@ var Figures = []Figure{
 	percentile(95, "p95", Expect|Spec|Hook, nil, "Latency that 95 % of the I/Os beat."),
 	percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Steady: {"lat_p99"}},
 		"Latency that 99 % of the I/Os beat, the tail a spec sheet quotes."),
-	percentile(99.9, "p99_9", Expect|Spec|Hook|Report|Column|Option, map[Place][]string{Option: {"p99.9"}},
+	percentile(99.9, "p99_9", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Option: {"p99.9"}},
 		"Latency that 99.9 % of the I/Os beat."),
 	percentile(99.99, "p99_99", Expect|Spec|Hook|Column|Option, map[Place][]string{Option: {"p99.99"}},
 		"Latency that 99.99 % of the I/Os beat."),

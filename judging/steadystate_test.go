@@ -24,6 +24,7 @@ func TestSteadyMessageUnits(t *testing.T) {
 		{"lat_p99", 95_500, "(average 95.5 µs p99 latency)"},
 		{"mean", 1_518_000, "(average 1.52 ms mean latency)"},
 		{"p99", 95_500, "(average 95.5 µs p99 latency)"},
+		{"p99_9", 1_204_000, "(average 1.20 ms p99.9 latency)"},
 	}
 	for _, tt := range tests {
 		v := steady.Verdict{Steady: true, Window: &steady.Window{First: 2, Last: 6, Average: tt.average}}
@@ -53,6 +54,7 @@ func TestTrackedFigure(t *testing.T) {
 	}{
 		{"iops", 1500}, {"bw", 6e6}, {"mean", both.Mean()}, {"lat_mean", both.Mean()},
 		{"p99", float64(both.Percentile(99))}, {"lat_p99", float64(both.Percentile(99))},
+		{"p99_9", float64(both.Percentile(99.9))},
 	} {
 		if got := TrackedFigure(tc.metric, res); got != tc.want {
 			t.Errorf("TrackedFigure(%q) = %v, want %v", tc.metric, got, tc.want)

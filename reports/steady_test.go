@@ -154,7 +154,7 @@ func TestVariableText(t *testing.T) {
 			t.Errorf("variableText(%q, %v, %s) = %q, want %q", tt.variable, tt.value, tt.unit, got, tt.want)
 		}
 	}
-	for v, want := range map[string]string{"lat_mean": "Mean latency", "mean": "Mean latency", "p99": "p99 latency", "bw": "Bandwidth", "iops": "IOPS", "": "value"} {
+	for v, want := range map[string]string{"lat_mean": "Mean latency", "mean": "Mean latency", "p99": "p99 latency", "p99_9": "p99.9 latency", "bw": "Bandwidth", "iops": "IOPS", "": "value"} {
 		if got := variableTitle(v); got != want {
 			t.Errorf("title of %q = %q, want %q", v, got, want)
 		}
