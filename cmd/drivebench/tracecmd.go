@@ -301,16 +301,20 @@ func cmdTraceCapture(ctx context.Context, args []string, io stdio) int {
 	return runCapture(ctx, *device, *out, *duration, io)
 }
 
+// runCapture records device into out. The iolog goes to a temporary
+// file beside out, renamed over it once the capture has ended, so a
+// capture that cannot start (not root, not a block device) leaves an
+// earlier file of that name as it was.
 func runCapture(ctx context.Context, device, out string, duration time.Duration, io stdio) int {
-	f, err := os.Create(out)
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".capture-*")
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench trace capture:", err)
 		return exitUsage
 	}
+	defer os.Remove(f.Name()) // nothing once renamed
 	c, err := trace.StartCapture(device, f)
 	if err != nil {
 		f.Close()
-		os.Remove(out)
 		fmt.Fprintln(io.err, "drivebench trace capture:", err)
 		return exitUsage
 	}
@@ -325,8 +329,10 @@ func runCapture(ctx context.Context, device, out string, duration time.Duration,
 	fmt.Fprintf(io.err, "drivebench trace capture: recording %s %s\n", device, until)
 	<-wait.Done()
 	res, err := c.Stop()
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	for _, step := range []func() error{f.Close, func() error { return os.Chmod(f.Name(), 0o644) }, func() error { return os.Rename(f.Name(), out) }} {
+		if err == nil {
+			err = step()
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(io.err, "drivebench trace capture:", err)

@@ -356,19 +356,25 @@ func TestTraceCaptureSIGINT(t *testing.T) {
 }
 
 // TestTraceCaptureNotRoot: a user who is not root is told capture needs
-// root, and no file is left.
+// root, and the file -o names is left as it was.
 func TestTraceCaptureNotRoot(t *testing.T) {
 	testenv.Root(t, "to run the command as another user")
 	dir := t.TempDir()
 	os.Chmod(dir, 0o777)
 	file := filepath.Join(dir, "c.iolog")
+	if err := os.WriteFile(file, []byte("an earlier capture\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
 	cmd, out := startCapture(t, &syscall.Credential{Uid: 65534, Gid: 65534}, "-device", "/dev/null", "-o", file)
 	err := cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != exitUsage || !strings.Contains(out.String(), "drivebench trace capture: capturing block events needs root") {
 		t.Errorf("exit %v, output %q; want %d and the need for root", err, out.String(), exitUsage)
 	}
-	if _, err := os.Stat(file); !os.IsNotExist(err) {
-		t.Errorf("the output file is left: %v", err)
+	if b, err := os.ReadFile(file); string(b) != "an earlier capture\n" {
+		t.Errorf("the file -o names holds %q (%v), want what it held before", b, err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".c.iolog.capture-*")); len(left) > 0 {
+		t.Errorf("temporary files left: %v", left)
 	}
 }
