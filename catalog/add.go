@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
@@ -318,8 +319,21 @@ func mapKeys[V any](m map[string]V) func(func(string) bool) {
 	}
 }
 
-// catalogPercentiles are the percentile columns of step_latency.
-var catalogPercentiles = []float64{50, 90, 99, 99.9, 99.99}
+// latencyColumns are the figures of step_latency, one column each, as the
+// figure registry names them there (figure.Column), and
+// catalogPercentiles the percentiles among them.
+var (
+	latencyColumns     = figure.In(figure.Column)
+	catalogPercentiles = func() []float64 {
+		var out []float64
+		for _, f := range latencyColumns {
+			if f.Percentile > 0 {
+				out = append(out, f.Percentile)
+			}
+		}
+		return out
+	}()
+)
 
 // stepRows turns the records into the rows of steps, step_latency,
 // step_metrics and verdicts, in that order (the order of their foreign
@@ -327,8 +341,8 @@ var catalogPercentiles = []float64{50, 90, 99, 99.9, 99.99}
 func stepRows(r *run) []*batch {
 	steps := newBatch("steps", "run_id", "step_id", "drive", "kind", "name", "source", "pass", "point", "engine",
 		"workload_json", "status", "error", "started", "finished", "runtime_ns", "iops", "bw_bytes")
-	lat := newBatch("step_latency", "run_id", "step_id", "direction", "ios", "bytes", "iops", "bw_bytes",
-		"lat_min_ns", "lat_max_ns", "lat_mean_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns", "histogram")
+	lat := newBatch("step_latency", append(append([]string{"run_id", "step_id", "direction", "ios", "bytes"},
+		figure.Keys(figure.Column)...), "histogram")...)
 	mets := newBatch("step_metrics", "run_id", "step_id", "name", "value")
 	verdicts := newBatch("verdicts", "run_id", "step_id", "seq", "drive", "kind", "name", "metric", "subject", "status", "code", "message", "claimed", "measured", "location",
 		"model", "firmware", "serial")
@@ -383,29 +397,31 @@ func workloadJSON(w *workload.Workload) string {
 	return string(data)
 }
 
-// latencyRow is one direction of a step. The percentiles are read from
-// the histogram when the record has one, else taken from the record's
-// summary, else left NULL: never made up.
+// latencyRow is one direction's row of step_latency: each figure read
+// through the figure registry, a whole figure as an integer, and a
+// percentile NULL when the record kept no histogram and did not store
+// that percentile.
 func latencyRow(runID, stepID, dir string, d *metrics.DirStats) []any {
-	pcts := make([]any, len(catalogPercentiles))
+	row := []any{runID, stepID, dir, int64(d.IOs), int64(d.Bytes)}
+	for _, f := range latencyColumns {
+		row = append(row, columnValue(f, d))
+	}
 	var hist any
 	if d.Hist != nil {
-		for i, v := range d.Hist.Percentiles(catalogPercentiles) {
-			pcts[i] = int64(v)
-		}
 		hist, _ = d.Hist.MarshalBinary()
-	} else {
-		for i, p := range catalogPercentiles {
-			for _, s := range d.Lat.Percentiles {
-				if s.P == p {
-					pcts[i] = int64(s.Ns)
-				}
-			}
-		}
 	}
-	row := []any{runID, stepID, dir, int64(d.IOs), int64(d.Bytes), d.IOPS, d.BW,
-		int64(d.Lat.Min), int64(d.Lat.Max), d.Lat.Mean, d.Lat.Stddev}
-	return append(append(row, pcts...), hist)
+	return append(row, hist)
+}
+
+// columnValue is figure f of d as step_latency stores it.
+func columnValue(f *figure.Figure, d *metrics.DirStats) any {
+	if f.Percentile > 0 && d.Hist == nil && !slices.ContainsFunc(d.Lat.Percentiles, func(s metrics.Percentile) bool { return s.P == f.Percentile }) {
+		return nil
+	}
+	if f.Whole {
+		return int64(f.Read(d))
+	}
+	return f.Read(d)
 }
 
 // verdictRows are a record's judgements: one row per acceptance line
