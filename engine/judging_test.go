@@ -21,12 +21,24 @@ func runJudging(t *testing.T, plan string, vars map[string]string, limits script
 	t.Helper()
 	p, g := load(t, filepath.Join("testdata", "judging", plan), vars)
 	dir := filepath.Join(t.TempDir(), "out")
-	summarize := func(ctx context.Context, dir string) (*results.Summary, error) {
-		return Summarize(ctx, p, dir, limits, nil)
-	}
-	out, err := Run(context.Background(), p, g, Options{Dir: dir, HookLimits: limits, Report: summarize})
+	out, err := Run(context.Background(), p, g, Options{Dir: dir, HookLimits: limits})
 	if err != nil {
 		t.Fatal(err)
+	}
+	folder, err := results.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := folder.ReadableRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Summarize(context.Background(), p, dir, limits, SummaryInput{Manifest: folder.Manifest, Records: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != nil && s.Error != "" {
+		out.SummaryFailed(s)
 	}
 	return out, dir
 }

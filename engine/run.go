@@ -42,11 +42,6 @@ type Options struct {
 	// HookLimits bound every Starlark hook; the manifest keeps them, so
 	// that hooks called again on the folder get the same.
 	HookLimits script.Limits
-	// Report runs the plan's summary hook (see Summarize) on the report's
-	// model of the results folder and renders the reports; the graph's
-	// report node calls it. It returns the hook's summary, nil when the
-	// plan has none. Without it the report step does nothing.
-	Report func(ctx context.Context, dir string) (*results.Summary, error)
 	// Drivers maps engine names to drivers, adding to or replacing the
 	// built-in "native" and "fio".
 	Drivers map[string]driver.Driver
@@ -390,8 +385,10 @@ type groupStop struct {
 func (r *runner) runNode(ctx context.Context, i int, n *plan.Node) (*results.Record, error) {
 	ev := Event{Kind: StepStarted, Index: i, Total: len(r.graph.Nodes), Node: n, Elapsed: time.Since(r.start)}
 	if n.Kind == plan.KindReport {
+		// The caller writes the reports, and runs the summary hook
+		// (Summarize), once Run has returned.
 		r.emit(ev)
-		return nil, r.report(ctx)
+		return nil, nil
 	}
 	rerun := r.rerunReason(n)
 	if old, err := r.folder.ReadRecord(n.ID); err == nil && old.Status == results.StatusOK && reusable(n) && rerun == "" {
@@ -628,22 +625,6 @@ func seedFromID(id string) uint64 {
 		s = (s ^ uint64(id[i])) * 1099511628211
 	}
 	return s
-}
-
-// report runs the report step: the caller's Report writes the reports
-// and runs the summary hook; a hook that failed counts as a failed step.
-func (r *runner) report(ctx context.Context) error {
-	if r.opt.Report == nil {
-		return nil
-	}
-	s, err := r.opt.Report(ctx, r.opt.Dir)
-	if err != nil {
-		return fmt.Errorf("write reports: %w", err)
-	}
-	if s != nil && s.Error != "" {
-		r.summaryFailed(s)
-	}
-	return nil
 }
 
 func (r *runner) emit(e Event) {

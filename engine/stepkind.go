@@ -33,8 +33,8 @@ type stepReuser interface {
 }
 
 // stepKinds holds the kind of every node the engine runs. The report node
-// is not among them: it makes no record, and runNode hands it to the
-// caller's Options.Report.
+// is not among them: it makes no record, and the caller writes the
+// reports once Run has returned.
 var stepKinds = map[plan.NodeKind]stepKind{
 	plan.KindPrecondition: workloadStep{},
 	plan.KindProfile:      workloadStep{},

@@ -11,45 +11,37 @@ import (
 	"github.com/drivebench/drivebench/script"
 )
 
-// Summarize runs the plan's summary hook on the run recorded in dir and
-// stores what it returned in dir's summary.json, so that `drivebench
+// SummaryInput is the run a summary hook reads, from a results folder the
+// caller has read once (reports.Load): its manifest, its readable records
+// and the report's own model of them (what report.json holds), which the
+// hook gets under "model" as report.json lays it out; a nil Model leaves
+// it out.
+type SummaryInput struct {
+	Manifest *results.Manifest
+	Records  []*results.Record
+	Model    any
+}
+
+// Summarize runs the plan's summary hook on the run in, recorded in dir,
+// and stores what it returned in dir's summary.json, so that `drivebench
 // report DIR` regenerates the hook's sections from the folder alone, as
-// it does every other section. The hook gets the run's records as plain
-// values and, under "model", model: the report's own model of the run
-// (what report.json holds), which the caller builds; nil leaves it out.
-// A plan without a summary hook removes summary.json. The returned
-// summary holds the hook's error when it failed, with the sections of an
-// earlier call kept (Kept); the error return is for a folder that cannot
-// be read or written.
-func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits, model map[string]any) (*results.Summary, error) {
+// it does every other section. A plan without a summary hook removes
+// summary.json. The returned summary holds the hook's error when it
+// failed, with the sections of an earlier call kept (Kept); the error
+// return is for a folder that cannot be written.
+func Summarize(ctx context.Context, p *plan.Plan, dir string, limits script.Limits, in SummaryInput) (*results.Summary, error) {
 	h := p.Report.Summary
 	if h == nil {
 		return nil, results.RemoveSummary(dir)
-	}
-	folder, err := results.Open(dir)
-	if err != nil {
-		return nil, err
 	}
 	if limits.Memory == 0 {
 		limits.Memory = p.HookMemory
 	}
 	rt := script.New(hookRoot(p.Dir, h.Script), limits)
 	defer rt.Close()
-	return summarizeFolder(ctx, rt, p, folder, model)
-}
-
-// summarizeFolder calls the summary hook with runModel, and the report's
-// model under "model", and writes what it returned, or its error, to
-// summary.json: an error beside the sections an earlier call returned,
-// which it never replaces (results.WriteSummary).
-func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *results.Folder, report map[string]any) (*results.Summary, error) {
-	h := p.Report.Summary
-	model, err := runModel(p, f)
-	if err != nil {
-		return nil, err
-	}
-	if report != nil {
-		model["model"] = report
+	model := runModel(p, in.Manifest, in.Records)
+	if in.Model != nil {
+		model["model"] = script.Model(in.Model)
 	}
 	s := &results.Summary{Schema: results.SummarySchema, Hook: hookWhere(h)}
 	sections, prints, err := rt.Summary(ctx, h.Script, h.Function, model, h.Args)
@@ -62,37 +54,35 @@ func summarizeFolder(ctx context.Context, rt *script.Runtime, p *plan.Plan, f *r
 			s.Error, s.Where = se.Msg, se.Place()
 		}
 	}
-	return results.WriteSummary(f.Dir, s)
+	return results.WriteSummary(dir, s)
 }
 
-// summaryFailed records a summary hook's error in the outcome, as a
-// failed step with an error verdict.
-func (r *runner) summaryFailed(s *results.Summary) {
+// SummaryFailed records a summary hook's error in the outcome, as a
+// failed step with an error verdict: the caller runs the hook as it
+// writes the reports, once Run has returned.
+func (o *Outcome) SummaryFailed(s *results.Summary) {
 	rec := &results.Record{Kind: "summary", Name: "report summary (" + s.Hook + ")", Status: results.StatusFailed, Error: s.Error}
 	rec.Verdicts = []results.Verdict{{Check: "summary", Subject: rec.Name, Status: results.VerdictError, Code: results.CodeHookError, Message: s.Error, Where: s.Where}}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.out.Records = append(r.out.Records, rec)
-	r.out.Verdicts = append(r.out.Verdicts, rec.Verdicts...)
-	r.out.Failed++
+	o.Records = append(o.Records, rec)
+	o.Verdicts = append(o.Verdicts, rec.Verdicts...)
+	o.Failed++
 }
 
-// runModel is the run as a summary hook sees it, read from its results
-// folder: the plan's name and variables, the drives, every step in graph
+// runModel is the run as a summary hook sees it, from its manifest and
+// records: the plan's name and variables, the drives, every step in graph
 // order (an adaptive step's points after it) with its figures and
 // verdicts, every verdict, and every acceptance row. Figures use the
 // names of expectations: read.iops, read.bw (bytes/s), read.lat.p99_us.
-func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
-	recs, _, err := f.ReadableRecords() // the report lists the others
-	if err != nil {
-		return nil, err
+func runModel(p *plan.Plan, m *results.Manifest, recs []*results.Record) map[string]any {
+	if m == nil {
+		m = &results.Manifest{}
 	}
 	byID := map[string]*results.Record{}
 	for _, rec := range recs {
 		byID[rec.StepID] = rec
 	}
 	var drives, steps, verdicts, acceptance []any
-	for _, d := range f.Manifest.Drives {
+	for _, d := range m.Drives {
 		drives = append(drives, map[string]any{"name": d.Name, "path": d.Path, "size": d.Size, "spec": specValue(d.Spec), "facts": d.Facts})
 	}
 	add := func(rec *results.Record) {
@@ -104,7 +94,7 @@ func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
 			acceptance = append(acceptance, acceptanceModel(rec.Drive, row))
 		}
 	}
-	for _, st := range f.Manifest.Steps {
+	for _, st := range m.Steps {
 		rec := byID[st.ID]
 		if rec == nil || st.Kind == string(plan.KindReport) {
 			continue
@@ -119,7 +109,7 @@ func runModel(p *plan.Plan, f *results.Folder) (map[string]any, error) {
 	return map[string]any{
 		"plan": p.Name, "variables": p.Variables, "drives": orEmpty(drives), "steps": orEmpty(steps),
 		"verdicts": orEmpty(verdicts), "acceptance": orEmpty(acceptance),
-	}, nil
+	}
 }
 
 func orEmpty(list []any) []any {

@@ -152,6 +152,7 @@ func Load(dir string) (*Summary, error) {
 		return nil, err
 	}
 	s := Build(folder.Manifest, append(recs, unreadableSteps(folder, unreadable)...))
+	s.manifest, s.records = folder.Manifest, recs
 	s.UnreadableRecords = unreadableRecords(folder, unreadable)
 	if history, err := folder.History(); err != nil {
 		s.Notes = append(s.Notes, "the run history is left out: "+err.Error())

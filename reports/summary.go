@@ -99,6 +99,11 @@ type Summary struct {
 	// SummaryHook holds the sections the plan's summary hook added, shown
 	// after the report's own; absent when the plan has no summary hook.
 	SummaryHook *HookReport `json:"summary_hook,omitempty"`
+
+	// manifest and records are what Load read, kept for the summary
+	// hook (Loaded), so that the folder is read once.
+	manifest *results.Manifest
+	records  []*results.Record
 }
 
 // PlanRevision is an earlier revision of the plan that produced some of

@@ -45,6 +45,8 @@
 //	map with string keys      dict, keys in sorted order
 //	Struct                    struct (fields read as p.read.iops)
 //	Func                      built-in function, named after its field or key
+//	Model(v)                  v as its JSON document lays it out (dicts, lists,
+//	                          whole numbers as ints), built from the Go value
 //
 // Named types convert by their kind; anything else (pointers, Go structs,
 // channels) is an error naming the value's place, such as

@@ -72,6 +72,12 @@ func (e *encoder) encode(v any, path string, depth int) (wireValue, error) {
 		}
 		e.funcs = append(e.funcs, x)
 		return wireValue{Kind: wireFunc, Func: len(e.funcs) - 1}, nil
+	case model:
+		p, err := x.plain()
+		if err != nil {
+			return wireValue{}, fmt.Errorf("%s%w", at(path), err)
+		}
+		return e.encode(p, path, depth)
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {

@@ -65,18 +65,16 @@ func writeReports(ctx context.Context, p *plan.Plan, dir string, formats, compar
 	return s, hook, reports.WriteFiles(dir, files)
 }
 
-// runSummaryHook runs p's summary hook on the report's model s of the results
-// folder dir and sets the sections it returned, or its error, in s.
+// runSummaryHook runs p's summary hook on the results folder dir, as
+// Load read it into the report's model s, and sets the sections it
+// returned, or its error, in s.
 func runSummaryHook(ctx context.Context, p *plan.Plan, s *reports.Summary, dir string, limits script.Limits) (*results.Summary, error) {
-	if p.Report.Summary == nil {
-		s.SetSummaryHook(nil)
-		return engine.Summarize(ctx, p, dir, limits, nil)
+	m, recs := s.Loaded()
+	in := engine.SummaryInput{Manifest: m, Records: recs}
+	if p.Report.Summary != nil {
+		in.Model = s.HookModel()
 	}
-	model, err := s.HookModel()
-	if err != nil {
-		return nil, err
-	}
-	hook, err := engine.Summarize(ctx, p, dir, limits, model)
+	hook, err := engine.Summarize(ctx, p, dir, limits, in)
 	if err != nil {
 		return nil, fmt.Errorf("summary hook: %w", err)
 	}

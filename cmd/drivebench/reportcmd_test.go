@@ -83,6 +83,23 @@ func TestReportRegeneratesSummaryHook(t *testing.T) {
 	}
 }
 
+// TestRunFailsWhenItsSummaryHookFails: the summary hook runs as the run
+// writes its reports, once every step is done; when it fails, the run
+// lists its error among the checks, with the hook's line, and exits 3,
+// and the report shows the error.
+func TestRunFailsWhenItsSummaryHookFails(t *testing.T) {
+	planDir := copyPlan(t, "testdata/summary")
+	os.WriteFile(filepath.Join(planDir, "summary.star"), []byte("def summary(report):\n    return report[\"model\"][\"no such key\"]\n"), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := runCLI(t, "run", "-out", out, filepath.Join(planDir, "summary.hcl"))
+	if code != exitStepFailed || !strings.Contains(stdout, "error summary on : ") || !strings.Contains(stdout, "(summary.star:2:") {
+		t.Errorf("run: exit %d, want %d and the hook's error among the checks\n%s\n%s", code, exitStepFailed, stdout, stderr)
+	}
+	if md := readFile(t, filepath.Join(out, "report.md")); !strings.Contains(md, "no such key") {
+		t.Errorf("the report does not show the hook's error:\n%s", md)
+	}
+}
+
 // TestReportKeepsHookLimits: a run whose summary hook needs more than the
 // default 10,000,000 steps, run with -hook-steps 50000000, is reported
 // again under the limits its manifest keeps; a folder whose manifest

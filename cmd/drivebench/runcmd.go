@@ -118,11 +118,10 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		VarEnv:     pf.env,
 		Observe:    observe,
 		HookLimits: rf.limits,
-		Report: func(ctx context.Context, dir string) (*results.Summary, error) {
-			_, hook, err := writeReports(ctx, p, dir, p.Report.Formats, compare, rf.limits)
-			return hook, err
-		},
 	})
+	if err == nil {
+		err = reportRun(ctx, p, dir, compare, rf.limits, outcome)
+	}
 	prog.finish(outcome)
 	if outcome != nil {
 		addRunToCatalog(ctx, io, rf.catalog, dir)
@@ -139,6 +138,20 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		return finish(runError(io, dir, err, outcome, p.Report.Formats), dir)
 	}
 	return finish(summarize(io, dir, p, outcome), dir)
+}
+
+// reportRun writes the reports of a run that went through, which loads
+// the results folder once, runs the summary hook on what it loaded and
+// renders it; a hook that failed counts as a failed step.
+func reportRun(ctx context.Context, p *plan.Plan, dir string, compare []string, limits script.Limits, o *engine.Outcome) error {
+	_, hook, err := writeReports(ctx, p, dir, p.Report.Formats, compare, limits)
+	if err != nil {
+		return fmt.Errorf("write reports: %w", err)
+	}
+	if hook != nil && hook.Error != "" {
+		o.SummaryFailed(hook)
+	}
+	return nil
 }
 
 // runLockRemedy says what to do when another process holds the results

@@ -35,13 +35,11 @@ func runExample(t *testing.T, file, dir string, vars map[string]string) *engine.
 	if diags := engine.ValidateHooks(p, script.Limits{}); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	summarize := func(ctx context.Context, dir string) (*results.Summary, error) {
-		return engine.Summarize(ctx, p, dir, script.Limits{}, nil)
-	}
-	out, err := engine.Run(context.Background(), p, plan.Expand(p), engine.Options{Dir: filepath.Join(dir, "results"), Report: summarize})
+	out, err := engine.Run(context.Background(), p, plan.Expand(p), engine.Options{Dir: filepath.Join(dir, "results")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	summarize(t, p, out)
 	for _, r := range out.Records {
 		if r.Status != results.StatusOK {
 			msg := r.Error
@@ -52,6 +50,27 @@ func runExample(t *testing.T, file, dir string, vars map[string]string) *engine.
 		}
 	}
 	return out
+}
+
+// summarize runs the plan's summary hook on the run, as drivebench run
+// does once the engine returns; a hook that failed fails a step.
+func summarize(t *testing.T, p *plan.Plan, out *engine.Outcome) {
+	t.Helper()
+	folder, err := results.Open(out.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _, err := folder.ReadableRecords()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := engine.Summarize(context.Background(), p, out.Dir, script.Limits{}, engine.SummaryInput{Manifest: folder.Manifest, Records: recs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != nil && s.Error != "" {
+		out.SummaryFailed(s)
+	}
 }
 
 // metricsOf returns each exec step's metrics by step name.
