@@ -263,7 +263,7 @@ func (a *accumulator) queueStats() {
 	s := &a.s
 	switch {
 	case !s.Format.HasLatency():
-		s.QueueDepthNote = "the trace records no completions (" + string(s.Format) + "), so its queue depth is unknown"
+		s.QueueDepthNote = "the trace records no completions (" + string(s.Format) + ")"
 	case a.depthLost:
 		s.QueueDepthNote = "more than 1,048,576 I/Os were in flight at once; queue depth is not followed that far"
 	case a.depth.Count() > 0:

@@ -208,7 +208,7 @@ func cmdTraceMix(_ context.Context, args []string, io stdio) int {
 	}
 	m, err := trace.MixOf(s)
 	if errors.Is(err, trace.ErrNoTransfers) {
-		fmt.Fprintf(io.err, "drivebench trace mix: %s: %v (it has %d flushes and %d discards)\n", args[0], err, s.Flushes, s.Discards)
+		fmt.Fprintf(io.err, "drivebench trace mix: %s: %v (flushes: %d, discards: %d)\n", args[0], err, s.Flushes, s.Discards)
 		return exitUsage
 	}
 	if *name == "" {
@@ -252,7 +252,7 @@ func mixComment(s *trace.Stats, m *trace.Mix) []string {
 			workload.FormatSize(m.SpanEnd-m.SpanStart), workload.FormatSize(m.SpanStart)))
 	}
 	if s.Flushes+s.Discards > 0 {
-		lines = append(lines, fmt.Sprintf("A mix has no flushes or discards: the trace's %d flushes and %d discards are left out.", s.Flushes, s.Discards))
+		lines = append(lines, fmt.Sprintf("A mix has no flushes or discards: the trace's are left out (flushes: %d, discards: %d).", s.Flushes, s.Discards))
 	}
 	return lines
 }

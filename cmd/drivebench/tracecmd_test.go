@@ -140,7 +140,7 @@ func TestTraceErrors(t *testing.T) {
 		{[]string{"trace", "stat", csv}, "drivebench trace stat: " + csv + ": not a trace format drivebench reads: its first line is \"name,age\""},
 		{[]string{"trace", "stat", filepath.Join(dir, "none")}, "no such file or directory"},
 		{[]string{"trace", "stat", "-device", "9", filepath.Join("..", "..", "trace", "testdata", "usr_0.csv")}, "has no I/O of device \"9\"; its devices are \"usr_0\", \"usr_1\"\n"},
-		{[]string{"trace", "mix", only}, "drivebench trace mix: " + only + ": the trace has no reads or writes to make a mix of (it has 1 flushes and 0 discards)\n"},
+		{[]string{"trace", "mix", only}, "drivebench trace mix: " + only + ": the trace has no reads or writes to make a mix of (flushes: 1, discards: 0)\n"},
 		{[]string{"trace", "stat"}, "drivebench trace stat: expected a trace file, got 0 arguments"},
 		{[]string{"trace", "sta"}, "drivebench trace: unknown subcommand \"sta\""},
 	}
