@@ -50,6 +50,7 @@ func TestFleetPage(t *testing.T) {
 			// The page is drawn by the same code on either database.
 			browser.CheckPage(t, path)
 			browser.CheckPrint(t, path)
+			browser.CheckDark(t, path)
 			browser.CheckNoCutTables(t, path)
 			if n := browser.CheckLegends(t, page); n != 4 {
 				t.Errorf("%d charts checked for their legends, want 4", n)

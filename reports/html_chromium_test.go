@@ -19,7 +19,8 @@ var browserCases = []string{"quickstart", "review", "qemu", "vendor-acceptance",
 
 // TestHTMLInChromium opens the HTML reports of browserCases in a real
 // headless Chromium as a reviewer would: at a phone's and a desktop's
-// size and printed on A4, each page must load with no console message and
+// size, printed on A4 and in dark mode (where its ground must be dark),
+// each page must load with no console message and
 // give a screenshot of that size; at a desktop's width and printed, no
 // table may be wider than the page (cut, or to be scrolled); and every
 // line of every chart must have its legend entry. The screenshots are
@@ -44,6 +45,7 @@ func TestHTMLInChromium(t *testing.T) {
 			page := filepath.Join(dir, "report.html")
 			browser.CheckPage(t, page)
 			browser.CheckPrint(t, page)
+			browser.CheckDark(t, page)
 			browser.CheckNoCutTables(t, page)
 		})
 	}

@@ -13,6 +13,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/internal/browser"
+	"github.com/drivebench/drivebench/internal/testenv"
 )
 
 // runCLI runs drivebench in-process and returns its exit code and output.
@@ -132,8 +135,24 @@ func TestRunShortQuickstart(t *testing.T) {
 			t.Errorf("run output lacks %q:\n%s", want, out)
 		}
 	}
-	if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !bytes.Contains(page, []byte("<h2 id=\"checks\">")) {
+	page, err := os.ReadFile(filepath.Join(dir, "report.html"))
+	if err != nil || !bytes.Contains(page, []byte("<h2 id=\"checks\">")) {
 		t.Errorf("the quickstart wrote no report.html with its checks (err %v)", err)
+	}
+	// The report a user opens first, looked at as a reviewer would.
+	if _, err := os.Stat(browser.Path); err != nil {
+		testenv.RequirePart(t, "Chromium", "%s is absent (apt-get install chromium; ./test.sh installs it): the quickstart's report.html is not looked at in a browser", browser.Path)
+	} else {
+		shots := filepath.Join(browser.ArtifactsDir(t, "quickstart"), "report.html")
+		if err := os.WriteFile(shots, page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		browser.CheckSelfContained(t, page)
+		if n := browser.CheckLegends(t, page); n != 4 {
+			t.Errorf("%d charts in the quickstart's report.html, want 4", n)
+		}
+		browser.CheckPage(t, shots)
+		browser.CheckNoCutTables(t, shots)
 	}
 	md, err := os.ReadFile(filepath.Join(dir, "report.md"))
 	if err != nil {

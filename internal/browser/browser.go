@@ -60,12 +60,12 @@ func CheckPage(t *testing.T, page string) {
 // size to shot and returns the browser's log. A browser that fails to run
 // at all (it has crashed on a loaded machine before drawing anything) gets
 // one more try; the page's own messages are judged from the log either way.
-func Open(t *testing.T, page, shot string, width, height int) string {
+func Open(t *testing.T, page, shot string, width, height int, flags ...string) string {
 	t.Helper()
-	log, err := launch(t, page, shot, width, height)
+	log, err := launch(t, page, shot, width, height, flags)
 	if err != nil {
 		t.Logf("chromium failed, trying once more: %v\n%s", err, log)
-		log, err = launch(t, page, shot, width, height)
+		log, err = launch(t, page, shot, width, height, flags)
 	}
 	if err != nil {
 		t.Fatalf("chromium: %v\n%s", err, log)
@@ -74,7 +74,7 @@ func Open(t *testing.T, page, shot string, width, height int) string {
 }
 
 // launch runs Chromium once on page.
-func launch(t *testing.T, page, shot string, width, height int) (string, error) {
+func launch(t *testing.T, page, shot string, width, height int, flags []string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, Path,
@@ -82,8 +82,8 @@ func launch(t *testing.T, page, shot string, width, height int) (string, error) 
 		"--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-crash-reporter", "--enable-logging=stderr", "--v=0",
 		"--user-data-dir="+t.TempDir(), "--screenshot="+shot,
-		"--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height),
-		"file://"+page)
+		"--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height))
+	cmd.Args = append(append(cmd.Args, flags...), "file://"+page)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	var log bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &log, &log
@@ -270,6 +270,31 @@ func CheckPrint(t *testing.T, page string) {
 	Open(t, pageCopy(t, page, true, ""), shot, PrintWidth, height)
 	CheckScreenshot(t, shot, PrintWidth, height)
 	t.Logf("print screenshot: %s", shot)
+}
+
+// CheckDark takes a screenshot of page with the reader's system in dark
+// mode, kept beside it as <name>-dark.png: the page's ground must be dark
+// and it must show a page.
+func CheckDark(t *testing.T, page string) {
+	t.Helper()
+	base := strings.TrimSuffix(filepath.Base(page), filepath.Ext(page))
+	shot := filepath.Join(filepath.Dir(page), base+"-dark.png")
+	const width, height = 1280, 900
+	Open(t, page, shot, width, height, "--force-dark-mode", "--blink-settings=preferredColorScheme=0")
+	CheckScreenshot(t, shot, width, height)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, g, b, _ := img.At(4, height-4).RGBA(); r>>8+g>>8+b>>8 > 3*64 {
+		t.Errorf("in dark mode the page's ground is #%02x%02x%02x, not dark", r>>8, g>>8, b>>8)
+	}
+	t.Logf("dark screenshot: %s", shot)
 }
 
 // PrintWidth is the width in CSS pixels of an A4 page's printable area
