@@ -72,7 +72,9 @@ type Capturing struct {
 // StartCapture starts recording the requests the block layer issues to
 // the block device dev, from tracefs's block_rq_issue and
 // block_rq_complete events filtered to its device number, written to w
-// as fio iolog v3 (its times from the first I/O) as they come. When it
+// as fio iolog v3 (its times from the first I/O) as they come. For a
+// partition, the events are its disk's, and only the requests within
+// the partition are recorded, at offsets from its start. When it
 // returns, the events are on: every request after it is recorded.
 //
 // It works in a tracefs instance of its own, so the system's tracing
@@ -85,7 +87,7 @@ func StartCapture(dev string, w io.Writer) (*Capturing, error) {
 	if os.Geteuid() != 0 {
 		return nil, ErrNotRoot
 	}
-	rdev, err := blockDevNumber(dev)
+	target, err := resolveTarget(dev)
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +95,7 @@ func StartCapture(dev string, w io.Writer) (*Capturing, error) {
 	if err != nil {
 		return nil, err
 	}
-	inst, err := newInstance(root, rdev)
+	inst, err := newInstance(root, target.disk)
 	if err != nil {
 		unmount()
 		return nil, err
@@ -104,7 +106,7 @@ func StartCapture(dev string, w io.Writer) (*Capturing, error) {
 		defer close(c.done)
 		defer unmount()
 		defer inst.remove()
-		c.res, c.err = inst.capture(ctx, dev, w)
+		c.res, c.err = inst.capture(ctx, target, w)
 	}()
 	return c, nil
 }
@@ -118,9 +120,9 @@ func (c *Capturing) Stop() (*CaptureResult, error) {
 }
 
 // capture reads the instance's events until ctx ends.
-func (in *instance) capture(ctx context.Context, dev string, w io.Writer) (*CaptureResult, error) {
+func (in *instance) capture(ctx context.Context, target captureTarget, w io.Writer) (*CaptureResult, error) {
 	start := time.Now()
-	c := &capture{res: CaptureResult{Device: dev}, log: NewIologWriter(w, dev), pending: map[uint64]int64{}}
+	c := &capture{target: target, res: CaptureResult{Device: target.path}, log: NewIologWriter(w, target.path), pending: map[uint64]int64{}}
 	if err := in.read(ctx, c.line); err != nil {
 		return nil, err
 	}
@@ -135,17 +137,68 @@ func (in *instance) capture(ctx context.Context, dev string, w io.Writer) (*Capt
 	return &c.res, c.err
 }
 
-// blockDevNumber is the kernel's device number of a block device
-// (major<<20 | minor, as the events' dev field holds it).
-func blockDevNumber(dev string) (uint64, error) {
+// captureTarget is what a capture records: the requests of a disk (its
+// device number as the events' dev field holds it, major<<20 | minor),
+// and for a partition only those within its sectors, whose events carry
+// the disk's number and the disk's sectors.
+type captureTarget struct {
+	path        string
+	disk        uint64
+	start, size uint64 // the partition's sectors; size 0 for a whole disk
+}
+
+// sysBlock is the kernel's folder of block devices by number.
+const sysBlock = "/sys/dev/block"
+
+func resolveTarget(dev string) (captureTarget, error) {
 	var st unix.Stat_t
 	if err := unix.Stat(dev, &st); err != nil {
-		return 0, fmt.Errorf("%s: %w", dev, err)
+		return captureTarget{}, fmt.Errorf("%s: %w", dev, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFBLK {
-		return 0, fmt.Errorf("%s is not a block device: capture records the requests of a disk, such as /dev/nvme0n1 or /dev/loop0", dev)
+		return captureTarget{}, fmt.Errorf("%s is not a block device: capture records the requests of a disk, such as /dev/nvme0n1 or /dev/loop0", dev)
 	}
-	return uint64(unix.Major(st.Rdev))<<20 | uint64(unix.Minor(st.Rdev)), nil
+	t := captureTarget{path: dev, disk: kernelDev(unix.Major(st.Rdev), unix.Minor(st.Rdev))}
+	sys, err := filepath.EvalSymlinks(filepath.Join(sysBlock, fmt.Sprintf("%d:%d", unix.Major(st.Rdev), unix.Minor(st.Rdev))))
+	if err != nil {
+		return t, nil // no sysfs entry: taken as a whole disk
+	}
+	if _, err := os.Stat(filepath.Join(sys, "partition")); err != nil {
+		return t, nil
+	}
+	start, err1 := readSysUint(filepath.Join(sys, "start"))
+	size, err2 := readSysUint(filepath.Join(sys, "size"))
+	disk, err3 := os.ReadFile(filepath.Join(filepath.Dir(sys), "dev"))
+	var major, minor uint32
+	_, err4 := fmt.Sscanf(string(disk), "%d:%d", &major, &minor)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return captureTarget{}, fmt.Errorf("%s is a partition whose disk and sectors sysfs does not say (%s): %w", dev, sys, err)
+	}
+	t.disk, t.start, t.size = kernelDev(major, minor), start, size
+	return t, nil
+}
+
+func kernelDev(major, minor uint32) uint64 { return uint64(major)<<20 | uint64(minor) }
+
+func readSysUint(path string) (uint64, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	return strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+}
+
+// holds reports whether the target holds a request at sector of n
+// sectors (a flush, of none, is the whole disk's), and the sector within
+// the target.
+func (t captureTarget) holds(sector, n uint64) (uint64, bool) {
+	switch {
+	case t.size == 0 || n == 0 && sector == 0:
+		return sector, true
+	case sector < t.start || sector+n > t.start+t.size:
+		return 0, false
+	}
+	return sector - t.start, true
 }
 
 // mountTracefs finds tracefs at Tracefs, mounting it there when it is
@@ -278,6 +331,7 @@ func (in *instance) overruns() int64 {
 
 // capture turns trace pipe lines into iolog lines.
 type capture struct {
+	target  captureTarget
 	res     CaptureResult
 	log     *IologWriter
 	origin  int64 // the first issue's time, µs
@@ -292,6 +346,9 @@ const maxCapturePending = 1 << 16
 
 func (c *capture) line(b []byte) {
 	ev, ok := parseBlockEvent(b)
+	if ok {
+		ev.sector, ok = c.target.holds(ev.sector, ev.sectors)
+	}
 	if !ok || c.err != nil {
 		return
 	}

@@ -181,3 +181,53 @@ func TestCaptureInstances(t *testing.T) {
 			errOwn, errStale, errAfter, errLive)
 	}
 }
+
+// TestCapturePartition captures the second partition of a loop device
+// while dd writes both: the capture has the writes to it, at offsets from
+// its start, and none of the first partition's.
+func TestCapturePartition(t *testing.T) {
+	testenv.Root(t, "tracefs and loop devices")
+	testenv.Command(t, "sfdisk", "fdisk")
+	testenv.Command(t, "partx", "util-linux")
+	loop := blockdevtest.LoopDevice(t, 32<<20, "--partscan")
+	sfdisk := exec.Command("sfdisk", "-q", loop)
+	sfdisk.Stdin = strings.NewReader("label: gpt\n,8M\n,8M\n")
+	if out, err := sfdisk.CombinedOutput(); err != nil {
+		t.Fatalf("sfdisk: %v: %s", err, out)
+	}
+	p1, p2 := loop+"p1", loop+"p2"
+	if _, err := os.Stat(p2); err != nil {
+		if out, err := exec.Command("partx", "--add", loop).CombinedOutput(); err != nil {
+			t.Fatalf("partx: %v: %s", err, out)
+		}
+	}
+	t.Cleanup(func() { exec.Command("partx", "--delete", loop).Run() })
+	var captured bytes.Buffer
+	c, err := StartCapture(p2, &captured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dd := range [][]string{{"of=" + p2, "seek=2", "count=3"}, {"of=" + p1, "count=2"}} {
+		if out, err := exec.Command("dd", append([]string{"if=/dev/zero", "bs=4096", "oflag=direct"}, dd...)...).CombinedOutput(); err != nil {
+			c.Stop()
+			t.Fatalf("dd %v: %v: %s", dd, err, out)
+		}
+	}
+	res, err := c.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewReader("capture", &captured)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var writes []string
+	for _, x := range readAll(t, f) {
+		if x.Op == Write {
+			writes = append(writes, fmt.Sprintf("%d+%d", x.Offset, x.Size))
+		}
+	}
+	if want := "[8192+4096 12288+4096 16384+4096]"; fmt.Sprint(writes) != want || res.Device != p2 {
+		t.Errorf("captured writes of %s %v, want %v", res.Device, writes, want)
+	}
+}

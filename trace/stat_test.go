@@ -217,3 +217,32 @@ func TestStatBoundedMemory(t *testing.T) {
 	}
 	t.Logf("heap peak %.1f MiB over %d I/Os", float64(g.peak)/(1<<20), n)
 }
+
+// TestStatManySizes: past 1,024 distinct sizes the distribution is
+// rounded up to powers of two, and says so, with no I/O lost.
+func TestStatManySizes(t *testing.T) {
+	var b strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&b, "1,R,0,%d,%d\n", 512+i, i)
+	}
+	f, _ := NewReader("t", strings.NewReader(b.String()))
+	s, err := Characterize(f, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, sc := range s.Sizes {
+		n += sc.Count
+		if sc.Size&(sc.Size-1) != 0 {
+			t.Errorf("size %d is not a power of two", sc.Size)
+		}
+	}
+	want := []int64{512, 1, 1024, 512, 2048, 1024, 4096, 1463} // 512, 513..1024, 1025..2048, 2049..3511
+	var got []int64
+	for _, sc := range s.Sizes {
+		got = append(got, sc.Size, sc.Count)
+	}
+	if !s.SizesRounded || n != 3000 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("rounded %v, %d I/Os as size, count %v; want rounded, 3000 as %v", s.SizesRounded, n, got, want)
+	}
+}
