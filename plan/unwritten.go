@@ -92,7 +92,8 @@ func LintReads(p *Plan, g *Graph) hcl.Diagnostics {
 		switch {
 		case n.PurgeMethod != "":
 			*c = coverage{purge: n.Source}
-		case n.Workload == nil:
+		case n.Workload == nil, n.Workload.IsFileSet():
+			// a file set's files are made and filled before its step
 		case n.Workload.Writes():
 			c.add(nodeSpan(n.Workload, d))
 		case n.Kind == KindProfile && !warned[[2]string{n.Drive, n.Source}] && !c.covers(nodeSpan(n.Workload, d)) && mayBeUnwritten(d, n.Workload, c):

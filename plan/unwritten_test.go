@@ -54,6 +54,7 @@ func TestLintReads(t *testing.T) {
 		{"half filled", "drive \"d\" {\n  size = \"1MiB\"\n  writable = true\n}\nprecondition \"half\" {\n  pattern = \"sequential_write\"\n  size = \"50%\"\n}\n" + read, "Read Of Never-Written Space"},
 		{"written by a profile", "drive \"d\" {\n  size = \"1MiB\"\n  writable = true\n}\nprofile \"w\" {\n  rw = \"write\"\n  runtime = \"1s\"\n}\n" + read, ""},
 		{"truncated file", "drive \"d\" {\n  path = \"" + truncated + "\"\n}\n" + read, "Read Of Never-Written Space"},
+		{"dataloader's file set", "drive \"d\" {\n  size = \"1MiB\"\n  writable = true\n}\ndataloader \"l\" {\n  preset = \"cosmoflow\"\n  scale = 0.0001\n}\n", ""},
 		{"file with data", "drive \"d\" {\n  path = \"" + written + "\"\n}\n" + read, ""},
 		{"device", "drive \"d\" {\n  path = \"/dev/null\"\n}\n" + read, ""},
 		{"after a purge", "drive \"d\" {\n  path = \"/dev/null\"\n  writable = true\n}\nprecondition \"erase\" {\n  pattern = \"purge\"\n  method = \"format\"\n  destructive = true\n}\n" + read, "Read After Purge"},

@@ -46,6 +46,9 @@ type wallClock struct{ start time.Time }
 func (c wallClock) now() time.Duration { return time.Since(c.start) }
 
 func (c wallClock) sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -205,7 +208,9 @@ func (ep *epoch) done(b int) {
 }
 
 // consume is the accelerator: it waits for each batch in turn, then
-// computes, and gives the batch's read-ahead back to the readers.
+// computes, and gives the batch's read-ahead back to the readers. Its
+// compute time is the time it slept: a loaded host wakes a sleeper late,
+// and that delay is the accelerator's, not time it waited for storage.
 func (ep *epoch) consume(ctx context.Context, shape loaderShape, clock loaderClock, t *loaderTotals) error {
 	for b := range ep.ready {
 		waitFrom := clock.now()
@@ -214,13 +219,14 @@ func (ep *epoch) consume(ctx context.Context, shape loaderShape, clock loaderClo
 		case <-ctx.Done():
 			return context.Cause(ctx)
 		}
-		t.wait.Record(uint64(max(clock.now()-waitFrom, 0)))
+		computeFrom := clock.now()
+		t.wait.Record(uint64(max(computeFrom-waitFrom, 0)))
 		if err := clock.sleep(ctx, shape.compute); err != nil {
 			return context.Cause(ctx)
 		}
 		t.batches++
 		t.samples += uint64(shape.batch)
-		t.compute += shape.compute
+		t.compute += clock.now() - computeFrom
 		for range shape.batch {
 			ep.credit <- struct{}{}
 		}

@@ -58,7 +58,7 @@ func execute(ctx context.Context, t driver.Target, w workload.Workload, live fun
 		return executeReplay(ctx, t, w, live, sys, interval)
 	}
 	if w.Dataloader() {
-		return runDataloader(ctx, t, w, sys, wallClock{start: time.Now()})
+		return runDataloader(ctx, t, w, sys)
 	}
 	r, err := prepare(t, w, sys)
 	if err != nil {
