@@ -297,6 +297,23 @@ type ReplayStats struct {
 	// (at that cap) did not keep up with the trace.
 	SlotWaits int64 `json:"slot_waits"`
 	IODepth   int   `json:"iodepth"`
+	// Trace is the trace's own statistics, of the replayed disk over the
+	// whole file (what drivebench trace stat prints), to set beside what
+	// the replay measured; nil when they could not be read.
+	Trace *TraceStat `json:"trace_stat,omitempty"`
+}
+
+// TraceStat is the part of a trace's statistics (trace.Stats) a replay
+// keeps: its reads and writes, their bytes, its duration, its read and
+// sequential shares, and its queue depth where the trace has completions.
+type TraceStat struct {
+	IOs           int64   `json:"ios"`
+	Bytes         int64   `json:"bytes"`
+	DurationNs    int64   `json:"duration_ns"`
+	ReadPct       float64 `json:"read_pct"`
+	SequentialPct float64 `json:"sequential_pct"`
+	// QueueDepthP99 is 0 when the trace has no completions.
+	QueueDepthP99 uint64 `json:"queue_depth_p99,omitempty"`
 }
 
 // KeptUp reports whether every I/O found a free slot at its scheduled

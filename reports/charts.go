@@ -29,6 +29,7 @@ const (
 	chartSummaryHook   = "summary_chart"
 	chartGrid          = "grid"
 	chartLadder        = "latency_ladder"
+	chartReplayLag     = "replay_lag"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -136,6 +137,9 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 	if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
 		lat := seriesLatencyName(long)
 		add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
+	}
+	if slices.ContainsFunc(entries, func(e entry) bool { return len(lagSeries(e)) >= 2 }) {
+		add(chartReplayLag, "", sec.Profile+": issue lag over the schedule", func() *plot.Chart { return replayLagChart(sec.Profile, entries) })
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
 		add(chartPercentiles, "", percentileTitle(sec.Profile, headline), func() *plot.Chart { return percentileChart(sec.Profile, entries) })

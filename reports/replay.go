@@ -4,7 +4,9 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/workload"
+	"math"
 )
 
 // Replay is what a row's trace replay did beside its I/O figures: the
@@ -42,6 +44,25 @@ type Replay struct {
 	// bytes; KeptUp that every I/O found a free slot at its time.
 	Faithful bool `json:"faithful"`
 	KeptUp   bool `json:"kept_up"`
+	// ReadPct is the share of reads among the I/Os the replay completed.
+	ReadPct float64 `json:"read_pct"`
+	// Stat is the trace's own statistics (drivebench trace stat), of the
+	// replayed disk over the whole file; absent when the run could not
+	// read them.
+	Stat *TraceStat `json:"trace_stat,omitempty"`
+	// LagSeries is the lag over the schedule, a sample an interval.
+	LagSeries []metrics.LagSample `json:"lag_series"`
+}
+
+// TraceStat is a trace's own rate, read and sequential shares and queue
+// depth, to set beside what its replay measured.
+type TraceStat struct {
+	IOPS          float64 `json:"iops"`
+	BW            float64 `json:"bw_bytes"`
+	ReadPct       float64 `json:"read_pct"`
+	SequentialPct float64 `json:"sequential_pct"`
+	// QueueDepthP99 is 0 for a trace without completions.
+	QueueDepthP99 uint64 `json:"queue_depth_p99"`
 }
 
 // replayOf is the replay figures of a step's result; nil for a step that
@@ -55,7 +76,11 @@ func replayOf(w *workload.Workload, res *metrics.Result) *Replay {
 		TraceIOs: st.TraceIOs, TraceBytes: st.TraceBytes, IssuedIOs: st.IssuedIOs, IssuedBytes: st.IssuedBytes,
 		TraceReads: st.TraceReads, TraceWrites: st.TraceWrites, WritesSkipped: st.WritesSkipped, WritesRead: st.WritesRead,
 		Flushes: st.Flushes, Discards: st.Discards, TraceNs: st.TraceNs, ScheduleNs: st.ScheduleNs, SlotWaits: st.SlotWaits,
-		LagMaxNs: st.Lag.Max, Faithful: st.IssuedIOs == st.TraceIOs && st.IssuedBytes == st.TraceBytes, KeptUp: st.KeptUp()}
+		LagMaxNs: st.Lag.Max, Faithful: st.IssuedIOs == st.TraceIOs && st.IssuedBytes == st.TraceBytes, KeptUp: st.KeptUp(),
+		ReadPct: readShare(res), Stat: traceStat(st.Trace), LagSeries: st.LagSeries}
+	if r.LagSeries == nil {
+		r.LagSeries = []metrics.LagSample{}
+	}
 	for _, p := range st.Lag.Percentiles {
 		switch p.P {
 		case 50:
@@ -65,6 +90,34 @@ func replayOf(w *workload.Workload, res *metrics.Result) *Replay {
 		}
 	}
 	return r
+}
+
+// readShare is the percentage of reads among a result's I/Os.
+func readShare(res *metrics.Result) float64 {
+	var reads, all uint64
+	if res.Read != nil {
+		reads, all = res.Read.IOs, res.Read.IOs
+	}
+	if res.Write != nil {
+		all += res.Write.IOs
+	}
+	if all == 0 {
+		return 0
+	}
+	return 100 * float64(reads) / float64(all)
+}
+
+// traceStat is the trace's own figures as rates; nil without them.
+func traceStat(ts *metrics.TraceStat) *TraceStat {
+	if ts == nil {
+		return nil
+	}
+	out := &TraceStat{ReadPct: ts.ReadPct, SequentialPct: ts.SequentialPct, QueueDepthP99: ts.QueueDepthP99}
+	if ts.DurationNs > 0 {
+		sec := float64(ts.DurationNs) / 1e9
+		out.IOPS, out.BW = float64(ts.IOs)/sec, float64(ts.Bytes)/sec
+	}
+	return out
 }
 
 // orReplay is a replay's writes, "replay" when it replays them.
@@ -77,26 +130,50 @@ func orReplay(writes string) string {
 
 // replayTables writes, under a profile's table, each replayed row's
 // trace against what the replay did.
-func replayTables(d *document, t *ProfileResult) {
+func replayTables(d *document, t *ProfileResult, u bwUnit) {
 	for _, r := range t.Rows {
 		if r.Replay == nil {
 			continue
 		}
 		rp := r.Replay
 		d.para(plain("Replay of "), mono(rp.File), plain(" ("+rp.Format+") at speed "+speedText(rp.Speed)+", iodepth cap "+format.Count(float64(rp.IODepth))+", writes "+rp.Writes+":"))
-		d.table([]column{{title: "Figure"}, {title: "Trace", numeric: true}, {title: "Replay", numeric: true}}, [][]string{
-			{"I/Os", format.Count(float64(rp.TraceIOs)), format.Count(float64(rp.IssuedIOs))},
-			{"bytes", format.Count(float64(rp.TraceBytes)), format.Count(float64(rp.IssuedBytes))},
-			{"reads / writes", format.Count(float64(rp.TraceReads)) + " / " + format.Count(float64(rp.TraceWrites)), ""},
-			{"writes skipped / read instead", format.Count(float64(rp.WritesSkipped)) + " / " + format.Count(float64(rp.WritesRead)), ""},
-			{"flushes (fsync) / trims left out", format.Count(float64(rp.Flushes)) + " / " + format.Count(float64(rp.Discards)), ""},
-			{"duration", format.Duration(rp.TraceNs), format.Duration(rp.ScheduleNs)},
-			{"lag p50 / p99 / max", "", format.Latency(float64(rp.LagP50Ns)) + " / " + format.Latency(float64(rp.LagP99Ns)) + " / " + format.Latency(float64(rp.LagMaxNs))},
-			{"I/Os that waited for a slot", "", format.Count(float64(rp.SlotWaits))},
-		})
+		d.table([]column{{title: "Figure"}, {title: "Trace", numeric: true}, {title: "Replay", numeric: true}}, replayRows(rp, r.Total, u))
 		d.para(plain(replaySentence(rp)))
 	}
 }
+
+// replayRows are the rows of a replay's table: the trace's counts and
+// duration against the replay's, its own statistics against what the
+// replay measured (total holds the row's figures), and the lag.
+func replayRows(rp *Replay, total *Figures, u bwUnit) [][]string {
+	n := func(v int64) string { return format.Count(float64(v)) }
+	rows := [][]string{
+		{"I/Os", n(rp.TraceIOs), n(rp.IssuedIOs)},
+		{"bytes", n(rp.TraceBytes), n(rp.IssuedBytes)},
+		{"reads / writes", n(rp.TraceReads) + " / " + n(rp.TraceWrites), ""},
+		{"writes skipped / read instead", n(rp.WritesSkipped) + " / " + n(rp.WritesRead), ""},
+		{"flushes (fsync) / trims left out", n(rp.Flushes) + " / " + n(rp.Discards), ""},
+		{"duration", format.Duration(rp.TraceNs), format.Duration(rp.ScheduleNs)},
+	}
+	if st := rp.Stat; st != nil && total != nil {
+		qd := "—"
+		if st.QueueDepthP99 > 0 {
+			qd = format.Count(float64(st.QueueDepthP99))
+		}
+		rows = append(rows,
+			[]string{"IOPS (trace stat: whole trace)", format.Count(st.IOPS), format.Count(total.IOPS)},
+			[]string{string(u), u.number(st.BW), u.number(total.BWBytes)},
+			[]string{"read share", format.Plain(round1(st.ReadPct)) + " %", format.Plain(round1(rp.ReadPct)) + " %"},
+			[]string{"sequential share", format.Plain(round1(st.SequentialPct)) + " %", ""},
+			[]string{"queue depth p99 / iodepth cap", qd, n(int64(rp.IODepth))})
+	}
+	return append(rows,
+		[]string{"lag p50 / p99 / max", "", format.Latency(float64(rp.LagP50Ns)) + " / " + format.Latency(float64(rp.LagP99Ns)) + " / " + format.Latency(float64(rp.LagMaxNs))},
+		[]string{"I/Os that waited for a slot", "", n(rp.SlotWaits)})
+}
+
+// round1 rounds a share to a tenth.
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
 
 // speedText is a replay's speed: "1x", "0 (as fast as allowed)".
 func speedText(speed float64) string {
@@ -117,4 +194,44 @@ func replaySentence(rp *Replay) string {
 		return s + "; the drive kept up: every I/O found a free slot at its scheduled time."
 	}
 	return s + "; the drive did not keep up: " + format.Count(float64(rp.SlotWaits)) + " I/Os were due while all " + format.Count(float64(rp.IODepth)) + " slots were busy."
+}
+
+// lagSeries is the lag series of an entry's replay; nil for a profile
+// that replays nothing.
+func lagSeries(e entry) []metrics.LagSample {
+	for _, r := range e.table.Rows {
+		if r.Replay != nil {
+			return r.Replay.LagSeries
+		}
+	}
+	return nil
+}
+
+// replayLagChart draws each replay's issue lag against its schedule, on
+// a log scale: the median and the largest of each interval (an interval
+// holds too few I/Os for its p99 to differ from its maximum; the table
+// gives the replay's p99).
+func replayLagChart(profile string, entries []entry) *plot.Chart {
+	c := &plot.Chart{Title: profile + ": issue lag over the schedule"}
+	var xs, lags []float64
+	for i, e := range entries {
+		lines := []plot.Line{
+			{Name: e.label + " median", Color: plot.SeriesColor(i), Dashed: true},
+			{Name: e.label + " max", Color: plot.SeriesColor(i)},
+		}
+		for _, smp := range lagSeries(e) {
+			xs = append(xs, smp.T)
+			for j, v := range []uint64{smp.P50Ns, smp.MaxNs} {
+				// a lag of 0 has no place on a log scale
+				if v > 0 {
+					lags = append(lags, float64(v))
+					lines[j].Points = append(lines[j].Points, plot.Point{X: smp.T, Y: float64(v)})
+				}
+			}
+		}
+		c.Lines = append(c.Lines, lines...)
+	}
+	c.X = plot.LinearAxis("Schedule (s)", xs, true, format.Trim)
+	c.Y = plot.LogAxis("Lag", lags, format.ShortLatency)
+	return c
 }

@@ -445,7 +445,7 @@ func resultTable(d *document, s *Summary, t *ProfileResult) {
 	d.richTable(cols, rows)
 	thermalNotes(d, t)
 	roundsTable(d, s, t)
-	replayTables(d, t)
+	replayTables(d, t, u)
 }
 
 // tableWarnings lists the warnings recorded on a table's steps, each

@@ -618,7 +618,7 @@ type Section struct {
 type ChartRef struct {
 	// Kind is one of sweep_iops, sweep_latency, heatmap, rate_curve,
 	// series_time, thermal_time, series_written, percentiles,
-	// latency_ladder, steady_state, grid and summary_chart.
+	// latency_ladder, replay_lag, steady_state, grid and summary_chart.
 	Kind string `json:"kind"`
 	// File is the SVG file's path relative to the report:
 	// "charts/4k-random-read-percentiles.svg".

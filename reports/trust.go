@@ -85,7 +85,10 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		setTail(row.Write, res.Write, nil, cols)
 		if measured(res.Read) || measured(res.Write) {
 			def := res.LatencyOf()
-			if def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec) {
+			switch {
+			case def == metrics.LatencyEngine && row.Replay != nil:
+				def += " replay"
+			case def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec):
 				def += " paced"
 			}
 			latencies[def] = append(latencies[def], pointText(*row, curve))
@@ -247,10 +250,11 @@ func dropColumn(t *ProfileResult, p float64) {
 
 // latencyDefinitions say in words what each latency definition measures.
 var latencyDefinitions = map[string]string{
-	metrics.LatencyEngine:            "drivebench's own, from each I/O's submission to its completion",
-	metrics.LatencyEngine + " paced": "drivebench's own under a rate limit, from the moment each I/O was due to its completion, so time spent queued behind slow I/Os counts",
-	metrics.LatencyFioLat:            "fio's total latency (lat), from each I/O's submission to its completion: the span drivebench measures",
-	metrics.LatencyFioClat:           "fio's completion latency (clat), from the moment the kernel accepted each I/O to its completion; it leaves out the submission time (slat), so it reads lower than drivebench's latency or fio's lat",
+	metrics.LatencyEngine:             "drivebench's own, from each I/O's submission to its completion",
+	metrics.LatencyEngine + " paced":  "drivebench's own under a rate limit, from the moment each I/O was due to its completion, so time spent queued behind slow I/Os counts",
+	metrics.LatencyEngine + " replay": "drivebench's own for a trace replay, from the moment the trace scheduled each I/O to its completion, so an I/O that waited for a free slot counts its wait",
+	metrics.LatencyFioLat:             "fio's total latency (lat), from each I/O's submission to its completion: the span drivebench measures",
+	metrics.LatencyFioClat:            "fio's completion latency (clat), from the moment the kernel accepted each I/O to its completion; it leaves out the submission time (slat), so it reads lower than drivebench's latency or fio's lat",
 }
 
 // latencySentence says which latency a table's figures hold: one

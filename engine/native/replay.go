@@ -190,9 +190,10 @@ func executeReplay(ctx context.Context, t driver.Target, w workload.Workload, li
 	if err != nil {
 		return nil, err
 	}
-	res, runErr := r.supervise(ctx, w, live, interval)
+	res, runErr := r.supervise(ctx, w, live, r.replay.sampleInterval(interval))
 	if res != nil {
 		res.Replay = r.replay.stats(res, w)
+		res.Replay.Trace = traceStat(&r.replay.spec)
 	}
 	if err := r.close(); err != nil && runErr == nil {
 		runErr = err
@@ -306,6 +307,47 @@ func (rp *replayState) place(offset, size int64) int64 {
 // of the pass that starts at trace time passStart (skip excluded).
 func (rp *replayState) due(at, passStart time.Duration) int64 {
 	return int64(float64(at-rp.spec.Skip+passStart) / rp.spec.Speed)
+}
+
+// Samples a replay's series holds at least, where the engine's interval
+// allows: a trace of a few seconds is charted over its own time, not in
+// two points.
+const (
+	replaySamples     = 200
+	minReplayInterval = 10 * time.Millisecond
+)
+
+// sampleInterval is the interval of the replay's series and lag
+// samples: the engine's, or shorter for a short schedule, so that the
+// series has replaySamples samples, but no shorter than
+// minReplayInterval.
+func (rp *replayState) sampleInterval(interval time.Duration) time.Duration {
+	schedule := time.Duration(float64(rp.survey.window) * float64(rp.spec.LoopCount()) / max(rp.spec.Speed, 1e-9))
+	if rp.spec.Speed == 0 {
+		return interval
+	}
+	d := min(interval, max(minReplayInterval, schedule/replaySamples))
+	rp.interval, rp.windowEnd = int64(d), int64(d)
+	return d
+}
+
+// traceStat is the trace's own statistics, of the replayed disk; nil
+// when the trace cannot be read again.
+func traceStat(spec *workload.Replay) *metrics.TraceStat {
+	f, err := trace.Open(spec.Path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	st, err := trace.Characterize(f, spec.Device)
+	if err != nil {
+		return nil
+	}
+	ts := &metrics.TraceStat{IOs: st.Reads + st.Writes, Bytes: st.Bytes, DurationNs: st.DurationNS, ReadPct: st.ReadPct, SequentialPct: st.SequentialPct}
+	if st.QueueDepth != nil {
+		ts.QueueDepthP99 = st.QueueDepth.P99
+	}
+	return ts
 }
 
 // replayer is the I/O method of a replay: a dispatcher feeding psync

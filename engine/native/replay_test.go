@@ -154,6 +154,12 @@ func TestReplayIssuesTheTrace(t *testing.T) {
 	if sampled != 2004 {
 		t.Errorf("the lag series counts %d I/Os, want the 2,000 reads and writes and 4 flushes", sampled)
 	}
+	if ts := rp.Trace; ts == nil || ts.IOs != 2000 || ts.Bytes != bytes || ts.ReadPct < 66.6 || ts.ReadPct > 66.7 {
+		t.Errorf("trace stat %+v; want the trace's 2,000 reads and writes, %d bytes, 66.65 %% reads", ts, bytes)
+	}
+	if len(res.Series) < 5 {
+		t.Errorf("%d samples over a 100 ms replay: want a series in 10 ms intervals", len(res.Series))
+	}
 	if want := int64(1999 * 50 * time.Microsecond); rp.TraceNs < want {
 		t.Errorf("trace time %d ns, want at least the trace's %d", rp.TraceNs, want)
 	}
