@@ -302,10 +302,8 @@ func buildSpec(entries []results.SpecEntry) []SpecEntry {
 		if values == nil {
 			values = map[string]float64{}
 		}
-		out = append(out, SpecEntry{
-			Name: e.Name, Values: values, RW: e.RW, BS: e.BS,
-			IODepth: e.IODepth, NumJobs: e.NumJobs, State: e.State, PCIeGen: e.PCIeGen,
-		})
+		e.Values = values
+		out = append(out, e)
 	}
 	return out
 }

@@ -254,19 +254,9 @@ type DriveIdentity struct {
 	Mismatches []string `json:"mismatches"`
 }
 
-// SpecEntry is a spec-sheet claim with the conditions it holds under. A
-// zero condition was not stated by the vendor.
-type SpecEntry struct {
-	Name string `json:"name"`
-	// Values are the claimed figures by metric: iops, bw (bytes/s), lat_us.
-	Values  map[string]float64 `json:"values"`
-	RW      string             `json:"rw,omitempty"`
-	BS      int64              `json:"bs,omitempty"`
-	IODepth int                `json:"iodepth,omitempty"`
-	NumJobs int                `json:"numjobs,omitempty"`
-	State   string             `json:"state,omitempty"`
-	PCIeGen int                `json:"pcie_gen,omitempty"`
-}
+// SpecEntry is a spec-sheet claim with the conditions it holds under, as
+// the manifest keeps it. A zero condition was not stated by the vendor.
+type SpecEntry = results.SpecEntry
 
 // Methodology is how the run was done, as the plan wrote it.
 type Methodology struct {
