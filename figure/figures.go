@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
@@ -161,18 +162,25 @@ var Figures = []Figure{
 	},
 }
 
+// legacyPercentiles are the percentiles that expectations
+// (result.read.lat.p99_us) and hooks (lat_ns.p["99"]) named before the
+// registry; their rows keep those names as old ones.
+var legacyPercentiles = []float64{50, 90, 95, 99, 99.9, 99.99}
+
 // percentile is the row of a completion-latency percentile. Its spec
-// sheet key, expectation and hook names are as metrics.LatencyPercentile
-// reads them where the canonical name has an underscore (p999_us); old
-// adds the old names other places had.
+// sheet key and catalog column are as metrics.LatencyPercentile reads
+// them where the canonical name has an underscore (p999_us); old adds the
+// old names other places had to those of a legacy percentile.
 func percentile(p float64, name string, in Place, old map[Place][]string, doc string) Figure {
 	if old == nil {
 		old = map[Place][]string{}
 	}
 	pct := strings.ReplaceAll(strings.TrimPrefix(name, "p"), "_", ".")
 	digits := strings.ReplaceAll(name, "_", "")
-	old[Expect] = append(old[Expect], "lat."+digits+"_us")
-	old[Hook] = append(old[Hook], `lat_ns.p["`+pct+`"]`)
+	if slices.Contains(legacyPercentiles, p) {
+		old[Expect] = append(old[Expect], "lat."+digits+"_us")
+		old[Hook] = append(old[Hook], `lat_ns.p["`+pct+`"]`)
+	}
 	f := Figure{
 		Name: name, Title: strings.ReplaceAll(name, "_", ".") + " latency", Unit: Nanoseconds, Better: Lower,
 		Latency: Completion, Percentile: p, Merge: Histogram, Whole: true, In: in, Old: old, Doc: doc,
