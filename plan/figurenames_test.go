@@ -109,3 +109,21 @@ func TestSteadyStateMetrics(t *testing.T) {
 		}
 	}
 }
+
+// TestExpectationFigures loads and evaluates an expectation on each
+// figure the figure registry gives expectations.
+func TestExpectationFigures(t *testing.T) {
+	for _, key := range figure.Keys(figure.Expect) {
+		src := fmt.Sprintf("drive \"scratch\" {\n  size     = \"64MiB\"\n  writable = true\n}\n\nprofile \"r\" {\n  rw      = \"randread\"\n  runtime = \"1s\"\n  expect  = result.read.%s < 10\n}\n", key)
+		p, sources, diags := Load(writeFile(t, t.TempDir(), "plan.hcl", src), LoadOptions{})
+		if len(diags) > 0 {
+			var b strings.Builder
+			_ = sources.WriteDiagnostics(&b, diags, 0, false)
+			t.Fatalf("result.read.%s:\n%s", key, b.String())
+		}
+		j, err := p.Profiles[0].Expect[0].Eval(Measured{Read: &DirMeasure{Figures: map[string]float64{key: 7}}}, nil)
+		if want := "result.read." + key + " = 7"; err != nil || !j.Holds || len(j.Values) != 1 || j.Values[0] != want {
+			t.Errorf("result.read.%s < 10 with 7: %+v, %v; want it to hold, showing %s", key, j, err, want)
+		}
+	}
+}
