@@ -147,6 +147,8 @@ var Figures = []Figure{
 		"Latency that 99.9 % of the I/Os beat."),
 	percentile(99.99, "p99_99", Expect|Spec|Hook|Column|Option, map[Place][]string{Option: {"p99.99"}},
 		"Latency that 99.99 % of the I/Os beat."),
+	percentile(99.999, "p99_999", Expect|Hook, nil,
+		"Latency that 99.999 % of the I/Os beat; it rests on 10 I/Os only once a point has 1,000,000."),
 	{
 		Name: "service_mean", Title: "mean service latency", Unit: Nanoseconds, Better: Lower, Latency: Service, Merge: Histogram,
 		In:   Report,

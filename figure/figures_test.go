@@ -12,7 +12,7 @@ import (
 var point = &metrics.DirStats{
 	IOs: 60000, Bytes: 245760000, IOPS: 1000, BW: 4096000,
 	Lat: metrics.LatencySummary{Min: 10000, Max: 900000, Mean: 50000, Stddev: 7000, Percentiles: []metrics.Percentile{
-		{P: 50, Ns: 40000}, {P: 90, Ns: 60000}, {P: 95, Ns: 70000}, {P: 99, Ns: 100000}, {P: 99.9, Ns: 300000}, {P: 99.99, Ns: 800000},
+		{P: 50, Ns: 40000}, {P: 90, Ns: 60000}, {P: 95, Ns: 70000}, {P: 99, Ns: 100000}, {P: 99.9, Ns: 300000}, {P: 99.99, Ns: 800000}, {P: 99.999, Ns: 850000},
 	}},
 	Service: &metrics.LatencySummary{Mean: 30000, Percentiles: []metrics.Percentile{{P: 99, Ns: 90000}}},
 }
@@ -22,7 +22,7 @@ var point = &metrics.DirStats{
 func TestRead(t *testing.T) {
 	want := map[string]float64{
 		"iops": 1000, "bw": 4096000, "mean": 50000, "min": 10000, "max": 900000, "stddev": 7000,
-		"p50": 40000, "p90": 60000, "p95": 70000, "p99": 100000, "p99_9": 300000, "p99_99": 800000,
+		"p50": 40000, "p90": 60000, "p95": 70000, "p99": 100000, "p99_9": 300000, "p99_99": 800000, "p99_999": 850000,
 		"service_mean": 30000, "service_p99": 90000,
 	}
 	for _, f := range Figures {
