@@ -129,3 +129,26 @@ func TestMarkKey(t *testing.T) {
 		t.Error("a chart without marks keys them")
 	}
 }
+
+// TestLongTitleWraps: a title wider than the chart is set on two lines
+// and the plot moves down by one, where it ran past the chart's edge.
+func TestLongTitleWraps(t *testing.T) {
+	short := "4k-random-read: IOPS by iodepth"
+	long := "64k-random-read on cm9 (KIOXIA KCM9XRJE15T3, S/N X4E0A01ZT1A8, FW 0102): bandwidth by iodepth and numjobs"
+	if got := titleLines(short); len(got) != 1 || got[0] != short {
+		t.Errorf("titleLines(%q) = %q", short, got)
+	}
+	got := titleLines(long)
+	if len(got) != 2 || strings.Join(got, " ") != long {
+		t.Fatalf("titleLines(long) = %q, want two lines of it", got)
+	}
+	for _, line := range got {
+		if textWidth(line)*1.3 > chartWidth-32 {
+			t.Errorf("line %q is wider than the chart", line)
+		}
+	}
+	c := &Chart{Title: long, X: LinearAxis("x", []float64{0, 1}, true, format.Trim), Y: LinearAxis("y", []float64{0, 1}, true, format.Trim)}
+	if p := newCanvas(c); p.top != plotTop+titleLine {
+		t.Errorf("the plot starts at %v, want one title line lower, %v", p.top, plotTop+titleLine)
+	}
+}
