@@ -144,7 +144,7 @@ func cmdReport(ctx context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.out, filepath.Join(dir, f))
 	}
 	if *junit != "" {
-		writeJUnit(io, *junit, dir)
+		writeJUnit(io, *junit, dir, rep)
 		fmt.Fprintln(io.out, *junit)
 	}
 	return code

@@ -119,8 +119,9 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 		Observe:    observe,
 		HookLimits: rf.limits,
 	})
+	var report *reports.Summary
 	if err == nil {
-		err = reportRun(ctx, p, dir, compare, rf.limits, outcome)
+		report, err = reportRun(ctx, p, dir, compare, rf.limits, outcome)
 	}
 	prog.finish(outcome)
 	if outcome != nil {
@@ -129,7 +130,7 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 	switch {
 	case rf.junit == "":
 	case outcome != nil:
-		writeJUnit(io, rf.junit, dir)
+		writeJUnit(io, rf.junit, dir, report)
 	case err != nil && !errors.Is(err, context.Canceled):
 		// Refused before the first step (a device not marked writable, say).
 		writeJUnitFile(io, rf.junit, func() ([]byte, error) { return reports.JUnitPlanError(p.Name, err.Error(), err.Error()) })
@@ -142,16 +143,17 @@ func runPlan(ctx context.Context, fs *flagSet, pf *planFlags, rf runFlags, event
 
 // reportRun writes the reports of a run that went through, which loads
 // the results folder once, runs the summary hook on what it loaded and
-// renders it; a hook that failed counts as a failed step.
-func reportRun(ctx context.Context, p *plan.Plan, dir string, compare []string, limits script.Limits, o *engine.Outcome) error {
-	_, hook, err := writeReports(ctx, p, dir, p.Report.Formats, compare, limits)
+// renders it, and returns the report's model; a hook that failed counts
+// as a failed step.
+func reportRun(ctx context.Context, p *plan.Plan, dir string, compare []string, limits script.Limits, o *engine.Outcome) (*reports.Summary, error) {
+	s, hook, err := writeReports(ctx, p, dir, p.Report.Formats, compare, limits)
 	if err != nil {
-		return fmt.Errorf("write reports: %w", err)
+		return nil, fmt.Errorf("write reports: %w", err)
 	}
 	if hook != nil && hook.Error != "" {
 		o.SummaryFailed(hook)
 	}
-	return nil
+	return s, nil
 }
 
 // runLockRemedy says what to do when another process holds the results
@@ -284,12 +286,15 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 }
 
 // writeJUnit writes the JUnit XML of a results folder, rendered from its
-// records like the other reports.
-func writeJUnit(io stdio, path, dir string) {
+// records like the other reports: from s, the report's model the reports
+// were written from, or, when nil, from the folder dir.
+func writeJUnit(io stdio, path, dir string, s *reports.Summary) {
 	writeJUnitFile(io, path, func() ([]byte, error) {
-		s, err := reports.Load(dir)
-		if err != nil {
-			return nil, err
+		if s == nil {
+			var err error
+			if s, err = reports.Load(dir); err != nil {
+				return nil, err
+			}
 		}
 		return reports.JUnit(s)
 	})
