@@ -1,11 +1,14 @@
 package native
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -282,4 +285,95 @@ func TestReplayRefusedBeforeAnyIO(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReplayDevice replays one disk of a trace of two: only its I/Os
+// are issued.
+func TestReplayDevice(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "two.iolog")
+	if err := os.WriteFile(trace, []byte("fio version 3 iolog\n0 /dev/sda add\n0 /dev/sdb add\n"+
+		"10 /dev/sda read 0 4096\n20 /dev/sdb write 4096 8192\n30 /dev/sda read 8192 4096\n40 /dev/sdb read 0 512\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path, _ := patternFile(t, t.TempDir(), 1<<20)
+	sys := &recordingSys{}
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20}, replayWorkload(trace, 4, workload.Replay{Speed: 1, Device: "/dev/sdb"}), nil, sys, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byPlace(issued(sys))
+	want := []transfer{{op: opRead, offset: 0, length: 512}, {op: opWrite, offset: 4096, length: 8192}}
+	if !slices.Equal(got, want) || res.Replay.TraceIOs != 2 || res.Replay.IssuedBytes != 8704 {
+		t.Errorf("issued %v (%d I/Os, %d bytes); want /dev/sdb's %v", got, res.Replay.IssuedIOs, res.Replay.IssuedBytes, want)
+	}
+}
+
+// TestReplayStreams replays a trace of 600,000 I/Os as fast as the cap
+// allows under a memory limit 24 MiB above what the program uses, and
+// checks that the heap stayed within it (and 4 MiB for the collector's
+// lag): the dispatcher reads the trace as it goes and keeps counts,
+// histograms and a lag sample an interval. The trace reader allocates
+// about 150 bytes a line, 90 MB in all, which the collector frees; a
+// replay that kept 40 bytes an I/O would hold 24 MB it could not free.
+func TestReplayStreams(t *testing.T) {
+	if testing.Short() {
+		t.Skip("replays 600,000 I/Os (-short)")
+	}
+	const limit = 24 << 20
+	peak := replayPeakHeap(t, 600_000, limit)
+	t.Logf("the heap grew by at most %d bytes over the replay of 600,000 I/Os", peak)
+	if peak > limit+4<<20 {
+		t.Errorf("the heap grew by %d bytes, past the %d-byte limit: the replay holds the trace", peak, limit)
+	}
+}
+
+// replayPeakHeap replays a trace of n 512-byte reads at speed 0 under a
+// memory limit of limit bytes above what the program holds, and returns
+// the heap's peak growth while it ran, sampled every millisecond.
+func replayPeakHeap(t *testing.T, n int, limit int64) int64 {
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big.iolog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintf(w, "fio version 3 iolog\n0 /dev/vdb add\n")
+	for i := range n {
+		fmt.Fprintf(w, "%d /dev/vdb read %d 512\n", i, int64(i)*7919%2048*512)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	path, _ := patternFile(t, dir, 1<<20)
+	runtime.GC()
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(memoryInUse()) + limit))
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	base, peak := int64(m.HeapInuse), int64(0)
+	done := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(time.Millisecond):
+				runtime.ReadMemStats(&m)
+				peak = max(peak, int64(m.HeapInuse)-base)
+			}
+		}
+	}()
+	res, err := execute(context.Background(), driver.Target{Path: path, Capacity: 1 << 20},
+		replayWorkload(f.Name(), 4, workload.Replay{Speed: 0}), nil, unixSyscalls{}, time.Second)
+	close(done)
+	<-sampled
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Replay.IssuedIOs != int64(n) || res.Replay.TraceIOs != int64(n) {
+		t.Fatalf("issued %d of %d I/Os", res.Replay.IssuedIOs, res.Replay.TraceIOs)
+	}
+	return peak
 }
