@@ -28,37 +28,92 @@ type PageQuery struct {
 // distributionPercentiles are the points of each group's latency curve.
 var distributionPercentiles = []float64{1, 5, 10, 25, 50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99}
 
-// WritePage writes the fleet page into dir and returns its path.
+// WritePage writes the fleet page into dir, with each of its charts
+// beside it as an SVG and a PNG file (charts/fleet-spread.svg,
+// charts/fleet-spread.png), for a page or a post that takes no SVG; it
+// removes the chart files of an earlier page it no longer draws, and
+// returns the page's path.
 func (c *Catalog) WritePage(ctx context.Context, dir string, q PageQuery) (string, error) {
-	page, err := c.Page(ctx, q)
+	page, charts, err := c.page(ctx, q)
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, pageChartsDir), 0o755); err != nil {
 		return "", err
+	}
+	keep := map[string]bool{}
+	for _, ch := range charts {
+		img, err := ch.chart.PNG()
+		if err != nil {
+			return "", err
+		}
+		for file, data := range map[string][]byte{ch.file(".svg"): ch.svg, ch.file(".png"): img} {
+			path := filepath.Join(dir, filepath.FromSlash(file))
+			if err := results.WriteFileAtomic(path, data); err != nil {
+				return "", err
+			}
+			keep[path] = true
+		}
+	}
+	stale, err := filepath.Glob(filepath.Join(dir, pageChartsDir, "fleet-*"))
+	if err != nil {
+		return "", err
+	}
+	for _, path := range stale {
+		if !keep[path] {
+			if err := os.Remove(path); err != nil {
+				return "", err
+			}
+		}
 	}
 	path := filepath.Join(dir, PageFile)
 	return path, results.WriteFileAtomic(path, page)
 }
 
-// Page renders the fleet page: one self-contained HTML file, its charts
-// inline SVG, no script and nothing loaded from elsewhere.
-func (c *Catalog) Page(ctx context.Context, q PageQuery) ([]byte, error) {
+// pageChartsDir is the folder beside the fleet page of its chart files.
+const pageChartsDir = "charts"
+
+// pageChart is a chart of the fleet page: inline in it as SVG, and
+// written beside it as files named by name.
+type pageChart struct {
+	name  string
+	chart *plot.Chart
+	svg   []byte
+}
+
+func newPageChart(name string, c *plot.Chart) pageChart {
+	return pageChart{name: name, chart: c, svg: c.SVG()}
+}
+
+// file is the chart's file with the extension, relative to the page.
+func (ch pageChart) file(ext string) string { return pageChartsDir + "/" + ch.name + ext }
+
+// SVG is the chart inline, for the template.
+func (ch pageChart) SVG() template.HTML { return template.HTML(ch.svg) }
+
+// PNG and SVGFile are the chart's files, for the template's links.
+func (ch pageChart) PNG() string     { return ch.file(".png") }
+func (ch pageChart) SVGFile() string { return ch.file(".svg") }
+
+// page renders the fleet page: one self-contained HTML file, its charts
+// inline SVG, no script and nothing loaded from elsewhere; and its charts,
+// which WritePage writes beside it.
+func (c *Catalog) page(ctx context.Context, q PageQuery) ([]byte, []pageChart, error) {
 	fleet, err := c.Fleet(ctx, FleetQuery{Point: q.Point, Figure: q.Figure, GroupBy: "model", Filter: q.Filter})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	byFW, err := c.Fleet(ctx, FleetQuery{Point: q.Point, Figure: q.Figure, GroupBy: "firmware", Filter: q.Filter})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	trend, err := c.Trend(ctx, TrendQuery{Point: q.Point, Figure: q.Figure, By: "firmware", Filter: q.Filter})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	rollup, err := c.Rollup(ctx, q.Filter)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	v := pageView{
 		Title:   fmt.Sprintf("Fleet: %s %s, %s", fleet.Profile, orNoSweep(fleet.Point), fleet.Direction),
@@ -66,32 +121,32 @@ func (c *Catalog) Page(ctx context.Context, q PageQuery) ([]byte, error) {
 		Figure:  q.Figure,
 		Catalog: c.Where,
 		Filter:  filterText(q.Filter),
-		Dist:    template.HTML(distributionChart(fleet).SVG()),
-		Spread:  template.HTML(spreadChart(fleet).SVG()),
+		Dist:    newPageChart("fleet-distribution", distributionChart(fleet)),
+		Spread:  newPageChart("fleet-spread", spreadChart(fleet)),
 		Groups:  splitFleetTable(FleetTable(fleet, true), fleet),
 		ByFW:    splitFleetTable(FleetTable(byFW, true), byFW),
 		TrendT:  TrendTable(trend, true),
 		Rollup:  RollupTable(rollup),
 		MADs:    OutlierMADs,
 	}
-	for _, c := range trendCharts(trend) {
-		v.Trends = append(v.Trends, template.HTML(c.SVG()))
+	for i, c := range trendCharts(trend) {
+		v.Trends = append(v.Trends, newPageChart(fmt.Sprintf("fleet-trend-%d", i+1), c))
 	}
 	for _, g := range fleet.Groups {
 		v.Members = append(v.Members, groupView{Name: g.Model, Median: FormatFigure(fleet.Unit, g.Median), MAD: FormatFigure(fleet.Unit, g.MAD), Drives: memberRows(fleet, g)})
 	}
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, v); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return b.Bytes(), nil
+	return b.Bytes(), append([]pageChart{v.Dist, v.Spread}, v.Trends...), nil
 }
 
 type pageView struct {
 	Title, Figure, Catalog, Filter string
 	Fleet                          *Fleet
-	Dist, Spread                   template.HTML
-	Trends                         []template.HTML
+	Dist, Spread                   pageChart
+	Trends                         []pageChart
 	Groups, ByFW                   []*Table
 	TrendT, Rollup                 *Table
 	Members                        []groupView
@@ -370,6 +425,7 @@ tr.outlier td { background: var(--outlier); font-weight: 600; }
 figure { margin: 1rem 0; } figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
 .multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 440px), 1fr)); gap: .5rem 1.5rem; }
 .multiples figure { margin: .5rem 0; }
+.files { font-size: .8rem; color: var(--muted); }
 @media print {
   :root { color-scheme: light; --fg: #000; --muted: #333; --bg: #fff; --rule: #999; --cell-rule: #bbb; --head: #eee; --outlier: #fde8e0; }
   @page { margin: 15mm 12mm; }
@@ -384,6 +440,7 @@ figure { margin: 1rem 0; } figure svg { display: block; width: 100%; max-width: 
   tr, figure { break-inside: avoid; }
   figure svg { max-width: 100%; max-height: 110mm; }
   .multiples { grid-template-columns: 1fr 1fr; }
+  .files { display: none; }
 }
 </style>
 </head>
@@ -393,19 +450,20 @@ figure { margin: 1rem 0; } figure svg { display: block; width: 100%; max-width: 
 <p class="meta">Catalog {{.Catalog}}; {{.Filter}}. Each drive's latest run of the point. Percentiles are read from the merged
 histogram of each group's I/Os, never averaged. Outliers are drives more than {{.MADs}} median absolute deviations of
 their model's median {{.Figure}}.</p>
-{{define "table"}}<div class="scroll"><table>
+{{define "figure"}}<figure>{{.SVG}}<figcaption class="files"><a href="{{.PNG}}">PNG</a> · <a href="{{.SVGFile}}">SVG</a></figcaption></figure>
+{{end}}{{define "table"}}<div class="scroll"><table>
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td{{if wide .}} class="text"{{end}}>{{cell .}}</td>{{end}}</tr>
 {{end}}</table></div>{{if not .Rows}}<p>No rows.</p>{{end}}{{end}}
 <h2>Distribution per model</h2>
-<figure>{{.Dist}}</figure>
+{{template "figure" .Dist}}
 {{range .Groups}}{{template "table" .}}
 {{end}}
 <h2>Per firmware</h2>
 {{range .ByFW}}{{template "table" .}}
 {{end}}
 <h2>Spread and outliers</h2>
-<figure>{{.Spread}}</figure>
+{{template "figure" .Spread}}
 {{range .Members}}<h3>{{.Name}}: median {{.Median}}, MAD {{.MAD}}</h3>
 <div class="scroll"><table>
 <tr><th>serial</th><th>firmware</th><th>{{$.Figure}}</th><th>MADs from median</th><th>run</th><th>created</th></tr>
@@ -413,7 +471,7 @@ their model's median {{.Figure}}.</p>
 {{end}}</table></div>
 {{end}}
 <h2>Trend over firmware</h2>
-<div class="multiples">{{range .Trends}}<figure>{{.}}</figure>{{end}}</div>
+<div class="multiples">{{range .Trends}}{{template "figure" .}}{{end}}</div>
 {{template "table" .TrendT}}
 <h2>Roll-up of verdicts</h2>
 {{template "table" .Rollup}}

@@ -42,6 +42,31 @@ func TestFleetPage(t *testing.T) {
 		if n := strings.Count(text, "over firmware</title>"); n != 2 {
 			t.Errorf("%d trend charts, want one per model (2)", n)
 		}
+		// Each chart is beside the page as SVG and PNG, linked under it;
+		// a chart file the page no longer draws is removed.
+		stale := filepath.Join(out, "charts", "fleet-trend-9.png")
+		if err := os.WriteFile(stale, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := c.WritePage(context.Background(), out, PageQuery{
+			Point:  Point{Profile: "random.randread", Point: "iodepth=32,numjobs=4", Direction: "read"},
+			Figure: "mean",
+		}); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"fleet-distribution", "fleet-spread", "fleet-trend-1", "fleet-trend-2"} {
+			for _, ext := range []string{".svg", ".png"} {
+				if _, err := os.Stat(filepath.Join(out, "charts", name+ext)); err != nil {
+					t.Errorf("no chart file beside the page: %v", err)
+				}
+				if !strings.Contains(text, `href="charts/`+name+ext+`"`) {
+					t.Errorf("the page does not link charts/%s%s", name, ext)
+				}
+			}
+		}
+		if _, err := os.Stat(stale); !os.IsNotExist(err) {
+			t.Errorf("a stale chart file stays: %v", err)
+		}
 		browser.CheckSelfContained(t, page)
 		switch _, err := os.Stat(browser.Path); {
 		case err != nil:
