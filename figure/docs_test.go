@@ -54,8 +54,11 @@ func pct(f Figure) string {
 }
 
 func mergeText(m Merge) string {
-	if m == Add {
+	switch m {
+	case Add:
 		return "adding (rounds: mean)"
+	case Totals:
+		return "from the merged totals"
 	}
 	return "merged histograms"
 }

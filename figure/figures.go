@@ -16,6 +16,10 @@ const (
 	PerSecond   Unit = "IOPS" // I/Os per second
 	BytesPerSec Unit = "B/s"  // bytes per second
 	Nanoseconds Unit = "ns"   // a latency
+	// Share is a fraction of a whole, 0 to 1 (a dataloader's
+	// accelerator utilisation); SamplesPerSec a dataloader's rate.
+	Share         Unit = "share"
+	SamplesPerSec Unit = "samples/s"
 )
 
 // Better says which way a figure improves.
@@ -41,6 +45,9 @@ const (
 	// limit (metrics.DirStats.Service), without the time an I/O waited
 	// behind earlier ones; the completion latency without a limit.
 	Service Latency = "service"
+	// BatchWait is how long a dataloader's batch kept its accelerator
+	// waiting for its samples (metrics.Dataloader.BatchWait).
+	BatchWait Latency = "batch wait"
 )
 
 // Merge says how the figure of several jobs, hosts, directions or rounds
@@ -55,6 +62,9 @@ const (
 	// Histogram: read again from the merged histograms of every I/O;
 	// percentiles never average.
 	Histogram Merge = "histogram"
+	// Totals: read again from the merged totals it is the ratio of (a
+	// dataloader's compute time over its run time).
+	Totals Merge = "totals"
 )
 
 // Figure is one figure drivebench measures: every place that names,
@@ -88,8 +98,11 @@ type Figure struct {
 	// Doc is its description in docs/figures.md.
 	Doc string
 	// Read reads it, in Unit, from one direction's statistics, or both
-	// directions' merged (judging.TotalStats).
-	Read func(*metrics.DirStats) float64
+	// directions' merged (judging.TotalStats); ReadDataloader instead, for
+	// a figure of a dataloader step (place Dataloader), from what its
+	// accelerator saw. A row has one of the two.
+	Read           func(*metrics.DirStats) float64
+	ReadDataloader func(*metrics.Dataloader) float64
 }
 
 // Figures is the figure registry, in the order reports list figures.
@@ -162,6 +175,30 @@ var Figures = []Figure{
 		Doc:  "p99 of the service latency of a paced step.",
 		Read: func(d *metrics.DirStats) float64 { return float64(serviceQuantile(d, 99)) },
 	},
+	{
+		Name: "au", Title: "accelerator utilisation", Unit: Share, Better: Higher, Merge: Totals, In: Dataloader,
+		Doc:            "A dataloader's accelerator utilisation: its compute time over the run's length, 0 to 1.",
+		ReadDataloader: func(d *metrics.Dataloader) float64 { return d.AU },
+	},
+	{
+		Name: "samples_per_s", Title: "samples per second", Unit: SamplesPerSec, Better: Higher, Merge: Add, In: Dataloader,
+		Doc:            "Samples a dataloader's accelerator consumed per second of the run.",
+		ReadDataloader: func(d *metrics.Dataloader) float64 { return d.SamplesPerSec },
+	},
+	batchWait("batch_wait_mean", "mean batch wait", 0, "Mean time a batch kept the accelerator waiting for its samples.",
+		func(d *metrics.Dataloader) float64 { return d.BatchWait.Mean }),
+	batchWait("batch_wait_p50", "p50 batch wait", 50, "Batch wait that half the batches beat.",
+		func(d *metrics.Dataloader) float64 { return float64(d.BatchWait.Quantile(50)) }),
+	batchWait("batch_wait_p99", "p99 batch wait", 99, "Batch wait that 99 % of the batches beat.",
+		func(d *metrics.Dataloader) float64 { return float64(d.BatchWait.Quantile(99)) }),
+	batchWait("batch_wait_max", "maximum batch wait", 0, "The longest a batch kept the accelerator waiting.",
+		func(d *metrics.Dataloader) float64 { return float64(d.BatchWait.Max) }),
+}
+
+// batchWait is the row of a dataloader's batch-wait statistic.
+func batchWait(name, title string, p float64, doc string, read func(*metrics.Dataloader) float64) Figure {
+	return Figure{Name: name, Title: title, Unit: Nanoseconds, Better: Lower, Latency: BatchWait, Percentile: p,
+		Merge: Histogram, In: Dataloader, Doc: doc, ReadDataloader: read}
 }
 
 // legacyPercentiles are the percentiles that expectations

@@ -26,6 +26,9 @@ func TestRead(t *testing.T) {
 		"service_mean": 30000, "service_p99": 90000,
 	}
 	for _, f := range Figures {
+		if f.ReadDataloader != nil {
+			continue
+		}
 		w, ok := want[f.Name]
 		if !ok {
 			t.Errorf("figure %s: no expected value for the fixture point", f.Name)
@@ -44,6 +47,34 @@ func TestRead(t *testing.T) {
 	paced.Service = nil
 	if got := Lookup("service_p99").Read(&paced); got != 100000 {
 		t.Errorf("service_p99 of an unpaced point reads %v, want its completion p99 100000", got)
+	}
+}
+
+// loader is a fixture dataloader whose every figure differs from the
+// others.
+var loader = &metrics.Dataloader{AU: 0.75, SamplesPerSec: 1234, BatchWait: metrics.LatencySummary{Max: 90000, Mean: 20000,
+	Percentiles: []metrics.Percentile{{P: 50, Ns: 10000}, {P: 99, Ns: 80000}}}}
+
+// TestReadDataloader reads every dataloader row from the fixture, in
+// its unit and in an expectation's: a new row comes with its value here.
+func TestReadDataloader(t *testing.T) {
+	want := map[string]float64{"au": 0.75, "samples_per_s": 1234, "batch_wait_mean": 20000, "batch_wait_p50": 10000, "batch_wait_p99": 80000, "batch_wait_max": 90000}
+	for _, f := range In(Dataloader) {
+		w, ok := want[f.Name]
+		if !ok {
+			t.Errorf("figure %s: no expected value for the fixture dataloader", f.Name)
+			continue
+		}
+		inExpect := w
+		if f.Unit == Nanoseconds {
+			inExpect = w / 1e3
+		}
+		if got, gotExpect := f.ReadDataloader(loader), f.DataloaderValue(Dataloader, loader); got != w || gotExpect != inExpect {
+			t.Errorf("figure %s reads %v (%v in an expectation), want %v (%v)", f.Name, got, gotExpect, w, inExpect)
+		}
+	}
+	if keys := Keys(Dataloader); !slices.Equal(keys, []string{"au", "samples_per_s", "batch_wait_mean_us", "batch_wait_p50_us", "batch_wait_p99_us", "batch_wait_max_us"}) {
+		t.Errorf("a dataloader's expectation names %v", keys)
 	}
 }
 
@@ -67,11 +98,13 @@ func TestRows(t *testing.T) {
 	}
 	for _, f := range Figures {
 		switch {
-		case f.Name == "" || f.Title == "" || f.Doc == "" || f.Read == nil || f.In == 0:
-			t.Errorf("figure %q lacks a name, title, doc line, reader or place", f.Name)
+		case f.Name == "" || f.Title == "" || f.Doc == "" || (f.Read == nil) == (f.ReadDataloader == nil) || f.In == 0:
+			t.Errorf("figure %q lacks a name, title, doc line, reader (one of two) or place", f.Name)
+		case (f.ReadDataloader != nil) != (f.In == Dataloader):
+			t.Errorf("figure %s: a dataloader's figure is known in place %s alone, and only a dataloader's is", f.Name, Dataloader)
 		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":
 			t.Errorf("figure %s: unit %s with latency %q", f.Name, f.Unit, f.Latency)
-		case f.Merge != Add && f.Merge != Histogram:
+		case f.Merge != Add && f.Merge != Histogram && f.Merge != Totals:
 			t.Errorf("figure %s: merge %q", f.Name, f.Merge)
 		case !strings.HasSuffix(f.Doc, "."):
 			t.Errorf("figure %s: doc line %q is not a sentence", f.Name, f.Doc)

@@ -29,6 +29,9 @@ const (
 	// Option: the command-line flags compare -threshold and catalog
 	// -figure.
 	Option
+	// Dataloader: result.dataloader.<key> in a dataloader step's expect,
+	// latencies in µs (result.dataloader.batch_wait_p99_us).
+	Dataloader
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -39,6 +42,7 @@ var places = []struct {
 }{
 	{Expect, "expectation"}, {Spec, "spec sheet"}, {Hook, "hook"}, {Report, "report.json"},
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
+	{Dataloader, "dataloader expectation"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -67,7 +71,7 @@ func (f *Figure) Key(p Place) string {
 // suffix is the unit a place writes a figure of unit u in.
 func suffix(u Unit, p Place) string {
 	switch {
-	case u == Nanoseconds && p&(Expect|Spec) != 0:
+	case u == Nanoseconds && p&(Expect|Spec|Dataloader) != 0:
 		return "_us"
 	case u == Nanoseconds && p&(Hook|Report|Column) != 0:
 		return "_ns"
@@ -80,7 +84,7 @@ func suffix(u Unit, p Place) string {
 // Scale is what place p multiplies a value in Unit by: latencies are in
 // µs in expectations and spec sheets.
 func (f *Figure) Scale(p Place) float64 {
-	if f.Unit == Nanoseconds && p&(Expect|Spec) != 0 {
+	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader) != 0 {
 		return 1e-3
 	}
 	return 1
@@ -89,6 +93,11 @@ func (f *Figure) Scale(p Place) float64 {
 // Value reads the figure from d in place p's unit.
 func (f *Figure) Value(p Place, d *metrics.DirStats) float64 {
 	return f.Read(d) * f.Scale(p)
+}
+
+// DataloaderValue reads a dataloader figure from d in place p's unit.
+func (f *Figure) DataloaderValue(p Place, d *metrics.Dataloader) float64 {
+	return f.ReadDataloader(d) * f.Scale(p)
 }
 
 // Lookup returns the figure of canonical name name, nil when there is

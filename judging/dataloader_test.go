@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/drivebench/drivebench/metrics"
@@ -38,5 +39,20 @@ func TestAUVerdict(t *testing.T) {
 	}
 	if v := AU(&plan.Node{Name: "d / p"}, &results.Record{Result: &metrics.Result{}}); v != nil {
 		t.Errorf("a profile got an AU verdict %+v", v)
+	}
+}
+
+// TestDataloaderMeasured: an expectation sees every figure the registry
+// gives a dataloader, batch waits in µs, and no dataloader of a profile.
+func TestDataloaderMeasured(t *testing.T) {
+	d := &metrics.Dataloader{AU: 0.8, SamplesPerSec: 50, BatchWait: metrics.LatencySummary{Mean: 3000, Max: 9000,
+		Percentiles: []metrics.Percentile{{P: 50, Ns: 2000}, {P: 99, Ns: 8000}}}}
+	got := Measured(&metrics.Result{Dataloader: d}).Dataloader
+	want := map[string]float64{"au": 0.8, "samples_per_s": 50, "batch_wait_mean_us": 3, "batch_wait_p50_us": 2, "batch_wait_p99_us": 8, "batch_wait_max_us": 9}
+	if !maps.Equal(got, want) {
+		t.Errorf("result.dataloader = %v, want %v", got, want)
+	}
+	if m := Measured(&metrics.Result{}); m.Dataloader != nil {
+		t.Errorf("a profile's result.dataloader = %v", m.Dataloader)
 	}
 }

@@ -14,18 +14,18 @@ func Measured(res *metrics.Result) plan.Measured {
 	}
 }
 
-// dataloaderMeasure is result.dataloader: every one of
-// plan.DataloaderStats, the batch waits in µs.
+// dataloaderMeasure is result.dataloader: every figure the registry
+// gives a dataloader's expectations (plan.DataloaderStats), the batch
+// waits in µs.
 func dataloaderMeasure(d *metrics.Dataloader) map[string]float64 {
 	if d == nil {
 		return nil
 	}
-	w := d.BatchWait
-	return map[string]float64{
-		"au": d.AU, "samples_per_s": d.SamplesPerSec, "batch_wait_mean_us": w.Mean / 1e3,
-		"batch_wait_p50_us": float64(w.Quantile(50)) / 1e3, "batch_wait_p99_us": float64(w.Quantile(99)) / 1e3,
-		"batch_wait_max_us": float64(w.Max) / 1e3,
+	figures := map[string]float64{}
+	for _, f := range figure.In(figure.Dataloader) {
+		figures[f.Key(figure.Dataloader)] = f.DataloaderValue(figure.Dataloader, d)
 	}
+	return figures
 }
 
 // dirMeasure reads the figures an expectation names from one

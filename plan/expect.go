@@ -53,9 +53,10 @@ type Measured struct {
 	Dataloader map[string]float64
 }
 
-// DataloaderStats are the figures of result.dataloader: the accelerator
+// DataloaderStats are the figures of result.dataloader, as the figure
+// registry names them there (figure.Dataloader): the accelerator
 // utilisation (0 to 1), samples per second, and the batch waits in µs.
-var DataloaderStats = []string{"au", "samples_per_s", "batch_wait_mean_us", "batch_wait_p50_us", "batch_wait_p99_us", "batch_wait_max_us"}
+var DataloaderStats = figure.Keys(figure.Dataloader)
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
