@@ -164,7 +164,7 @@ func (d *blkparseDecoder) record() (blkEvent, error) {
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return blkEvent{}, d.errorAt(d.off, "the trace ends inside a record: %d of its %d bytes", n, blkRecord)
 	case err != nil:
-		return blkEvent{}, err
+		return blkEvent{}, d.errorAt(d.off+int64(n), "%v", err)
 	}
 	order, ok := blkOrder(rec[:])
 	if !ok || d.order != nil && order != d.order {

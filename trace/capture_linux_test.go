@@ -120,16 +120,6 @@ func TestCaptureLoopFio(t *testing.T) {
 	}
 }
 
-func readFile(t *testing.T, path string) []IO {
-	t.Helper()
-	f, err := Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	return readAll(t, f)
-}
-
 // subsequence says which I/O of want (op, offset, size) is not found in
 // got in order, "" when all are.
 func subsequence(want, got []IO) string {

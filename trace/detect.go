@@ -3,15 +3,23 @@ package trace
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
+	"io"
 )
 
 // Detect says which format a trace is in from its first bytes, which it
 // peeks at without consuming them.
 func Detect(r *bufio.Reader) (Format, error) {
-	head, _ := r.Peek(readBuffer)
-	if len(head) == 0 {
+	head, err := r.Peek(readBuffer)
+	switch {
+	case err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull):
+		return "", err
+	case len(head) == 0:
 		return "", errEmpty
+	}
+	if len(head) > 262 && string(head[257:262]) == "ustar" {
+		return "", errors.New("a tar archive, as some trace archives ship their traces: extract the trace from it first (tar -xf)")
 	}
 	if f, ok := detectIolog(head); ok {
 		return f, nil

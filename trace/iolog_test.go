@@ -1,11 +1,17 @@
 package trace
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,4 +172,48 @@ func fioCounts(t *testing.T, out []byte) fioJobCounts {
 	}
 	j := doc.Jobs[0]
 	return fioJobCounts{j.Read.TotalIOs, j.Write.TotalIOs, j.Sync.TotalIOs}
+}
+
+// TestCompressedAndArchived: a gzip-compressed trace reads as the trace;
+// a tar archive is refused with what to do, and so is a damaged gzip.
+func TestCompressedAndArchived(t *testing.T) {
+	plain, err := os.ReadFile(filepath.Join("testdata", "v3.iolog"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(plain)
+	zw.Close()
+	f, err := NewReader("v3.iolog.gz", bytes.NewReader(gz.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := readFile(t, filepath.Join("testdata", "v3.iolog"))
+	if got := readAll(t, f); f.Format() != IologV3 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s: %v, want %v", f.Format(), got, want)
+	}
+	bad := append(slices.Clone(gz.Bytes()[:20]), "fio version 3 iolog\n1 /f jump 0 1\n"...)
+	if err := readErr(bytes.NewReader(bad)); err == nil || err.Error() != "t (decompressed): flate: corrupt input before offset 21" {
+		t.Errorf("damaged gzip: %v", err)
+	}
+	var tarball bytes.Buffer
+	tw := tar.NewWriter(&tarball)
+	tw.WriteHeader(&tar.Header{Name: "2018-10-01-01.csv", Mode: 0o644, Size: int64(len(plain))})
+	tw.Write(plain)
+	tw.Close()
+	if err := readErr(bytes.NewReader(tarball.Bytes())); err == nil || !strings.Contains(err.Error(), "t: a tar archive, as some trace archives ship their traces: extract the trace from it first (tar -xf)") {
+		t.Errorf("tar archive: %v", err)
+	}
+}
+
+// readFile reads every I/O of the trace at path.
+func readFile(t *testing.T, path string) []IO {
+	t.Helper()
+	f, err := Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	return readAll(t, f)
 }

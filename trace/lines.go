@@ -30,7 +30,7 @@ func (l *lines) next() ([]byte, error) {
 	case errors.Is(err, bufio.ErrBufferFull):
 		return nil, l.errorf("the line is longer than %d KiB: this is not a text trace, or it is damaged", readBuffer>>10)
 	case err != nil && err != io.EOF:
-		return nil, err
+		return nil, l.errorf("%v", err)
 	}
 	line = bytes.TrimSuffix(line, []byte("\n"))
 	return bytes.TrimSuffix(line, []byte("\r")), nil

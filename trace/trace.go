@@ -2,6 +2,8 @@ package trace
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -116,6 +118,9 @@ type File struct {
 	last    time.Duration
 }
 
+// gzipMagic starts a gzip file (RFC 1952).
+var gzipMagic = []byte{0x1f, 0x8b}
+
 // readBuffer is the read-ahead of a trace: all Open holds of the file.
 const readBuffer = 256 << 10
 
@@ -135,9 +140,19 @@ func Open(path string) (*File, error) {
 }
 
 // NewReader reads a trace from r, named name in errors, its format
-// detected from its first bytes.
+// detected from its first bytes. A gzip-compressed trace, as the public
+// archives ship them (usr_0.csv.gz), is decompressed as it is read; its
+// errors name places in the decompressed data.
 func NewReader(name string, r io.Reader) (*File, error) {
 	br := bufio.NewReaderSize(r, readBuffer)
+	if head, _ := br.Peek(2); bytes.Equal(head, gzipMagic) {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, &Error{Name: name, Offset: -1, Msg: "a gzip file that cannot be read: " + err.Error()}
+		}
+		name += " (decompressed)"
+		br = bufio.NewReaderSize(zr, readBuffer)
+	}
 	format, err := Detect(br)
 	if err != nil {
 		return nil, &Error{Name: name, Offset: -1, Msg: err.Error()}
