@@ -10,7 +10,7 @@ import (
 
 // TestTestHooksOnExamples: the shipped examples' hook tests pass.
 func TestTestHooksOnExamples(t *testing.T) {
-	code, out, errOut := runCLI(t, "test-hooks", "../../examples/acceptance", "../../examples/apps")
+	code, out, errOut := runCLI(t, "test-hooks", "../../examples/acceptance", "../../examples/apps", "../../examples/ai")
 	if code != exitOK || !strings.HasSuffix(out, " passed, 0 failed\n") || strings.HasPrefix(out, "0 passed") {
 		t.Errorf("exit %d\n%s%s", code, out, errOut)
 	}
