@@ -72,7 +72,8 @@ func (o *Outcome) SummaryFailed(s *results.Summary) {
 // records: the plan's name and variables, the drives, every step in graph
 // order (an adaptive step's points after it) with its figures and
 // verdicts, every verdict, and every acceptance row. Figures use the
-// names of expectations: read.iops, read.bw (bytes/s), read.lat.p99_us.
+// names of expectations: read.iops, read.bw (bytes/s), read.p99_us (the
+// figure registry's, figure.Expect), and read.lat with the old names.
 func runModel(p *plan.Plan, m *results.Manifest, recs []*results.Record) map[string]any {
 	if m == nil {
 		m = &results.Manifest{}
