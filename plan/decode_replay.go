@@ -116,6 +116,8 @@ type traceFacts struct {
 	align  int64
 	writes bool
 	last   time.Duration
+	// first and lastIn are the times of the first and last I/O selected.
+	first, lastIn time.Duration
 }
 
 // readTrace resolves the trace's path, hashes it and reads it through,
@@ -142,7 +144,7 @@ func (l *loader) readTrace(file *hcl.Attribute, r *workload.Replay) *traceFacts 
 		l.errorAt(s, "Unreadable Trace", fmt.Sprintf("%s: %s. Give a trace in a format drivebench reads (drivebench trace stat FILE says whether it reads one).", r.File, err))
 		return nil
 	}
-	r.Format, r.HasWrites = facts.format, facts.writes
+	r.Format, r.HasWrites, r.Span = facts.format, facts.writes, facts.lastIn-facts.first
 	return l.checkTraceSelection(s, r, facts)
 }
 
@@ -218,6 +220,10 @@ func (f *traceFacts) add(x trace.IO, r *workload.Replay) {
 	if !in || !r.OnDevice(x.Device) || (x.Op != trace.Read && x.Op != trace.Write) {
 		return
 	}
+	if f.ios == 0 {
+		f.first = x.At
+	}
+	f.lastIn = x.At
 	f.ios++
 	f.writes = f.writes || x.Op == trace.Write
 	f.end = max(f.end, x.Offset+x.Size)

@@ -57,12 +57,16 @@ func (g *Graph) Estimate() time.Duration {
 	return total
 }
 
-// estimate is the expected duration of a workload on a drive: runtime and
+// estimate is the expected duration of a workload on a drive: a replay's
+// own (workload.Replay.Estimate); runtime and
 // ramp for a timed run; for a byte-count run, the bytes at
 // assumedBytesPerSecond when the number of bytes is known (io_size, or a
 // region of known size); the shorter of the two when both bound the run;
 // otherwise zero.
 func estimate(w *workload.Workload, d *Drive) time.Duration {
+	if w.Replay != nil {
+		return w.Replay.Estimate()
+	}
 	bytes := w.Bytes
 	switch {
 	case w.BytesPct > 0:

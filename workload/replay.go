@@ -26,6 +26,9 @@ type Replay struct {
 	// it when it checks the file), which the replay issues unless Writes
 	// says otherwise.
 	HasWrites bool `json:"has_writes,omitempty"`
+	// Span is the trace time from the window's first I/O to its last, as
+	// validate reads it, for the plan's estimate.
+	Span time.Duration `json:"span_ns,omitempty"`
 	// Speed scales the trace's time: 1 replays it as captured, 2 twice as
 	// fast; 0 issues every I/O as soon as the I/Os in flight allow.
 	Speed float64 `json:"speed"`
@@ -105,6 +108,16 @@ func (r *Replay) OnDevice(dev string) bool {
 // holds.
 func (r *Replay) ReadOnly() bool {
 	return r.Writes == "skip" || r.Writes == "read"
+}
+
+// Estimate is how long the replay is expected to take: its span, times
+// its loops, scaled by its speed; zero at speed 0, which depends on the
+// drive.
+func (r *Replay) Estimate() time.Duration {
+	if r.Speed <= 0 {
+		return 0
+	}
+	return time.Duration(float64(r.Span) * float64(r.LoopCount()) / r.Speed)
 }
 
 // LoopCount is how many times the window is replayed.
