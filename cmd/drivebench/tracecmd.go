@@ -247,6 +247,9 @@ func mixComment(s *trace.Stats, m *trace.Mix) []string {
 		fmt.Sprintf("(%s, %s I/Os, %s read and written", s.Format, format.Count(float64(s.IOs)), format.Bytes(uint64(s.Bytes))) + durationText(s) + "),",
 		"made by drivebench trace mix: read share, transfer sizes (to 512-byte sectors), random share and skew.",
 	}
+	if s.Device == "" && s.Devices > 1 {
+		lines = append(lines, fmt.Sprintf("It mixes the trace's %d devices, and has no zones: one device's mix is trace mix -device %s.", s.Devices, s.DeviceNames[0]))
+	}
 	if len(m.Zones) > 0 {
 		lines = append(lines, fmt.Sprintf("The zones are over the trace's span, %s from offset %s: give the profile that size.",
 			workload.FormatSize(m.SpanEnd-m.SpanStart), workload.FormatSize(m.SpanStart)))
