@@ -11,6 +11,8 @@
 # Scaled down to seconds on a scratch folder:
 #
 #   drivebench run -var-file examples/ai/smoke.vars.hcl examples/ai/dataloader.hcl
+#
+# (checkpoint.hcl takes the same variables, and the same smoke file.)
 
 variable "directory" {
   description = "Folder on the file system under test for the data sets."
@@ -23,8 +25,8 @@ variable "scale" {
   default     = 0.1
 }
 
-variable "epochs" {
-  description = "Passes over each data set; MLPerf Storage makes 5."
+variable "passes" {
+  description = "Epochs: passes over each data set; MLPerf Storage makes 5."
   type        = number
   default     = 5
 }
@@ -47,20 +49,20 @@ drive "fs" {
 dataloader "unet3d" {
   preset = "unet3d"
   scale  = var.scale
-  epochs = var.epochs
+  epochs = var.passes
   direct = var.direct
 }
 
 dataloader "resnet50" {
   preset = "resnet50"
   scale  = var.scale
-  epochs = var.epochs
+  epochs = var.passes
   direct = var.direct
 }
 
 dataloader "cosmoflow" {
   preset = "cosmoflow"
   scale  = var.scale
-  epochs = var.epochs
+  epochs = var.passes
   direct = var.direct
 }

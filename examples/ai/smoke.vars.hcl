@@ -2,7 +2,12 @@
 # they run end to end:
 #
 #   drivebench run -var-file examples/ai/smoke.vars.hcl examples/ai/dataloader.hcl
+#   drivebench run -var-file examples/ai/smoke.vars.hcl examples/ai/checkpoint.hcl
+#
+# A scale of 0.0005 keeps 7 unet3d files (one batch), 1 resnet50 file and
+# 263 cosmoflow files, and a llama3-8b checkpoint of 52.5 MB over its 8
+# ranks.
 
 directory = "/tmp/drivebench-ai-smoke"
-scale     = 0.0001
-epochs    = 1
+scale     = 0.0005
+passes    = 1
