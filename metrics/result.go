@@ -271,7 +271,8 @@ type ReplayStats struct {
 	TraceBytes  int64 `json:"trace_bytes"`
 	IssuedIOs   int64 `json:"issued_ios"`
 	IssuedBytes int64 `json:"issued_bytes"`
-	// TraceReads and TraceWrites split TraceIOs by the trace's direction;
+	// TraceReads and TraceWrites split TraceIOs by the direction the
+	// replay issues them in (a write read instead is a read);
 	// WritesSkipped and WritesRead are the trace's writes a read-only
 	// replay left out or read instead.
 	TraceReads    int64 `json:"trace_reads"`

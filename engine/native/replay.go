@@ -90,7 +90,7 @@ func classify(spec *workload.Replay, x trace.IO, c *replayCounts) (replayRequest
 			return replayDrop, opRead
 		case "read":
 			c.converted++
-			c.add(x.Size, true)
+			c.add(x.Size, false)
 			return replayIO, opRead
 		}
 		c.add(x.Size, true)

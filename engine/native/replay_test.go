@@ -16,6 +16,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/workload"
+	"golang.org/x/sys/unix"
 )
 
 // traceIO is one I/O of a test trace.
@@ -215,6 +216,9 @@ func TestReplayOptions(t *testing.T) {
 			}
 			if res.Replay.TraceIOs != c.traceIOs || res.Replay.IssuedIOs != c.traceIOs {
 				t.Errorf("trace %d, issued %d I/Os; want %d", res.Replay.TraceIOs, res.Replay.IssuedIOs, c.traceIOs)
+			}
+			if readOnly := sys.openFlags&unix.O_ACCMODE == unix.O_RDONLY; readOnly != (c.replay.Writes != "") {
+				t.Errorf("the target was opened read-only: %v; want read-only exactly when the replay writes nothing (writes = %q)", readOnly, c.replay.Writes)
 			}
 		})
 	}
