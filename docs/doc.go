@@ -26,3 +26,9 @@ var Catalog string
 //
 //go:embed trace.md
 var Trace string
+
+// Figures is figures.md: the figure registry's tables (every figure, its
+// unit and its name in each place) and how a report chooses its figures.
+//
+//go:embed figures.md
+var Figures string

@@ -155,7 +155,7 @@ func Resolve(p Place, name string) (f *Figure, old bool) {
 // `"lat_p99", the old steady_state metric name of the p99 latency, is
 // deprecated: write "p99" ...`.
 func (f *Figure) Deprecation(p Place, old string) string {
-	return fmt.Sprintf("%q, the old %s name of the %s, is deprecated: write %q, its name in the figure registry (docs/figures.md); the old name will stop working in a later release", old, p, f.Title, f.Key(p))
+	return fmt.Sprintf("%q, the old %s name of the %s, is deprecated: write %q, its name in the figure registry (drivebench help figures); the old name will stop working in a later release", old, p, f.Title, f.Key(p))
 }
 
 // UnknownError says that name is no figure of place p, and lists those

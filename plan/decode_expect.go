@@ -173,7 +173,7 @@ func (l *loader) checkOldLatencyRef(s site, dir, stat string) bool {
 		return false
 	}
 	l.warnAt(s, "Deprecated Figure Name", fmt.Sprintf(
-		"%s is the old name of the %s: write result.%s.%s, its name in the figure registry (docs/figures.md); result.%s.lat will stop working in a later release.",
+		"%s is the old name of the %s: write result.%s.%s, its name in the figure registry (drivebench help figures); result.%s.lat will stop working in a later release.",
 		s.name, f.Title, dir, f.Key(figure.Expect), dir))
 	return true
 }

@@ -44,7 +44,7 @@ func (r *Runtime) OldFigureNames(file string) []string {
 			return true
 		}
 		if fig, _ := figure.Resolve(figure.Hook, old); fig != nil {
-			notes = append(notes, fmt.Sprintf("%s: %s is the old name of the %s: write .%s, its name in the figure registry (docs/figures.md); lat_ns will stop working in a later release",
+			notes = append(notes, fmt.Sprintf("%s: %s is the old name of the %s: write .%s, its name in the figure registry (drivebench help figures); lat_ns will stop working in a later release",
 				at, old, fig.Title, fig.Key(figure.Hook)))
 		}
 		return false

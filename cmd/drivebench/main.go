@@ -195,6 +195,7 @@ type helpTopic struct {
 var helpTopics = []helpTopic{
 	{"plan", "the plan language: every block, attribute and function (docs/plan-language.md)", docs.PlanLanguage},
 	{"hooks", "expectations, acceptance and Starlark hooks (docs/hooks.md)", docs.Hooks},
+	{"figures", "every figure: its unit, which way is better, its name in each place, and how a report chooses it (docs/figures.md)", docs.Figures},
 	{"catalog", "the catalog's commands and its schema, for SQL of your own (docs/catalog.md)", docs.Catalog},
 	{"trace", "the block trace formats drivebench reads, their units, and the trace commands (docs/trace.md)", docs.Trace},
 }

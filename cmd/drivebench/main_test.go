@@ -51,7 +51,7 @@ func TestHelpOnStdout(t *testing.T) {
 // the starter plan of init points to it.
 func TestHelpTopics(t *testing.T) {
 	for _, tt := range []struct{ topic, file string }{
-		{"plan", "plan-language.md"}, {"hooks", "hooks.md"}, {"catalog", "catalog.md"}, {"trace", "trace.md"},
+		{"plan", "plan-language.md"}, {"hooks", "hooks.md"}, {"figures", "figures.md"}, {"catalog", "catalog.md"}, {"trace", "trace.md"},
 	} {
 		doc, err := os.ReadFile(filepath.Join("..", "..", "docs", tt.file))
 		if err != nil {
