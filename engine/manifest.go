@@ -50,6 +50,9 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 		if n.Workload != nil {
 			s.RatePct = n.Workload.RatePct
 		}
+		if n.Checkpoint != nil {
+			s.Phase = n.Checkpoint.Phase
+		}
 		s.Point = slices.Clone(n.Point)
 		m.Steps = append(m.Steps, s)
 	}

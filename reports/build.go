@@ -89,6 +89,8 @@ func Build(m *results.Manifest, recs []*results.Record) *Summary {
 		Results:           buildResults(steps, rev, profileHeadlines(m.Profiles), unitOf(m.Units)),
 		Applications:      buildApplications(steps, rev),
 		Dataloaders:       buildDataloaders(steps, rev),
+		FileSets:          buildFileSets(steps),
+		Checkpoints:       buildCheckpoints(steps),
 		Comparables:       []Comparable{},
 		Preconditioning:   buildPreconditioning(steps, rev),
 		SteadyState:       buildSteadyState(steps, rev, unitOf(m.Units)),

@@ -30,6 +30,7 @@ const (
 	chartGrid          = "grid"
 	chartLadder        = "latency_ladder"
 	chartReplayLag     = "replay_lag"
+	chartCheckpoint    = "checkpoint"
 )
 
 // chartsDir is the folder beside the report that holds the chart files.
@@ -78,6 +79,17 @@ func planCharts(s *Summary) []plannedChart {
 			place: func(s *Summary, ref ChartRef) { s.Grids[i].Chart = ref.File },
 			ref:   ChartRef{Kind: chartGrid, Title: "Read and write on " + g.Drive, File: chartFile(used, "read-write", chartGrid, g.Drive)},
 			draw:  func() *plot.Chart { return gridChart(g, s.unit()) },
+		})
+	}
+	for i := range s.Checkpoints {
+		c := &s.Checkpoints[i]
+		if len(c.Passes) == 0 || c.Write == nil {
+			continue
+		}
+		out = append(out, plannedChart{
+			place: func(s *Summary, ref ChartRef) { s.Checkpoints[i].Chart = ref.File },
+			ref:   ChartRef{Kind: chartCheckpoint, Title: checkpointChartTitle(*c), File: chartFile(used, c.Name, chartCheckpoint, c.Drive)},
+			draw:  func() *plot.Chart { return checkpointChart(c) },
 		})
 	}
 	return append(out, hookCharts(s, used)...)

@@ -39,10 +39,7 @@ func setDataloaderFigures(run *DataloaderRun, rec *results.Record) {
 		run.ReadBW = finite(res.Read.BW)
 	}
 	if res.Files != nil {
-		for _, op := range res.Files.Ops {
-			run.Metadata = append(run.Metadata, MetadataOp{Op: op.Op, Count: op.Count, MeanNs: finite(op.Lat.Mean),
-				P50Ns: op.Lat.Quantile(50), P99Ns: op.Lat.Quantile(99), MaxNs: op.Lat.Max})
-		}
+		run.Metadata = metadataOps(res.Files.Ops)
 	}
 	if d.BatchWaitHist != nil || len(d.BatchWait.Percentiles) > 0 {
 		w := d.BatchWait

@@ -85,6 +85,11 @@ var goldenCases = []struct {
 	// postgres account: TPS, QPS and latency beside the steps that set
 	// the server up and stopped it.
 	{"postgres-oltp", func(t testing.TB) *Summary { return mustLoad(t, "postgres-oltp") }},
+	// MLPerf Storage's 8B checkpoint scaled to 21 MB, two passes of a
+	// file per rank written, flushed and read back after the page cache
+	// was dropped, and a zipf-skewed read of 64 small files in 4 folders
+	// whose setup was measured and whose files it removed, on tmpfs.
+	{"checkpoint", func(t testing.TB) *Summary { return mustLoad(t, "checkpoint") }},
 }
 
 // TestGolden renders each case in every format and compares every file

@@ -24,7 +24,7 @@ func review(s *Summary) *document {
 	d := &document{}
 	for _, section := range []func(*document, *Summary){
 		docHeader, docTestbed, docDrives, docMethodology, docComparables,
-		docResults, docGrids, docApplications, docDataloaders, docEarlierSteps, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
+		docResults, docGrids, docApplications, docDataloaders, docCheckpoints, docFileSets, docEarlierSteps, docSteadyState, docAcceptance, docHealth, docChecks, docConclusion,
 		docRunHistory, docProblems, docSummaryHook,
 	} {
 		section(d, s)

@@ -53,6 +53,13 @@ type Summary struct {
 	// Dataloaders lists the dataloader steps: what each one's accelerator
 	// saw of the reads, in step order.
 	Dataloaders []DataloaderRun `json:"dataloaders"`
+	// FileSets lists the steps that ran on file sets (a checkpoint's
+	// passes among them): each set and the file operations it timed, in
+	// step order.
+	FileSets []FileSetRun `json:"file_sets"`
+	// Checkpoints lists the checkpoint steps: each pass's seconds and
+	// bandwidth, in step order.
+	Checkpoints []CheckpointRun `json:"checkpoints"`
 	// Sections gathers each profile's tables, this run's drives and the
 	// comparables' alike, with the charts drawn from them and a ranking,
 	// in the order the profiles first ran.

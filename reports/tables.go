@@ -21,7 +21,7 @@ func buildResults(steps []step, rev *revisions, headlines map[string]string, u b
 	var tables [][]step
 	index := map[[2]string]int{}
 	for _, s := range steps {
-		if !s.is(kindProfile) && !s.is(kindAggregate) && !s.is(kindAdaptive) {
+		if !s.is(kindProfile) && !s.is(kindAggregate) && !s.is(kindAdaptive) || s.info.Phase != "" {
 			continue
 		}
 		key := [2]string{s.source(), s.info.Drive}

@@ -10,7 +10,7 @@ import (
 
 // goldenRuns are the golden reports under testdata/golden/ and the
 // results folders under testdata/ they were made from.
-var goldenRuns = []string{"quickstart", "review", "qemu", "vendor-acceptance", "latency-qos", "sysbench-fileio", "postgres-oltp"}
+var goldenRuns = []string{"quickstart", "review", "qemu", "vendor-acceptance", "latency-qos", "sysbench-fileio", "postgres-oltp", "checkpoint"}
 
 // TestGoldenSentencesTrue reads every sentence of the golden reports
 // and recomputes each number in them from report.json and the records
@@ -95,6 +95,10 @@ func TestFalseSentencesFound(t *testing.T) {
 		{"review", "90%, 100%; region: first 25% of capacity.", "90%, 100%; region: first 52% of capacity.", "method"},
 		{"qemu", "FW 7.2.22, 1.07 GB (reported by the drive)", "FW 7.2.22, 1.08 GB (reported by the drive)", "identity"},
 		{"qemu", "serial deadbeef, 1GiB).", "serial deadbeef, 2GiB).", "target"},
+		{"checkpoint", "8 ranks wrote 16.78 MB per pass", "4 ranks wrote 16.78 MB per pass", "checkpoint write"},
+		{"checkpoint", "per pass in 0.042 s (the slowest rank, mean of 2 passes)", "per pass in 0.024 s (the slowest rank, mean of 2 passes)", "checkpoint write"},
+		{"checkpoint", "51.8 MB/s for the slowest rank and 414.0 MB/s in all.", "51.8 MB/s for the slowest rank and 441.0 MB/s in all.", "checkpoint write"},
+		{"checkpoint", "read it back in 0.021 s, 117.6 MB/s", "read it back in 0.021 s, 171.6 MB/s", "checkpoint read-back"},
 		// A sentence with a number that no kind knows.
 		{"quickstart", "p99 stayed under 1 ms throughout.", "p99 stayed under 1 ms throughout. The drive wrote 5 GB.", ""},
 	}

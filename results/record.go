@@ -466,4 +466,8 @@ type StepInfo struct {
 	Round   int     `json:"round,omitempty"`
 	Rounds  int     `json:"rounds,omitempty"`
 	RatePct float64 `json:"rate_pct,omitempty"`
+	// Phase is set on a checkpoint's pass steps: "write" or "read"; the
+	// checkpoint's summary step tells them apart, and the reports show
+	// them there rather than as points of a profile.
+	Phase string `json:"phase,omitempty"`
 }

@@ -110,4 +110,5 @@ func init() {
 	sentenceKinds = append(sentenceKinds, healthKinds...)
 	sentenceKinds = append(sentenceKinds, dataloaderKinds...)
 	sentenceKinds = append(sentenceKinds, replayKinds...)
+	sentenceKinds = append(sentenceKinds, checkpointKinds...)
 }
