@@ -3,7 +3,6 @@ package native
 import (
 	"archive/tar"
 	"bufio"
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -11,10 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -22,6 +18,7 @@ import (
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/trace"
 	"github.com/drivebench/drivebench/workload"
 	"golang.org/x/sys/unix"
 )
@@ -43,12 +40,14 @@ const (
 )
 
 // TestReplayFidelity captures a real workload at the block layer of a
-// loop device (a tar extract and a database's write-and-fsync commits on
-// ext4, with the file system's journal and writeback), replays the
-// capture onto another loop device while capturing that one, and checks
-// that the second capture holds the same reads and writes (offset, size,
-// direction; the same multiset, exactly), the same number of flushes,
-// the first capture's order and its timing within the bounds above.
+// loop device (trace.StartCapture: a tar extract and a database's
+// write-and-fsync commits on ext4, with the file system's journal and
+// writeback), replays the capture onto another loop device while
+// capturing that one, and checks that the second capture holds the same
+// reads and writes (offset, size, direction; the same multiset, but for
+// splits by the block layer), as many flushes as the kernel made of the
+// replay's, the first capture's order and its timing within the bounds
+// above.
 func TestReplayFidelity(t *testing.T) {
 	testenv.Root(t, "it captures the block layer's events of loop devices (tracefs)")
 	testenv.Command(t, "tar", "tar")
@@ -61,29 +60,29 @@ func TestReplayFidelity(t *testing.T) {
 	dir := blockdevtest.Mount(t, src, "ext4")
 	tarball := makeTarball(t)
 
-	first := startBlockCapture(t, src)
+	capture := filepath.Join(t.TempDir(), "capture.iolog")
+	first := startCapture(t, src, capture)
 	if out, err := exec.Command("tar", "-xf", tarball, "-C", dir).CombinedOutput(); err != nil {
 		t.Fatalf("tar -xf: %v: %s", err, out)
 	}
 	commitTransactions(t, dir, 150)
 	unix.Sync()
-	original := first.stop(t)
+	first(t)
 
-	trace := filepath.Join(t.TempDir(), "capture.iolog")
-	writeCaptureIolog(t, trace, src, original)
 	dst := blockdevtest.LoopDevice(t, size)
-	second := startBlockCapture(t, dst)
-	w := workload.Workload{IODepth: 256, NumJobs: 1, Direct: true, Replay: &workload.Replay{Path: trace, File: "capture.iolog", Speed: 1}}
+	recapture := filepath.Join(t.TempDir(), "recapture.iolog")
+	second := startCapture(t, dst, recapture)
+	w := workload.Workload{IODepth: 256, NumJobs: 1, Direct: true, Replay: &workload.Replay{Path: capture, File: "capture.iolog", Speed: 1}}
 	res, err := Engine{}.Run(context.Background(), driver.Target{Path: dst, Capacity: size, BlockSize: 512}, w, nil)
-	replayed := second.stop(t)
+	second(t)
 	if err != nil {
 		t.Fatal(err)
 	}
-	replayed = slices.DeleteFunc(replayed, func(e blockEvent) bool { return probes.MatchString(e.comm) })
 
-	a, b := transfersOf(original), transfersOf(replayed)
+	a, flushesA := readCapture(t, capture)
+	b, flushesB := readCapture(t, recapture)
 	t.Logf("first capture: %d reads and writes, %d flushes over %s; replay: issued %d, lag p99 %s; second capture: %d reads and writes, %d flushes",
-		len(a), flushesOf(original), span(a), res.Replay.IssuedIOs, lagP99(res.Replay.Lag), len(b), flushesOf(replayed))
+		len(a), flushesA, span(a), res.Replay.IssuedIOs, lagP99(res.Replay.Lag), len(b), flushesB)
 	if len(a) < 200 {
 		t.Fatalf("the workload gave only %d reads and writes: too few to judge a replay", len(a))
 	}
@@ -94,8 +93,8 @@ func TestReplayFidelity(t *testing.T) {
 	// merges the flushes in flight at one time into one request, as it
 	// merged the first workload's, so the second capture has at most as
 	// many, and some.
-	if fa, fb := flushesOf(original), flushesOf(replayed); res.Replay.Flushes != int64(fa) || fb == 0 || fb > fa {
-		t.Errorf("the replay issued %d flushes, the second capture has %d, the first %d", res.Replay.Flushes, fb, fa)
+	if res.Replay.Flushes != int64(flushesA) || flushesB == 0 || flushesB > flushesA {
+		t.Errorf("the replay issued %d flushes, the second capture has %d, the first %d", res.Replay.Flushes, flushesB, flushesA)
 	}
 	pairs, missing, extra := matchTransfers(a, b)
 	pairs, missing, extra, split := matchSplit(pairs, missing, extra)
@@ -120,131 +119,52 @@ func lagP99(lag metrics.LatencySummary) time.Duration {
 	return 0
 }
 
-// blockEvent is one block_rq_issue event: a request as the driver got it.
-type blockEvent struct {
-	at     time.Duration
-	comm   string
-	rwbs   string
-	offset int64
-	size   int64
-}
-
-// blockCapture records the block_rq_issue events of one device in a
-// tracefs instance of its own, so that nothing else tracing is disturbed.
-type blockCapture struct {
-	instance string
-}
-
-// tracefsRoot is where tracefs is mounted.
-const tracefsRoot = "/sys/kernel/tracing"
-
-// startBlockCapture starts recording the issue events of dev.
-func startBlockCapture(t *testing.T, dev string) *blockCapture {
+// startCapture starts capturing the block layer's requests to dev into
+// the iolog file path, and returns the function that stops it, which
+// fails the test when the kernel lost events.
+func startCapture(t *testing.T, dev, path string) func(*testing.T) {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(tracefsRoot, "events/block/block_rq_issue")); err != nil {
-		if err := unix.Mount("nodev", tracefsRoot, "tracefs", 0, ""); err != nil {
-			testenv.Require(t, "tracefs", "mount -t tracefs nodev %s: %v", tracefsRoot, err)
-		}
-	}
-	var st unix.Stat_t
-	if err := unix.Stat(dev, &st); err != nil {
-		t.Fatal(err)
-	}
-	c := &blockCapture{instance: filepath.Join(tracefsRoot, "instances", fmt.Sprintf("drivebench-replay-%d-%d", os.Getpid(), st.Rdev))}
-	if err := os.Mkdir(c.instance, 0o755); err != nil {
-		testenv.Require(t, "a tracefs instance", "mkdir %s: %v", c.instance, err)
-	}
-	t.Cleanup(func() { _ = os.Remove(c.instance) })
-	kdev := unix.Major(st.Rdev)<<20 | unix.Minor(st.Rdev) // the kernel's dev_t, as the event holds it
-	c.write(t, "buffer_size_kb", "16384")
-	c.write(t, "trace_clock", "mono")
-	c.write(t, "events/block/block_rq_issue/filter", fmt.Sprintf("dev == %d", kdev))
-	c.write(t, "events/block/block_rq_issue/enable", "1")
-	c.write(t, "tracing_on", "1")
-	return c
-}
-
-func (c *blockCapture) write(t *testing.T, file, value string) {
-	t.Helper()
-	if err := os.WriteFile(filepath.Join(c.instance, file), []byte(value), 0o644); err != nil {
-		t.Fatalf("tracefs %s = %s: %v", file, value, err)
-	}
-}
-
-// issueLine is a block_rq_issue event as tracefs prints it:
-// "  fio-8451  [000] ..... 11741.021070: block_rq_issue: 7,3 RS 4096 () 31616 + 8 be,0,4 [fio]".
-var issueLine = regexp.MustCompile(`^\s*(.+)-\d+\s+\[\d+\]\s+\S+\s+(\d+)\.(\d{6}): block_rq_issue: \d+,\d+ (\S+) (\d+) \(.*?\) (\d+) \+ (\d+)`)
-
-// stop ends the capture and returns its events in time order; it fails
-// when the ring buffer lost any.
-func (c *blockCapture) stop(t *testing.T) []blockEvent {
-	t.Helper()
-	c.write(t, "tracing_on", "0")
-	c.write(t, "events/block/block_rq_issue/enable", "0")
-	stats, err := os.ReadFile(filepath.Join(c.instance, "per_cpu/cpu0/stats"))
-	if err == nil && !bytes.Contains(stats, []byte("overrun: 0\n")) {
-		t.Fatalf("the capture lost events:\n%s", stats)
-	}
-	raw, err := os.ReadFile(filepath.Join(c.instance, "trace"))
+	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var events []blockEvent
-	for line := range strings.Lines(string(raw)) {
-		m := issueLine.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		sec, _ := strconv.ParseInt(m[2], 10, 64)
-		us, _ := strconv.ParseInt(m[3], 10, 64)
-		bytes, _ := strconv.ParseInt(m[5], 10, 64)
-		sector, _ := strconv.ParseInt(m[6], 10, 64)
-		events = append(events, blockEvent{at: time.Duration(sec)*time.Second + time.Duration(us)*time.Microsecond,
-			comm: strings.TrimSpace(m[1]), rwbs: m[4], offset: sector * 512, size: bytes})
+	c, err := trace.StartCapture(dev, f)
+	if err != nil {
+		f.Close()
+		testenv.Require(t, "block tracing (tracefs)", "capturing %s: %v", dev, err)
 	}
-	slices.SortStableFunc(events, func(a, b blockEvent) int { return cmp.Compare(a.at, b.at) })
-	return events
+	return func(t *testing.T) {
+		t.Helper()
+		res, err := c.Stop()
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatalf("capturing %s: %v", dev, err)
+		}
+		if res.Lost > 0 {
+			t.Fatalf("the capture of %s lost %d events", dev, res.Lost)
+		}
+	}
 }
 
-// probes are the programs that read a device of their own accord when a
-// writer closes it (udev's rules run blkid): their reads are no part of
-// the replay.
-var probes = regexp.MustCompile(`udev|blkid`)
-
-// action is what fio's iolog calls the request: a flush ahead of it
-// (rwbs starting with F) is a sync of its own.
-func (e blockEvent) action() (flush bool, op string) {
-	rw := strings.TrimPrefix(e.rwbs, "F")
-	flush = rw != e.rwbs
-	switch {
-	case e.size == 0:
-	case strings.HasPrefix(rw, "W"):
-		op = "write"
-	case strings.HasPrefix(rw, "R"):
-		op = "read"
-	case strings.HasPrefix(rw, "D"):
-		op = "trim"
-	}
-	return flush, op
-}
-
-// writeCaptureIolog writes events as fio's iolog version 3.
-func writeCaptureIolog(t *testing.T, path, dev string, events []blockEvent) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "fio version 3 iolog\n0 %s add\n0 %s open\n", dev, dev)
-	for _, e := range events {
-		us := (e.at - events[0].at).Microseconds()
-		flush, op := e.action()
-		if flush {
-			fmt.Fprintf(&b, "%d %s sync 0 0\n", us, dev)
+// readCapture reads a captured iolog: its reads and writes, and how many
+// flushes it holds.
+func readCapture(t *testing.T, path string) (ios []capturedIO, flushes int) {
+	t.Helper()
+	err := eachIO(path, func(x trace.IO) bool {
+		switch x.Op {
+		case trace.Read, trace.Write:
+			ios = append(ios, capturedIO{at: x.At, key: fmt.Sprintf("%s %d+%d", x.Op, x.Offset, x.Size), op: x.Op.String(), offset: x.Offset, size: x.Size})
+		case trace.Flush:
+			flushes++
 		}
-		if op != "" {
-			fmt.Fprintf(&b, "%d %s %s %d %d\n", us, dev, op, e.offset, e.size)
-		}
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		return true
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
+	return ios, flushes
 }
 
 // capturedIO is a read or write of a capture.
@@ -253,26 +173,6 @@ type capturedIO struct {
 	key          string // direction, offset and size
 	op           string
 	offset, size int64
-}
-
-func transfersOf(events []blockEvent) []capturedIO {
-	var out []capturedIO
-	for _, e := range events {
-		if _, op := e.action(); op == "read" || op == "write" {
-			out = append(out, capturedIO{at: e.at - events[0].at, key: fmt.Sprintf("%s %d+%d", op, e.offset, e.size), op: op, offset: e.offset, size: e.size})
-		}
-	}
-	return out
-}
-
-func flushesOf(events []blockEvent) int {
-	n := 0
-	for _, e := range events {
-		if flush, _ := e.action(); flush {
-			n++
-		}
-	}
-	return n
 }
 
 func span(ios []capturedIO) time.Duration {
