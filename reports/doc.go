@@ -1,6 +1,7 @@
 // Package reports turns the records of a run into the documents people
 // read: report.md and report.html for reviewers, report.json for tools, and
-// the SVG charts they show; and it compares runs.
+// the SVG charts they show, each with a PNG beside it; and it compares
+// runs.
 //
 // Results are the product of a run and reports are views of them, so a
 // report is made from the results folder alone, at any time, without the
