@@ -1,7 +1,12 @@
 // Package browser loads HTML pages in a real headless Chromium for tests:
 // the pages drivebench writes (run reports, the catalog's fleet page) must
 // load with no console message and draw something at a phone's and a
-// desktop's size, and must be self-contained. It is for tests only.
+// desktop's size, printed and in dark mode, and must be self-contained.
+// It looks at them as a reviewer would: a script measures, at a desktop's
+// width and printed, that no table is wider than the page (cut, or to be
+// scrolled), and every line of every chart must have its legend entry.
+// Chromium is driven by its command line (--screenshot, --dump-dom), with
+// no protocol client to depend on. It is for tests only.
 package browser
 
 import (
