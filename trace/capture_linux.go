@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -228,8 +229,7 @@ func newInstance(root string, rdev uint64) (*instance, error) {
 	if err := os.Mkdir(in.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("make a tracefs instance: %w", err)
 	}
-	// 8 MiB a CPU holds about 80,000 events before the reader must catch up.
-	settings := [][2]string{{"buffer_size_kb", "8192"}}
+	settings := [][2]string{{"buffer_size_kb", strconv.Itoa(bufferKBPerCPU(runtime.NumCPU()))}}
 	for _, ev := range captureEvents {
 		settings = append(settings, [2]string{"events/" + ev + "/filter", fmt.Sprintf("dev == %d", rdev)}, [2]string{"events/" + ev + "/enable", "1"})
 	}
@@ -241,6 +241,11 @@ func newInstance(root string, rdev uint64) (*instance, error) {
 	}
 	return in, nil
 }
+
+// bufferKBPerCPU sizes the instance's ring buffer, which the kernel
+// holds for each CPU: 8 MiB a CPU (about 80,000 events before the reader
+// must catch up), 64 MiB in all at most, 1 MiB a CPU at least.
+func bufferKBPerCPU(cpus int) int { return max(1024, min(8192, 65536/max(cpus, 1))) }
 
 // removeStaleInstances removes the instances of captures whose process
 // is gone, killed before it could remove its own.
@@ -407,60 +412,86 @@ type blockEvent struct {
 	sectors  uint64
 }
 
+var (
+	issueTag    = []byte(": block_rq_issue: ")
+	completeTag = []byte(": block_rq_complete: ")
+)
+
 func parseBlockEvent(b []byte) (blockEvent, bool) {
-	line := string(b)
 	var ev blockEvent
-	head, rest, ok := strings.Cut(line, ": block_rq_issue: ")
-	if !ok {
-		if head, rest, ok = strings.Cut(line, ": block_rq_complete: "); !ok {
+	i := bytes.Index(b, issueTag)
+	tag := issueTag
+	if i < 0 {
+		if i = bytes.Index(b, completeTag); i < 0 {
 			return ev, false
 		}
-		ev.complete = true
+		ev.complete, tag = true, completeTag
 	}
-	us, ok := parseTraceTime(head[strings.LastIndexByte(head, ' ')+1:])
-	f := strings.Fields(rest)
-	paren := strings.LastIndex(rest, ") ")
-	if !ok || len(f) < 2 || paren < 0 {
+	us, ok := parseTraceTime(b[bytes.LastIndexByte(b[:i], ' ')+1 : i])
+	rest := b[i+len(tag):]
+	paren := bytes.LastIndex(rest, []byte(") "))
+	_, afterDev, _ := cutField(rest)
+	rwbs, _, _ := cutField(afterDev)
+	if !ok || paren < 0 || len(rwbs) == 0 {
 		return ev, false
 	}
-	after := strings.Fields(rest[paren+2:])
-	if len(after) < 3 || after[1] != "+" {
-		return ev, false
-	}
-	sector, err1 := strconv.ParseUint(after[0], 10, 64)
-	sectors, err2 := strconv.ParseUint(after[2], 10, 64)
-	if err1 != nil || err2 != nil || sector > 1<<54 {
+	sector, after, ok1 := cutUint(rest[paren+2:])
+	plus, after, _ := cutField(after)
+	sectors, _, ok2 := cutUint(after)
+	if !ok1 || !ok2 || string(plus) != "+" || sector > 1<<54 {
 		return ev, false
 	}
 	ev.us, ev.sector, ev.sectors = us, sector, sectors
-	ev.op, ok = rwbsOp(f[1], sectors)
+	ev.op, ok = rwbsOp(rwbs, sectors)
 	return ev, ok
 }
 
+// cutField returns the first space-separated field of b and what follows it.
+func cutField(b []byte) (field, rest []byte, ok bool) {
+	field, rest, _ = bytes.Cut(bytes.TrimLeft(b, " "), []byte(" "))
+	return field, rest, len(field) > 0
+}
+
+// cutUint reads the first field of b as a whole number.
+func cutUint(b []byte) (uint64, []byte, bool) {
+	field, rest, ok := cutField(b)
+	if !ok || len(field) > 19 {
+		return 0, rest, false
+	}
+	var v uint64
+	for _, c := range field {
+		if c < '0' || c > '9' {
+			return 0, rest, false
+		}
+		v = v*10 + uint64(c-'0')
+	}
+	return v, rest, true
+}
+
 // parseTraceTime reads a trace time, seconds with six decimals, in µs.
-func parseTraceTime(s string) (int64, bool) {
-	sec, frac, ok := strings.Cut(s, ".")
-	if !ok || len(frac) != 6 {
+func parseTraceTime(b []byte) (int64, bool) {
+	sec, frac, ok := bytes.Cut(b, []byte("."))
+	if !ok || len(frac) != 6 || len(sec) > 12 {
 		return 0, false
 	}
-	a, err1 := strconv.ParseInt(sec, 10, 64)
-	b, err2 := strconv.ParseInt(frac, 10, 64)
-	return a*1e6 + b, err1 == nil && err2 == nil && a < 1<<40
+	a, _, ok1 := cutUint(sec)
+	f, _, ok2 := cutUint(frac)
+	return int64(a)*1e6 + int64(f), ok1 && ok2
 }
 
 // rwbsOp reads the operation of a request from its rwbs letters (the
 // kernel's blk_fill_rwbs): F first for a flush, then W, R, D (discard),
 // N (none)...; a flush carries no data. A request of none of these (N,
 // a zone command) is not one a replay can issue: ok is false.
-func rwbsOp(rwbs string, sectors uint64) (op Op, ok bool) {
+func rwbsOp(rwbs []byte, sectors uint64) (op Op, ok bool) {
 	switch {
-	case strings.HasPrefix(rwbs, "F") && sectors == 0:
+	case rwbs[0] == 'F' && sectors == 0:
 		return Flush, true
-	case strings.ContainsRune(rwbs, 'D'):
+	case bytes.IndexByte(rwbs, 'D') >= 0:
 		return Discard, true
-	case strings.ContainsRune(rwbs, 'W'):
+	case bytes.IndexByte(rwbs, 'W') >= 0:
 		return Write, true
-	case strings.ContainsRune(rwbs, 'R'):
+	case bytes.IndexByte(rwbs, 'R') >= 0:
 		return Read, true
 	}
 	return 0, false

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"time"
 )
 
@@ -14,6 +15,7 @@ type IologWriter struct {
 	w    *bufio.Writer
 	file string
 	last time.Duration
+	line []byte
 	err  error
 }
 
@@ -31,7 +33,14 @@ var iologActions = [...]string{Read: "read", Write: "write", Flush: "sync", Disc
 // Write writes one I/O; At is its time since the start of the log.
 func (l *IologWriter) Write(x IO) error {
 	l.last = max(l.last, x.At)
-	l.printf("%d %s %s %d %d\n", x.At.Microseconds(), l.file, iologActions[x.Op], x.Offset, x.Size)
+	b := strconv.AppendInt(l.line[:0], x.At.Microseconds(), 10)
+	b = append(append(append(append(b, ' '), l.file...), ' '), iologActions[x.Op]...)
+	b = strconv.AppendInt(append(b, ' '), x.Offset, 10)
+	b = strconv.AppendInt(append(b, ' '), x.Size, 10)
+	l.line = append(b, '\n')
+	if l.err == nil {
+		_, l.err = l.w.Write(l.line)
+	}
 	return l.err
 }
 
