@@ -35,16 +35,24 @@ func ReplayFidelity(rec *results.Record) []results.Verdict {
 // 2,000 and 8,192,000: 10 I/Os and 40,960 bytes were not replayed".
 func ReplayFidelityMessage(traceIOs, traceBytes, issuedIOs, issuedBytes int64) string {
 	if traceIOs == issuedIOs && traceBytes == issuedBytes {
-		return fmt.Sprintf("the replay issued the trace's %s I/Os and %s bytes, exactly", count(traceIOs), count(traceBytes))
+		return fmt.Sprintf("the replay issued the trace's %s and %s bytes, exactly", IOCount(traceIOs), count(traceBytes))
 	}
 	diff := "not replayed"
 	if issuedIOs > traceIOs || issuedBytes > traceBytes {
 		diff = "more than the trace holds"
 	}
-	return fmt.Sprintf("the replay issued %s I/Os and %s bytes where the trace holds %s and %s: %s I/Os and %s bytes %s",
-		count(issuedIOs), count(issuedBytes), count(traceIOs), count(traceBytes), count(abs(traceIOs-issuedIOs)), count(abs(traceBytes-issuedBytes)), diff)
+	return fmt.Sprintf("the replay issued %s and %s bytes where the trace holds %s and %s: %s and %s bytes %s",
+		IOCount(issuedIOs), count(issuedBytes), count(traceIOs), count(traceBytes), IOCount(abs(traceIOs-issuedIOs)), count(abs(traceBytes-issuedBytes)), diff)
 }
 
 func count(n int64) string { return format.Count(float64(n)) }
+
+// IOCount writes a number of I/Os: "1 I/O", "2,000 I/Os".
+func IOCount(n int64) string {
+	if n == 1 {
+		return "1 I/O"
+	}
+	return count(n) + " I/Os"
+}
 
 func abs(n int64) int64 { return max(n, -n) }

@@ -20,9 +20,9 @@ func TestReplayFidelity(t *testing.T) {
 		{"exact", results.StatusOK, &metrics.ReplayStats{TraceIOs: 2000, TraceBytes: 8192000, IssuedIOs: 2000, IssuedBytes: 8192000},
 			results.VerdictPass, "the replay issued the trace's 2,000 I/Os and 8,192,000 bytes, exactly"},
 		{"short", results.StatusOK, &metrics.ReplayStats{TraceIOs: 2000, TraceBytes: 8192000, IssuedIOs: 1999, IssuedBytes: 8187904},
-			results.VerdictFail, "the replay issued 1,999 I/Os and 8,187,904 bytes where the trace holds 2,000 and 8,192,000: 1 I/Os and 4,096 bytes not replayed"},
+			results.VerdictFail, "the replay issued 1,999 I/Os and 8,187,904 bytes where the trace holds 2,000 and 8,192,000: 1 I/O and 4,096 bytes not replayed"},
 		{"more", results.StatusOK, &metrics.ReplayStats{TraceIOs: 10, TraceBytes: 40960, IssuedIOs: 11, IssuedBytes: 45056},
-			results.VerdictFail, "the replay issued 11 I/Os and 45,056 bytes where the trace holds 10 and 40,960: 1 I/Os and 4,096 bytes more than the trace holds"},
+			results.VerdictFail, "the replay issued 11 I/Os and 45,056 bytes where the trace holds 10 and 40,960: 1 I/O and 4,096 bytes more than the trace holds"},
 		{"interrupted", results.StatusInterrupted, &metrics.ReplayStats{TraceIOs: 10, IssuedIOs: 3}, "", ""},
 		{"no replay", results.StatusOK, nil, "", ""},
 	}

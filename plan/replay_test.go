@@ -23,16 +23,16 @@ func TestReplayProfile(t *testing.T) {
 		}
 		boot, login := byName["boot"].Workload, byName["login"].Workload
 		r := boot.Replay
-		if r == nil || !filepath.IsAbs(r.Path) || r.File != "traces/boot.iolog" || len(r.SHA256) != 64 || r.Format != "fio-iolog-v3" || r.HasWrites {
+		if r == nil || !filepath.IsAbs(r.Path) || r.File != "traces/boot.iolog" || len(r.SHA256) != 64 || r.Format != "fio-iolog-v3" || !r.HasWrites {
 			t.Fatalf("boot replay %+v", r)
 		}
-		if !login.Replay.HasWrites || !login.Writes() || boot.Writes() {
-			t.Errorf("login writes %v, boot writes %v: want the login's trace to write and the boot's to read", login.Writes(), boot.Writes())
+		if !login.Replay.HasWrites || !login.Writes() || !boot.Writes() {
+			t.Errorf("login writes %v, boot writes %v: want both traces' writes replayed (the boot's 3 are ext4's)", login.Writes(), boot.Writes())
 		}
-		if boot.IODepth != 32 || boot.Size != 512<<20 || !boot.Direct || boot.RW != "" {
+		if boot.IODepth != 32 || boot.Size != 0 || !boot.Direct || boot.RW != "" {
 			t.Errorf("boot workload %+v", boot)
 		}
-		span := 7170304*time.Microsecond - 509*time.Microsecond // the boot trace's last I/O and first
+		span := 6000700*time.Microsecond - 0*time.Microsecond // the boot trace's last I/O and first
 		if r.Span != span {
 			t.Errorf("span %s, want %s", r.Span, span)
 		}

@@ -193,7 +193,11 @@ func replaySentence(rp *Replay) string {
 	case rp.KeptUp:
 		return s + "; the drive kept up: every I/O found a free slot at its scheduled time."
 	}
-	return s + "; the drive did not keep up: " + format.Count(float64(rp.SlotWaits)) + " I/Os were due while all " + format.Count(float64(rp.IODepth)) + " slots were busy."
+	were := " were due"
+	if rp.SlotWaits == 1 {
+		were = " was due"
+	}
+	return s + "; the drive did not keep up: " + judging.IOCount(rp.SlotWaits) + were + " while all " + format.Count(float64(rp.IODepth)) + " slots were busy."
 }
 
 // lagSeries is the lag series of an entry's replay; nil for a profile

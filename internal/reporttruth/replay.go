@@ -20,10 +20,10 @@ var replayKinds = []kind{
 	},
 	{
 		name: "replay fidelity", in: "Results",
-		pattern: pattern(`The replay issued (?:the trace's {count:ios} I/Os and {count:bytes} bytes, exactly|` +
-			`{count:issued} I/Os and {count:issuedbytes} bytes where the trace holds {count:ios} and {count:bytes}: {count:dios} I/Os and {count:dbytes} bytes (?:not replayed|more than the trace holds)); ` +
+		pattern: pattern(`The replay issued (?:the trace's {count:ios} I/Os? and {count:bytes} bytes, exactly|` +
+			`{count:issued} I/Os? and {count:issuedbytes} bytes where the trace holds {count:ios} and {count:bytes}: {count:dios} I/Os? and {count:dbytes} bytes (?:not replayed|more than the trace holds)); ` +
 			`(?P<pace>at speed 0 it followed no schedule, so it has no lag|the drive kept up: every I/O found a free slot at its scheduled time|` +
-			`the drive did not keep up: {count:waits} I/Os were due while all {count:slots} slots were busy)\.`),
+			`the drive did not keep up: {count:waits} I/Os? (?:was|were) due while all {count:slots} slots were busy)\.`),
 		check: checkReplayFidelity,
 	},
 }

@@ -38,6 +38,7 @@ func TestReplayFigures(t *testing.T) {
 		{"as written", none, nil, ""},
 		{"not faithful", func(rec *results.Record) { rec.Result.Replay.IssuedIOs = 1990 }, nil, ""},
 		{"did not keep up", func(rec *results.Record) { rec.Result.Replay.SlotWaits = 12 }, nil, ""},
+		{"one I/O waited", func(rec *results.Record) { rec.Result.Replay.SlotWaits = 1 }, nil, ""},
 		{"trace count", none, func(md string) string { return strings.Replace(md, "trace's 2,000 I/Os", "trace's 2,001 I/Os", 1) }, "trace I/Os: says 2,001, the record has 2,000"},
 		{"kept up", none, func(md string) string {
 			return strings.Replace(md, "the drive kept up: every I/O found a free slot at its scheduled time", "the drive did not keep up: 3 I/Os were due while all 16 slots were busy", 1)
