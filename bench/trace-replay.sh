@@ -5,12 +5,13 @@
 # It captures a trace with fio's write_iolog (iolog version 3, timestamps in
 # microseconds): a 4 KiB random 70/30 read/write job paced by rate_iops=RATE
 # (fio applies it to reads and to writes each) for IOS I/Os, O_DIRECT. Then, ROUNDS times, fio replays it with
-# read_iolog (replay_no_stall=0: fio waits for each I/O's time) and
-# drivebench replays it (speed 1, iodepth 16, direct), the order of the two
+# read_iolog (replay_no_stall=0: fio waits for each I/O's time; libaio,
+# iodepth 16) and drivebench replays it (speed 1, iodepth 16, direct: both
+# keep up to 16 I/Os in flight), the order of the two
 # alternating, and the script prints each run's I/Os, IOPS over its runtime,
-# and its lag: for drivebench the issue lag it records per I/O (p50, p99,
-# max), for fio, which records none, its runtime beyond the trace's span
-# (the lag of its last I/O, drift included).
+# and its lag: for both, the runtime beyond the trace's span (the lag of
+# the last I/O's completion, drift included); for drivebench also the
+# issue lag it records per I/O (p50, p99, max), which fio does not record.
 #
 # Environment: DIR (work folder, default /tmp/drivebench-trace-bench; it must
 # accept O_DIRECT), IOS (default 4000), RATE (default 2000), ROUNDS (default 3).
@@ -48,7 +49,7 @@ profile "replay" {
 HCL
 
 run_fio() {
-	fio --name=replay --read_iolog=trace.iolog --replay_no_stall=0 --ioengine=psync --iodepth=1 --direct=1 \
+	fio --name=replay --read_iolog=trace.iolog --replay_no_stall=0 --ioengine=libaio --iodepth=16 --direct=1 \
 		--output-format=json --output=fio.json >/dev/null
 	python3 - "$span_us" <<'PY'
 import json, sys
@@ -66,11 +67,15 @@ run_drivebench() {
 	python3 - "$span_us" <<'PY'
 import json, sys
 span = float(sys.argv[1]) / 1e6
+import glob
 rows = json.load(open("out/report.json"))["results"][0]["rows"]
 r = rows[0]
 rp = r["replay"]
 iops = r["total"]["iops"]
-print(f"drivebench  I/Os {rp['issued_ios']:6d}  IOPS {iops:8.1f}  lag p50 {rp['lag_p50_ns']/1e3:8.1f} µs  p99 {rp['lag_p99_ns']/1e3:8.1f} µs  max {rp['lag_max_ns']/1e3:8.1f} µs  slot waits {rp['slot_waits']}  faithful {rp['faithful']}")
+rec = json.load(open(f"out/steps/{r['step_id']}.json"))
+rt = rec["result"]["runtime_ns"] / 1e9
+print(f"drivebench  I/Os {rp['issued_ios']:6d}  IOPS {iops:8.1f}  runtime {rt:.3f} s  lag at the end {1000*(rt-span):8.3f} ms  "
+      f"lag p50 {rp['lag_p50_ns']/1e3:.1f} µs  p99 {rp['lag_p99_ns']/1e3:.1f} µs  max {rp['lag_max_ns']/1e3:.1f} µs  slot waits {rp['slot_waits']}  faithful {rp['faithful']}")
 PY
 }
 
