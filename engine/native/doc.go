@@ -86,6 +86,30 @@
 // drive. Paced goroutines sleep on their own thread with a timer slack of
 // 1 ns.
 //
+// # Trace replay
+//
+// A workload with a Replay issues the I/Os of a captured trace instead
+// of drawing them (replay.go), open loop as a rate limit is: one
+// dispatcher goroutine reads the trace as it goes (the trace package's
+// readers stream; nothing the replay keeps grows with the trace but a lag
+// sample an interval), sleeps until each I/O's time in the trace scaled by
+// the speed, and hands it to a free one of iodepth psync slots. When every
+// slot has an I/O in flight the dispatcher waits for one: that wait, the
+// time from an I/O's scheduled time to its issue, is the replay's lag,
+// recorded in a histogram and a series over the schedule, and an I/O that
+// waited is counted, as the drive, at that cap, not keeping up. Latency
+// counts from the scheduled time, so the wait is charged to the drive,
+// and the service time (submission to completion) is kept beside. A first
+// pass over the trace, before any I/O, counts what the replay is to issue
+// (its window and disk, what becomes of writes, flushes and trims), sizes
+// the buffers for its largest transfer and refuses a trace that does not
+// fit the region (unless folded) or that O_DIRECT cannot issue; the
+// result sets those counts beside the I/Os and bytes the replay completed,
+// which must be equal. Flushes are issued as fsync; trims are left out.
+// The replay runs on psync slots alone: one dispatcher handing I/Os to
+// threads keeps each I/O's issue time its own, where a ring's batched
+// submission would date a batch by its last I/O.
+//
 // # Data and verification
 //
 // Write buffers are seeded once per slot: random bytes, zeroes, random
