@@ -71,8 +71,8 @@ func rasterize(svg []byte, scale float64) (*image.RGBA, error) {
 		a := attrs(el)
 		if el.Name.Local == "svg" {
 			w, h := a.num("width"), a.num("height")
-			if w <= 0 || h <= 0 {
-				return nil, fmt.Errorf("the SVG has no size")
+			if w <= 0 || h <= 0 || w*scale > maxImageSide || h*scale > maxImageSide {
+				return nil, fmt.Errorf("the SVG's size %gx%g is not one a chart has", w, h)
 			}
 			r = &raster{img: image.NewRGBA(image.Rect(0, 0, int(math.Ceil(w*scale)), int(math.Ceil(h*scale)))), scale: scale, fontSize: a.numOr("font-size", 12)}
 			continue
@@ -126,13 +126,23 @@ func attrs(el xml.StartElement) attributes {
 
 func (a attributes) num(name string) float64 { return a.numOr(name, 0) }
 
+// numOr is a number attribute, or when it is absent or not a finite
+// number; numbers are held within ±maxCoordinate, far outside any chart.
 func (a attributes) numOr(name string, or float64) float64 {
 	v, err := strconv.ParseFloat(a[name], 64)
-	if err != nil {
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return or
 	}
-	return v
+	return math.Max(-maxCoordinate, math.Min(v, maxCoordinate))
 }
+
+// The largest image side and coordinate the rasterizer takes: plot's
+// charts are 720 units wide and some hundreds high, 1440 pixels and more
+// at PNGScale.
+const (
+	maxImageSide  = 1 << 12
+	maxCoordinate = 1 << 20
+)
 
 // paint is the colour of a fill or stroke attribute with its opacity;
 // ok is false for "none" or no colour.
@@ -247,7 +257,15 @@ func dashPattern(text string) []float64 {
 // dashes cuts a path into the pieces a dash pattern draws, the pattern
 // running on across corners; the whole path when there is no pattern.
 func dashes(path []pt, pattern []float64) [][]pt {
-	if len(pattern) == 0 {
+	length, cycle := 0.0, 0.0
+	for i := 1; i < len(path); i++ {
+		length += math.Hypot(path[i].x-path[i-1].x, path[i].y-path[i-1].y)
+	}
+	for _, v := range pattern {
+		cycle += v
+	}
+	// A pattern of more dashes than a chart could show is drawn solid.
+	if len(pattern) == 0 || length/cycle > maxDashes {
 		return [][]pt{path}
 	}
 	var out [][]pt
@@ -286,10 +304,11 @@ func (r *raster) polyline(a attributes) {
 		if !ok {
 			continue
 		}
-		px, errX := strconv.ParseFloat(x, 64)
-		py, errY := strconv.ParseFloat(y, 64)
-		if errX == nil && errY == nil {
-			path = append(path, pt{px, py})
+		xy := attributes{"x": x, "y": y}
+		if _, errX := strconv.ParseFloat(x, 64); errX == nil {
+			if _, errY := strconv.ParseFloat(y, 64); errY == nil {
+				path = append(path, pt{xy.num("x"), xy.num("y")})
+			}
 		}
 	}
 	switch len(path) {
@@ -339,6 +358,12 @@ var (
 	faces         = map[faceKey]font.Face{}
 )
 
+// maxDashes is the most dash cycles a dashed line is cut into.
+const maxDashes = 10000
+
+// maxFontSize is the largest font size, in SVG units, text is set in.
+const maxFontSize = 200
+
 // maxTextWidth is the widest text, in SVG units, a chart sets; longer
 // text is not set rather than drawn over the whole image.
 const maxTextWidth = 2000
@@ -385,7 +410,11 @@ func (r *raster) text(a attributes, text string) error {
 		return nil
 	}
 	heavy := a.numOr("font-weight", 400) >= 600
-	f, err := face(a.numOr("font-size", r.fontSize)*r.scale, heavy)
+	size := a.numOr("font-size", r.fontSize)
+	if size <= 0 || size > maxFontSize {
+		return nil
+	}
+	f, err := face(size*r.scale, heavy)
 	if err != nil {
 		return err
 	}

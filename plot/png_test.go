@@ -163,3 +163,17 @@ func countDark(img image.Image, r image.Rectangle) int {
 	}
 	return n
 }
+
+// FuzzRasterize: any document, plot's or not, is drawn or refused with
+// an error, never a panic, and within the size limits.
+func FuzzRasterize(f *testing.F) {
+	f.Add(pngChart().SVG())
+	f.Add([]byte(`<svg width="20" height="10" font-size="12"><rect width="5" height="5" fill="#fff"/><text x="1" y="8" transform="rotate(90 1 8)">a</text></svg>`))
+	f.Add([]byte(`<svg width="20" height="10"><polyline points="1,1 NaN,2 1e300,3" stroke="#000" stroke-dasharray="0.001 0.001"/></svg>`))
+	f.Fuzz(func(t *testing.T, svg []byte) {
+		img, err := rasterize(svg, PNGScale)
+		if err == nil && (img.Bounds().Dx() > maxImageSide || img.Bounds().Dy() > maxImageSide) {
+			t.Errorf("drew a %v image", img.Bounds())
+		}
+	})
+}
