@@ -18,7 +18,6 @@ func buildDataloaders(steps []step, rev *revisions) []DataloaderRun {
 			StepID: s.info.ID, Name: s.source(), Drive: s.info.Drive, Status: s.status(), PlanHash: rev.earlier(s.rec),
 			Files: w.Files, SamplesPerFile: w.SamplesPerFile, RecordSize: w.RecordSize, BatchSize: w.BatchSize,
 			ReaderThreads: w.ReaderThreads, ComputeTimeNs: int64(w.ComputeTime), Epochs: w.Epochs, Direct: w.Direct,
-			Metadata: []MetadataOp{},
 		}
 		setDataloaderFigures(&run, s.rec)
 		out = append(out, run)
@@ -34,12 +33,12 @@ func setDataloaderFigures(run *DataloaderRun, rec *results.Record) {
 	}
 	res, d := rec.Result, rec.Result.Dataloader
 	run.RuntimeNs, run.Samples, run.Batches, run.EpochsRun = res.RuntimeNs, d.Samples, d.Batches, d.Epochs
+	if d.Epochs > 0 {
+		run.EpochSeconds = float64(res.RuntimeNs) / 1e9 / float64(d.Epochs)
+	}
 	run.SamplesPerSec, run.AU, run.ComputeNs = finite(d.SamplesPerSec), finite(d.AU), d.ComputeNs
 	if res.Read != nil {
 		run.ReadBW = finite(res.Read.BW)
-	}
-	if res.Files != nil {
-		run.Metadata = metadataOps(res.Files.Ops)
 	}
 	if d.BatchWaitHist != nil || len(d.BatchWait.Percentiles) > 0 {
 		w := d.BatchWait

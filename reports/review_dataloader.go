@@ -19,9 +19,10 @@ func docDataloaders(d *document, s *Summary) {
 	d.heading(2, plain("Dataloaders"))
 	d.para(plain("Training input pipelines, run as MLPerf Storage's DLIO runs them: reader threads read each epoch's shuffled samples into batches " +
 		"while the accelerator computes each batch for its compute time. AU, the accelerator utilisation, is its compute time over the run's length; " +
-		"a batch's wait is how long it kept the accelerator waiting for its samples. Each step's reads are also tabled under Results."))
+		"a batch's wait is how long it kept the accelerator waiting for its samples. Each step's reads are also tabled under Results, " +
+		"and the opens and closes of its data set's files (a reader opens a sample's file when its last sample was in another) under File sets."))
 	cols := []column{{title: "Step"}, {title: "Drive"}, {title: "Status"}, {title: "Data set"}, {"Batch", true}, {"Readers", true},
-		{"Compute", true}, {"Epochs", true}, {"Samples/s", true}, {u.column(), true}, {"AU", true}, {"Target", true}, {title: "Verdict"},
+		{"Compute", true}, {"Epochs", true}, {"s per epoch", true}, {"Samples/s", true}, {u.column(), true}, {"AU", true}, {"Target", true}, {title: "Verdict"},
 		{"Batch wait p50", true}, {"p99", true}}
 	var rows [][][]span
 	for _, r := range s.Dataloaders {
@@ -33,24 +34,6 @@ func docDataloaders(d *document, s *Summary) {
 			d.para(plain(sentence))
 		}
 	}
-	docDataloaderMetadata(d, s)
-}
-
-// docDataloaderMetadata tables the file operations the dataloaders'
-// readers timed: a row per step and operation.
-func docDataloaderMetadata(d *document, s *Summary) {
-	var rows [][]string
-	for _, r := range s.Dataloaders {
-		for _, op := range r.Metadata {
-			rows = append(rows, []string{r.Name, orDash(r.Drive), op.Op, format.Count(float64(op.Count)), format.Latency(op.MeanNs),
-				format.Latency(float64(op.P50Ns)), format.Latency(float64(op.P99Ns)), format.Latency(float64(op.MaxNs))})
-		}
-	}
-	if len(rows) == 0 {
-		return
-	}
-	d.para(plain("The readers' file operations: each reader opens a sample's file when its last sample was in another, and closes the one it had."))
-	d.table([]column{{title: "Step"}, {title: "Drive"}, {title: "Operation"}, {"Count", true}, {"Mean", true}, {"p50", true}, {"p99", true}, {"max", true}}, rows)
 }
 
 func dataloaderRow(s *Summary, r DataloaderRun) [][]span {
@@ -80,7 +63,7 @@ func dataloaderRow(s *Summary, r DataloaderRun) [][]span {
 		spans(r.Name + s.revisionMarker(r.PlanHash)), spans(orDash(r.Drive)), spans(r.Status), spans(dataset),
 		spans(format.Count(float64(r.BatchSize))), spans(format.Count(float64(r.ReaderThreads))),
 		spans(format.Latency(float64(r.ComputeTimeNs))), spans(fmt.Sprintf("%d of %d", r.EpochsRun, r.Epochs)),
-		cell(format.Grouped(r.SamplesPerSec, 1)), cell(u.number(r.ReadBW)), cell(pct(r.AU)), spans(target), verdict,
+		cell(format.Grouped(r.EpochSeconds, 3)), cell(format.Grouped(r.SamplesPerSec, 1)), cell(u.number(r.ReadBW)), cell(pct(r.AU)), spans(target), verdict,
 		wait(func(w *BatchWait) uint64 { return w.P50Ns }), wait(func(w *BatchWait) uint64 { return w.P99Ns }),
 	}
 }

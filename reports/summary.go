@@ -722,8 +722,11 @@ type DataloaderRun struct {
 	// it completed, Samples and Batches what the accelerator consumed,
 	// ComputeNs its compute time in the RuntimeNs the step ran, ReadBW
 	// the bandwidth of its reads in bytes per second.
-	RuntimeNs     int64   `json:"runtime_ns"`
-	EpochsRun     int     `json:"epochs_run"`
+	RuntimeNs int64 `json:"runtime_ns"`
+	EpochsRun int   `json:"epochs_run"`
+	// EpochSeconds is the run's length over the epochs it completed: its
+	// seconds per pass over the data set; 0 without one.
+	EpochSeconds  float64 `json:"epoch_seconds"`
 	Samples       uint64  `json:"samples"`
 	Batches       uint64  `json:"batches"`
 	SamplesPerSec float64 `json:"samples_per_s"`
@@ -734,10 +737,6 @@ type DataloaderRun struct {
 	// BatchWait is how long the batches kept the accelerator waiting for
 	// their samples; absent without a batch.
 	BatchWait *BatchWait `json:"batch_wait,omitempty"`
-	// Metadata are the file operations its readers timed (opens and
-	// closes of the data set's files), in record order; [] without a
-	// result.
-	Metadata []MetadataOp `json:"metadata"`
 	// AUTarget is the utilisation the step was judged against, 0 to 1,
 	// and Verdict and Code the judgement's status and code (au_reached,
 	// au_short); absent when it was not judged.
