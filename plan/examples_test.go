@@ -58,6 +58,8 @@ var examplePlans = []examplePlan{
 	// clean, initdb, start, createdb, prepare, 3 OLTP runs, stop
 	// unet3d, resnet50 and cosmoflow, each on its own data set
 	{"ai/dataloader.hcl", nil, 4, map[NodeKind]int{KindProfile: 3, KindReport: 1}},
+	// 3 passes of a write and a read-back, and the checkpoint's summary
+	{"ai/checkpoint.hcl", nil, 8, map[NodeKind]int{KindProfile: 6, KindCheckpoint: 1, KindReport: 1}},
 	// DLIO's data generation, training and cleanup (not run by the tests)
 	{"ai/dlio.hcl", nil, 4, map[NodeKind]int{KindExec: 3, KindReport: 1}},
 	{"apps/postgres-oltp.hcl", map[string]string{"directory": "/mnt/nvme0/pgbench"}, 10, map[NodeKind]int{KindExec: 9, KindReport: 1}},

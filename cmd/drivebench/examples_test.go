@@ -32,6 +32,8 @@ var exampleRuns = []struct {
 var aiRuns = []struct{ name, plan, fsRoot string }{
 	{"dataloader on ext4", "ai/dataloader.hcl", os.TempDir()},
 	{"dataloader on tmpfs", "ai/dataloader.hcl", "/dev/shm"},
+	{"checkpoint on ext4", "ai/checkpoint.hcl", os.TempDir()},
+	{"checkpoint on tmpfs", "ai/checkpoint.hcl", "/dev/shm"},
 }
 
 // TestAIExamplesOnFileSystems runs each AI example scaled down on a
@@ -80,20 +82,34 @@ func checkNoFilesLeft(t *testing.T, dir string) {
 	}
 }
 
-// checkAIFigures fails when a dataloader of the report in dir lacks its
-// figures or its verdict.
+// checkAIFigures fails when a dataloader or a checkpoint of the report
+// in dir lacks its figures (AU and its verdict, samples/s, seconds per
+// epoch, bandwidth, batch waits; seconds per pass and bandwidth of each
+// phase) or the file operations of its file sets.
 func checkAIFigures(t *testing.T, dir string) {
 	t.Helper()
 	s, err := reports.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(s.Dataloaders) == 0 {
-		t.Fatal("the report has no dataloader")
+	if len(s.Dataloaders)+len(s.Checkpoints) == 0 {
+		t.Fatal("the report has no dataloader and no checkpoint")
 	}
 	for _, d := range s.Dataloaders {
-		if d.Status != "ok" || d.AU <= 0 || d.AU > 1 || d.SamplesPerSec <= 0 || d.ReadBW <= 0 || d.BatchWait == nil || d.AUTarget == nil || d.Verdict == "" {
+		if d.Status != "ok" || d.AU <= 0 || d.AU > 1 || d.SamplesPerSec <= 0 || d.EpochSeconds <= 0 || d.ReadBW <= 0 || d.BatchWait == nil || d.AUTarget == nil || d.Verdict == "" {
 			t.Errorf("dataloader %s: %+v", d.Name, d)
+		}
+	}
+	for _, c := range s.Checkpoints {
+		for _, p := range []*reports.CheckpointPhaseRow{c.Write, c.Read} {
+			if c.Status != "ok" || p == nil || p.Seconds <= 0 || p.LowestBW <= 0 || p.AggregateBW < p.LowestBW {
+				t.Errorf("checkpoint %s: %+v, a phase %+v", c.Name, c, p)
+			}
+		}
+	}
+	for _, f := range s.FileSets {
+		if len(f.Metadata) == 0 {
+			t.Errorf("file set of %s: no file operation timed", f.Step)
 		}
 	}
 }
