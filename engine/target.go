@@ -112,7 +112,7 @@ func usesFileSets(g *plan.Graph, drive string) bool {
 }
 
 // setRoot is the folder a drive's file sets are made in, one subfolder
-// per set (native.SetName): drivebench's own folder in the drive's
+// per set (workload.Workload.FileSetName): drivebench's own folder in the drive's
 // directory, or in a scratch drive's work folder in the results folder,
 // so that removing it removes nothing else. "" for a drive that is a
 // device or a file, which holds no file set.
@@ -121,6 +121,18 @@ func (t *target) setRoot() string {
 		return ""
 	}
 	return filepath.Join(t.workDir, "drivebench-files-"+t.drive.Name)
+}
+
+// PlannedSetRoot is the folder a run of d would make its file sets in
+// (setRoot), found without creating anything, for export fio: in the
+// drive's directory, or in the work folder of a scratch drive in the
+// results folder dir; an error for a drive that is a device or a file.
+func PlannedSetRoot(d *plan.Drive, dir string) (driver.Target, error) {
+	workDir := d.Directory
+	if d.Directory == "" {
+		workDir = filepath.Join(dir, "work-"+d.Name)
+	}
+	return (&target{drive: d, workDir: workDir}).setTarget()
 }
 
 // setTarget is the target a file-set step of the drive runs on: its set

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"strings"
 )
@@ -37,6 +38,24 @@ func ParseFileService(s string) (FileService, error) {
 		return FileService{Kind: kind, Theta: theta}, nil
 	}
 	return FileService{}, fmt.Errorf("%q is not a file selection; use %s", s, strings.Join(FileServices, ", "))
+}
+
+// FileSetName is the folder a workload's file set lives in, inside the
+// folder its engine is given: named after the set's shape (files, their
+// sizes, the subfolders), so every step with the same set uses the same
+// files, and a step with another set never mistakes them for its own.
+func (w *Workload) FileSetName() string {
+	return fmt.Sprintf("set-%d-%016x", w.Files, w.FileSetHash())
+}
+
+// FileSetHash identifies a set's shape; it seeds the set's file sizes.
+func (w *Workload) FileSetHash() uint64 {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%d/%d/%d", w.Files, w.FileSize, max(1, w.Dirs))
+	for _, s := range w.FileSizes {
+		fmt.Fprintf(h, "/%d:%g", s.Size, s.Weight)
+	}
+	return h.Sum64()
 }
 
 // FileSizeOf is the size of the file set's file number k (from 0): the

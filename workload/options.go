@@ -515,6 +515,12 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "file_service", Kind: Text, Measured: true, Fio: "file_service_type", Unset: "sequential",
+		FioValue: func(w *Workload) string {
+			if !w.IsFileSet() {
+				return ""
+			}
+			return cmp.Or(w.FileService, "sequential")
+		},
 		Default: "`\"sequential\"`",
 		Doc:     "Which of its files a job's next I/O goes to: `\"sequential\"` (one file after another), `\"roundrobin\"` (the next file every I/O), `\"random\"` or `\"zipf:THETA\"` (a few files most often).",
 		Get:     func(w *Workload) any { return w.FileService },

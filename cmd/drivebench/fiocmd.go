@@ -241,7 +241,7 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 	if err != nil {
 		return nil, nil, err
 	}
-	targets, err := exportTargets(p, abs)
+	targets, err := exportTargets(p, g, abs)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -264,7 +264,17 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 		id := fio.StepIdentity{Plan: p.Name, Step: n.ID, Name: n.Name, Kind: string(n.Kind), Source: n.Source, Drive: n.Drive,
 			Size: targets[n.Drive].Capacity, Pass: n.Pass, Passes: n.Passes, Point: slices.Clone(n.Point),
 			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: aggregates[n.ID], Checks: checks}
-		text, err := fio.ExportJob(id, filepath.Base(p.File), targets[n.Drive], w)
+		target := targets[n.Drive]
+		if w.IsFileSet() {
+			if target, err = engine.PlannedSetRoot(driveNamed(p, n.Drive), abs); err != nil {
+				errs = append(errs, fmt.Errorf("step %s: %w", n.Name, err))
+				continue
+			}
+			for _, note := range fio.FileSetNotes(w) {
+				notes = append(notes, fmt.Sprintf("step %s: fio cannot %s; the job file says so", n.Name, note))
+			}
+		}
+		text, err := fio.ExportJob(id, filepath.Base(p.File), target, w)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("step %s: %w", n.Name, err))
 			continue
@@ -291,10 +301,13 @@ func exportJobFiles(p *plan.Plan, g *plan.Graph, dir string) ([]exportedFile, []
 // exportTargets describes each drive as a run would find it
 // (engine.PlannedTarget); every drive that cannot be described is
 // reported.
-func exportTargets(p *plan.Plan, dir string) (map[string]driver.Target, error) {
+func exportTargets(p *plan.Plan, g *plan.Graph, dir string) (map[string]driver.Target, error) {
 	targets := map[string]driver.Target{}
 	var errs []error
 	for _, d := range p.Drives {
+		if !slices.ContainsFunc(g.Nodes, func(n *plan.Node) bool { return n.Drive == d.Name && n.Workload != nil && !n.Workload.IsFileSet() }) {
+			continue // its steps run on file sets, in a folder (PlannedSetRoot)
+		}
 		t, err := engine.PlannedTarget(d, dir)
 		if err != nil {
 			errs = append(errs, err)
@@ -331,4 +344,10 @@ var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 // "scratch / 4k-random-read / iodepth=4" is "scratch-4k-random-read-iodepth-4".
 func fileStem(name string) string {
 	return strings.Trim(unsafeFileChars.ReplaceAllString(name, "-"), "-")
+}
+
+// driveNamed is the plan's drive of that name.
+func driveNamed(p *plan.Plan, name string) *plan.Drive {
+	i := slices.IndexFunc(p.Drives, func(d *plan.Drive) bool { return d.Name == name })
+	return p.Drives[i]
 }

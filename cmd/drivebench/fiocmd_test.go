@@ -331,3 +331,36 @@ drive "cm9" {
 		t.Errorf("a refused import wrote its folder: %v", err)
 	}
 }
+
+// TestExportFileSet: a checkpoint on a directory drive with no size is
+// exported as fio's own files in the set's folder (nrfiles, filesize,
+// fsync_on_close, create_on_open), what fio cannot do is a comment of
+// the job file and a warning, and fio parses every file.
+func TestExportFileSet(t *testing.T) {
+	planFile := filepath.Join(t.TempDir(), "ckpt.hcl")
+	src := "drive \"d\" {\n  directory = \"/mnt/bench\"\n  writable  = true\n}\n\ncheckpoint \"c\" {\n  ranks  = 4\n  size   = \"64MiB\"\n  passes = 1\n}\n"
+	if err := os.WriteFile(planFile, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "jobs")
+	code, out, errOut := runCLI(t, "export", "fio", planFile, "-out", dir)
+	if code != exitOK || strings.Count(out, ".fio") != 2 {
+		t.Fatalf("exit %d, output %q\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "drivebench export: step d / c / pass 1/1 read: fio cannot empty the whole page cache (drop_cache): invalidate=1 evicts each job's own files before it starts; the job file says so") {
+		t.Errorf("no warning that fio cannot drop the page cache:\n%s", errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.fio"))
+	write, _ := os.ReadFile(files[0])
+	for _, want := range []string{"directory=/mnt/bench/drivebench-files-d/set-4-", "nrfiles=1", "filesize=16777216", "numjobs=4", "fsync_on_close=1", "create_on_open=1", "# fio cannot: time file operations"} {
+		if !strings.Contains(string(write), want) {
+			t.Errorf("the write pass's job file lacks %q:\n%s", want, write)
+		}
+	}
+	testenv.Command(t, "fio", "fio")
+	for _, f := range files {
+		if msg, err := exec.Command("fio", "--parse-only", f).CombinedOutput(); err != nil {
+			t.Errorf("fio --parse-only %s: %v\n%s", f, err, msg)
+		}
+	}
+}

@@ -46,7 +46,12 @@ func (d Driver) ForStep(s driver.Step) driver.Driver {
 
 // Check is Translatable: a workload fio cannot express is refused before
 // anything runs.
-func (d Driver) Check(w workload.Workload) error { return Translatable(w) }
+func (d Driver) Check(w workload.Workload) error {
+	if w.IsFileSet() {
+		return untranslatable("files", "the fio engine does not run file sets: fio times no file operation and keeps no job's own seconds, which a file set's record holds; use engine = \"native\" (drivebench export fio writes the fio job of the set)")
+	}
+	return Translatable(w)
+}
 
 // ErrNotInstalled is matched (errors.Is) by the error Run returns when
 // there is no fio to run.

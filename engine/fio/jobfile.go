@@ -74,9 +74,6 @@ func Translatable(w workload.Workload) error {
 	add(checkTiming(w))
 	add(checkRate(w))
 	add(checkVerify(w))
-	if w.IsFileSet() {
-		add(untranslatable("files", "the fio engine does not run file sets; use engine = \"native\""))
-	}
 	return errors.Join(errs...)
 }
 
@@ -278,9 +275,11 @@ type section struct {
 	options []option
 }
 
-// jobSpec is a job file before rendering.
+// jobSpec is a job file before rendering. notes say, after the
+// comments, what of the step fio cannot express (FileSetNotes).
 type jobSpec struct {
 	comments []string
+	notes    []string
 	global   []option
 	jobs     []section
 }
@@ -292,6 +291,9 @@ func (s jobSpec) render(extra ...option) string {
 	var b strings.Builder
 	for _, c := range s.comments {
 		b.WriteString("# " + c + "\n")
+	}
+	for _, n := range s.notes {
+		b.WriteString("# fio cannot: " + n + "\n")
 	}
 	b.WriteString("[global]\n")
 	writeOptions(&b, s.global)
@@ -317,6 +319,9 @@ func writeOptions(b *strings.Builder, opts []option) {
 func buildSpec(name string, t driver.Target, w workload.Workload) (jobSpec, error) {
 	if err := Translatable(w); err != nil {
 		return jobSpec{}, err
+	}
+	if w.IsFileSet() {
+		return fileSetSpec(name, t, w)
 	}
 	unit := granule(w)
 	start, length, err := resolveRegion(t, w, unit)

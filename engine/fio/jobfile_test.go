@@ -38,7 +38,19 @@ var jobFileCases = []struct {
 	{"region-percent-ms", nvme, workload.Workload{RW: "read", ReadPct: 100, BS: 131072, IODepth: 1, NumJobs: 2, Offset: 1 << 20, SizePct: 50, Runtime: 1500 * time.Millisecond, Bytes: 64 << 20}},
 	{"rate-curve-point", nvme, workload.Workload{RW: "randread", ReadPct: 100, BS: 4096, IODepth: 16, NumJobs: 1, Runtime: 20 * time.Second, RateIOPS: 1234, RatePct: 50, RateBase: "3f2a9c0d1e4b5a6c", Seed: 5}},
 	{"dedupe-colon-path", driver.Target{Path: "/dev/disk/by-path/pci-0000:01:00.0-nvme-1", Capacity: 1 << 30}, workload.Workload{RW: "rw", ReadPct: 30, BS: 65536, IODepth: 1, NumJobs: 1, Bytes: 1 << 30, Data: "dedupe", DedupePct: 25}},
+	// File sets: nrfiles and filesize per job, the open-file cap and the
+	// file selection; a distribution, subfolders and a dropped page cache
+	// said in comments.
+	{"fileset-zipf-dirs", mnt, workload.Workload{RW: "randread", ReadPct: 100, BS: 16384, IODepth: 1, NumJobs: 4, Files: 1024, Dirs: 16, OpenFiles: 32,
+		FileSizes: []workload.SizeWeight{{Size: 1 << 20, Weight: 50}, {Size: 4 << 20, Weight: 50}}, FileService: "zipf:1.2", DropCache: true, Runtime: time.Minute, Seed: 7}},
+	// A checkpoint's write pass: a file per rank, created as opened and
+	// flushed on close; and one shared file, each rank its slice.
+	{"checkpoint-write", mnt, workload.Workload{RW: "write", BS: 4 << 20, IODepth: 1, NumJobs: 8, Files: 8, FileSize: 64 << 20, Loops: 1, CreateOnOpen: true, FsyncOnClose: true}},
+	{"checkpoint-shared-read", mnt, workload.Workload{RW: "read", ReadPct: 100, BS: 1 << 20, IODepth: 1, NumJobs: 4, Files: 1, FileSize: 256 << 20, Loops: 1, DropCache: true}},
 }
+
+// mnt is the folder a file set's job is made for.
+var mnt = driver.Target{Path: "/mnt/bench/drivebench-files-nvme", BlockSize: 4096}
 
 func TestJobFileGolden(t *testing.T) {
 	for _, tc := range jobFileCases {

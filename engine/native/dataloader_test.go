@@ -228,7 +228,7 @@ func TestDataloaderReadsTheDataSet(t *testing.T) {
 		t.Errorf("the set holds %d files, want 4", len(files))
 	}
 	sets, _ := os.ReadDir(dir)
-	if len(sets) != 1 || sets[0].Name() != SetName(workload.Workload{Files: 4, FileSize: 2 * 40 << 10}) {
+	if len(sets) != 1 || sets[0].Name() != (&workload.Workload{Files: 4, FileSize: 2 * 40 << 10}).FileSetName() {
 		t.Errorf("the folder holds %v, want the data set's folder", sets)
 	}
 }

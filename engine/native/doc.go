@@ -151,7 +151,7 @@
 // # File sets
 //
 // A workload with files runs on a file set: the target is a folder, in
-// which the set has a folder of its own named after its shape (SetName),
+// which the set has a folder of its own named after its shape (workload.Workload.FileSetName),
 // so steps with the same set share its files. The files lie end to end in
 // one virtual region, so offsets, slices, budgets and pacing work on it
 // as on a drive; each I/O is then mapped to its file and the offset in

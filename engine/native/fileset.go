@@ -3,7 +3,6 @@ package native
 import (
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -78,10 +77,10 @@ func newFileSet(t driver.Target, w workload.Workload) (*fileSet, error) {
 		return nil, workloadErrorf("file_service", "%v", err)
 	}
 	n := w.Files
-	fs := &fileSet{dir: filepath.Join(t.Path, SetName(w)), service: service, dirs: max(1, w.Dirs),
+	fs := &fileSet{dir: filepath.Join(t.Path, w.FileSetName()), service: service, dirs: max(1, w.Dirs),
 		createOnOpen: w.CreateOnOpen, fsyncOnClose: w.FsyncOnClose,
 		names: make([]string, n), sizes: make([]int64, n), starts: make([]int64, n+1)}
-	rng := rand.New(rand.NewPCG(setHash(w), 0x66696c6573))
+	rng := rand.New(rand.NewPCG(w.FileSetHash(), 0x66696c6573))
 	for k := range n {
 		fs.names[k] = fileName(k, fs.dirs)
 		fs.sizes[k] = w.FileSizeOf(func() float64 { return rng.Float64() * 100 })
@@ -95,24 +94,6 @@ func newFileSet(t driver.Target, w workload.Workload) (*fileSet, error) {
 		fs.flags |= unix.O_DIRECT
 	}
 	return fs, nil
-}
-
-// SetName is the folder a workload's file set lives in, inside the
-// folder the engine is given: named after the set's shape (files, their
-// sizes, the subfolders), so every step with the same set uses the same
-// files, and a step with another set never mistakes them for its own.
-func SetName(w workload.Workload) string {
-	return fmt.Sprintf("set-%d-%016x", w.Files, setHash(w))
-}
-
-// setHash identifies a set's shape and seeds its file sizes.
-func setHash(w workload.Workload) uint64 {
-	h := fnv.New64a()
-	fmt.Fprintf(h, "%d/%d/%d", w.Files, w.FileSize, max(1, w.Dirs))
-	for _, s := range w.FileSizes {
-		fmt.Fprintf(h, "/%d:%g", s.Size, s.Weight)
-	}
-	return h.Sum64()
 }
 
 // fileName is file k's path in the set: f00000007, or d0003/f00000007

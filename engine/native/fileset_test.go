@@ -101,7 +101,7 @@ func TestFileSetCounts(t *testing.T) {
 					t.Errorf("job %d moved %d bytes in %gs, want %d bytes in more than 0s", i, j.Bytes, j.Seconds, tt.jobBytes)
 				}
 			}
-			set := filepath.Join(dir, SetName(w))
+			set := filepath.Join(dir, w.FileSetName())
 			for k := range w.Files {
 				info, err := os.Stat(filepath.Join(set, fileName(k, max(1, w.Dirs))))
 				if err != nil || info.Size() != size {
@@ -120,7 +120,7 @@ func TestFileSetWritesEveryByte(t *testing.T) {
 	w := fileSetWorkload("write", 6, 3, 32<<10)
 	runSet(t, dir, w)
 	for k := range 6 {
-		data, err := os.ReadFile(filepath.Join(dir, SetName(w), fileName(k, 1)))
+		data, err := os.ReadFile(filepath.Join(dir, w.FileSetName(), fileName(k, 1)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func TestFileSetSetupReusesAndUnlinks(t *testing.T) {
 	if n := opCount(last, metrics.OpUnlink); n != 5 {
 		t.Errorf("%d unlinks, want 5", n)
 	}
-	if _, err := os.Stat(filepath.Join(dir, SetName(w))); !errors.Is(err, os.ErrNotExist) {
+	if _, err := os.Stat(filepath.Join(dir, w.FileSetName())); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the set's folder is still there after unlink: %v", err)
 	}
 }
