@@ -2,13 +2,9 @@ package reports
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/results"
@@ -93,7 +89,7 @@ var goldenCases = []struct {
 }
 
 // TestGolden renders each case in every format and compares every file
-// with testdata/golden/<case>/, report.json section by section (see
+// with testdata/golden/<case>/, report.json part by part (see
 // goldenFiles); -update rewrites them and removes golden files a case no
 // longer writes.
 func TestGolden(t *testing.T) {
@@ -110,125 +106,9 @@ func TestGolden(t *testing.T) {
 			}
 			files = append(files, File{Name: "junit.xml", Data: junit})
 			dir := filepath.Join("testdata", "golden", gc.name)
-			var names []string
-			for _, f := range goldenFiles(t, files) {
-				names = append(names, f.Name)
-				compareGolden(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
-			}
-			checkNoStaleGolden(t, dir, names)
+			checkGoldenDir(t, dir, goldenFiles(t, files))
 		})
 	}
-}
-
-// goldenFiles are the files a case's goldens hold: the rendered files,
-// but report.json, which is checked against the schema and held as one
-// file per top-level section, report.json.d/<section>.json, so that a
-// change to one section reads as a diff of that section (the review
-// case's report.json is 373 KB, its results 188 KB and comparables 143
-// KB of it).
-func goldenFiles(t *testing.T, files []File) []File {
-	t.Helper()
-	var out []File
-	for _, f := range files {
-		if strings.HasSuffix(f.Name, ".png") {
-			continue // checked by its properties (TestChartPNGs), not its bytes
-		}
-		if f.Name != "report.json" {
-			out = append(out, f)
-			continue
-		}
-		validateReport(t, f.Data)
-		for _, s := range jsonSections(t, f.Data) {
-			out = append(out, File{Name: "report.json.d/" + s.Name + ".json", Data: s.Data})
-		}
-	}
-	return out
-}
-
-// jsonSections splits a JSON object into its members, in order, each
-// named by its key and indented as a document of its own.
-func jsonSections(t *testing.T, data []byte) []File {
-	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
-		t.Fatalf("report.json does not hold an object: %v %v", tok, err)
-	}
-	var out []File
-	for dec.More() {
-		key, err := dec.Token()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			t.Fatal(err)
-		}
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, raw, "", "  "); err != nil {
-			t.Fatal(err)
-		}
-		buf.WriteByte('\n')
-		out = append(out, File{Name: key.(string), Data: buf.Bytes()})
-	}
-	return out
-}
-
-// checkNoStaleGolden fails on golden files the case no longer writes, or
-// removes them under -update.
-func checkNoStaleGolden(t *testing.T, dir string, names []string) {
-	t.Helper()
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if slices.Contains(names, filepath.ToSlash(rel)) {
-			return nil
-		}
-		if *update {
-			return os.Remove(path)
-		}
-		t.Errorf("%s is no longer written (run go test -update to remove it)", path)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func compareGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if bytes.Equal(got, want) {
-		return
-	}
-	gotLines, wantLines := strings.Split(string(got), "\n"), strings.Split(string(want), "\n")
-	for i := range max(len(gotLines), len(wantLines)) {
-		g, w := lineAt(gotLines, i), lineAt(wantLines, i)
-		if g != w {
-			t.Errorf("%s differs at line %d (run go test -update if the change is intended):\ngot:  %.300q\nwant: %.300q", path, i+1, g, w)
-			return
-		}
-	}
-}
-
-func lineAt(lines []string, i int) string {
-	if i < len(lines) {
-		return lines[i]
-	}
-	return "<end of file>"
 }
 
 // TestBuildIgnoresRecordOrder checks that the manifest, not the order the

@@ -29,6 +29,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/drivebench/drivebench/internal/golden"
 	"github.com/drivebench/drivebench/reports"
 	"github.com/drivebench/drivebench/results"
 )
@@ -77,25 +78,13 @@ func Load(reportDir, runDir string) (*Report, error) {
 }
 
 // readReportJSON reads report.json from dir or, for a golden report,
-// joins the sections report.json.d/<section>.json holds it as.
+// joins the parts report.json.d/ holds it as.
 func readReportJSON(dir string) ([]byte, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if !errors.Is(err, fs.ErrNotExist) {
 		return raw, err
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "report.json.d", "*.json"))
-	if err != nil || len(files) == 0 {
-		return nil, fmt.Errorf("%s: no report.json, nor report.json.d/ (%v)", dir, err)
-	}
-	sections := map[string]json.RawMessage{}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		sections[strings.TrimSuffix(filepath.Base(f), ".json")] = data
-	}
-	return json.Marshal(sections)
+	return golden.JoinJSON(dir, "report")
 }
 
 // Falsehood is a sentence that does not say what the report's figures
