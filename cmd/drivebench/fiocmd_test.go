@@ -30,8 +30,12 @@ func TestImportFio(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	if !strings.Contains(out, "Results: "+dir) {
-		t.Errorf("output %q", out)
+	link, err := fileURL(filepath.Join(dir, "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "Results: "+dir) || !strings.Contains(out, "\nOpen:    "+link+"\n") {
+		t.Errorf("output %q does not name the folder and link report.html", out)
 	}
 	folder, err := results.Open(dir)
 	if err != nil {
