@@ -5,15 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/nvme/nvmetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata and what the cases in testdata/cli expect")
@@ -44,92 +43,25 @@ func jsonObject(t *testing.T, data []byte) map[string]any {
 	return m
 }
 
-// sameAsNvmeCli compares every value nvme-cli prints with drivebench's,
-// recursively, strings with their padding, and returns how many leaf
-// values it compared; a value drivebench lacks is an error.
-func sameAsNvmeCli(t *testing.T, path string, cli, ours any) int {
-	t.Helper()
-	switch c := cli.(type) {
-	case map[string]any:
-		o, ok := ours.(map[string]any)
-		if !ok {
-			t.Errorf("%s: nvme-cli has an object, drivebench %v", path, ours)
-			return 0
-		}
-		n := 0
-		for _, k := range sortedKeys(c) {
-			v, ok := o[k]
-			if !ok {
-				t.Errorf("%s.%s: nvme-cli prints it, drivebench does not", path, k)
-				continue
-			}
-			n += sameAsNvmeCli(t, path+"."+k, c[k], v)
-		}
-		return n
-	case []any:
-		o, ok := ours.([]any)
-		if !ok || len(o) != len(c) {
-			t.Errorf("%s: nvme-cli has %d entries, drivebench %v", path, len(c), ours)
-			return 0
-		}
-		n := 0
-		for i := range c {
-			n += sameAsNvmeCli(t, fmt.Sprintf("%s[%d]", path, i), c[i], o[i])
-		}
-		return n
-	}
-	if cv, ov := fmt.Sprint(cli), fmt.Sprint(ours); cv != ov {
-		t.Errorf("%s: nvme-cli %q, drivebench %q", path, cv, ov)
-	}
-	return 1
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // TestNVMeDecodeMatchesNvmeCli decodes the lab's raw pages with
 // drivebench nvme decode --json and compares them field by field with
 // nvme-cli's JSON for the same pages.
 func TestNVMeDecodeMatchesNvmeCli(t *testing.T) {
-	tests := []struct {
-		kind     string
-		required []string // keys both must have; nil means every nvme-cli key
-	}{
-		{"id-ctrl", nil},
-		{"id-ns", nil},
-		{"smart-log", nil},
-	}
-	for _, tt := range tests {
-		t.Run(tt.kind, func(t *testing.T) {
-			code, out, errOut := runNVMe(t, "decode", tt.kind, fixture("qemu-nvme-"+tt.kind+".bin"), "--json")
+	for _, kind := range []string{"id-ctrl", "id-ns", "smart-log"} {
+		t.Run(kind, func(t *testing.T) {
+			code, out, errOut := runNVMe(t, "decode", kind, fixture("qemu-nvme-"+kind+".bin"), "--json")
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			cliJSON, err := os.ReadFile(fixture("qemu-nvme-" + tt.kind + ".json"))
+			cliJSON, err := os.ReadFile(fixture("qemu-nvme-" + kind + ".json"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			cli, ours := jsonObject(t, cliJSON), jsonObject(t, []byte(out))
-			required := tt.required
-			if required == nil {
-				required = sortedKeys(cli)
+			diffs, n := nvmetest.NvmeCliDiff(kind, jsonObject(t, cliJSON), jsonObject(t, []byte(out)))
+			for _, d := range diffs {
+				t.Error(d)
 			}
-			for _, key := range required {
-				if _, ok := cli[key]; !ok {
-					t.Errorf("nvme-cli's JSON has no %q", key)
-				}
-				if _, ok := ours[key]; !ok {
-					t.Errorf("drivebench's JSON has no %q", key)
-				}
-			}
-			n := sameAsNvmeCli(t, tt.kind, cli, ours)
-			t.Logf("%s: %d values compared with nvme-cli", tt.kind, n)
+			t.Logf("%s: %d values compared with nvme-cli", kind, n)
 		})
 	}
 }

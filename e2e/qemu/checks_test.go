@@ -7,13 +7,13 @@ import (
 	"io"
 	"math/big"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
+	"github.com/drivebench/drivebench/nvme/nvmetest"
 )
 
 // step returns the named step, failing the test when the guest did not
@@ -42,74 +42,16 @@ func stepJSON(t *testing.T, s *guestStep) map[string]any {
 	return m
 }
 
-// compareWithNvmeCli compares every value both objects have, recursively,
-// after checking that both have the required keys (all of nvme-cli's
-// when required is nil). Strings compare as printed, padding included.
-func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any, required []string) {
+// compareWithNvmeCli compares every value of nvme-cli's object with
+// drivebench's, recursively; strings compare as printed, padding
+// included, and a value drivebench lacks is an error.
+func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any) {
 	t.Helper()
-	o, ok := ours.(map[string]any)
-	if !ok {
-		t.Fatalf("%s: drivebench has no object: %v", what, ours)
+	diffs, n := nvmetest.NvmeCliDiff(what, cli, ours)
+	for _, d := range diffs {
+		t.Error(d)
 	}
-	if required == nil {
-		required = sortedKeys(cli)
-	}
-	for _, key := range required {
-		_, inCli := cli[key]
-		_, inOurs := o[key]
-		if !inCli || !inOurs {
-			t.Errorf("%s.%s: in nvme-cli's JSON %v, in drivebench's %v", what, key, inCli, inOurs)
-		}
-	}
-	t.Logf("%s: %d values of nvme-cli compared field for field with drivebench's", what, compareValues(t, what, cli, o))
-}
-
-// compareValues compares cli and ours where both have a value and returns
-// how many leaf values it compared.
-func compareValues(t *testing.T, path string, cli, ours any) int {
-	t.Helper()
-	switch c := cli.(type) {
-	case map[string]any:
-		o, ok := ours.(map[string]any)
-		if !ok {
-			t.Errorf("%s: nvme-cli has an object, drivebench %v", path, ours)
-			return 0
-		}
-		n := 0
-		for _, k := range sortedKeys(c) {
-			v, ok := o[k]
-			if !ok {
-				t.Errorf("%s.%s: nvme-cli prints it, drivebench does not", path, k)
-				continue
-			}
-			n += compareValues(t, path+"."+k, c[k], v)
-		}
-		return n
-	case []any:
-		o, ok := ours.([]any)
-		if !ok || len(o) != len(c) {
-			t.Errorf("%s: nvme-cli has %d entries, drivebench %v", path, len(c), ours)
-			return 0
-		}
-		n := 0
-		for i := range c {
-			n += compareValues(t, fmt.Sprintf("%s[%d]", path, i), c[i], o[i])
-		}
-		return n
-	}
-	if cv, ov := fmt.Sprint(cli), fmt.Sprint(ours); cv != ov {
-		t.Errorf("%s: nvme-cli %q, drivebench %q", path, cv, ov)
-	}
-	return 1
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	t.Logf("%s: %d values of nvme-cli compared field for field with drivebench's", what, n)
 }
 
 // checkIdentity compares nvme-cli's id-ctrl and id-ns with drivebench
@@ -117,11 +59,11 @@ func sortedKeys(m map[string]any) []string {
 func checkIdentity(t *testing.T, steps map[string]*guestStep) {
 	info := stepJSON(t, step(t, steps, "info-before"))
 	idCtrl := stepJSON(t, step(t, steps, "nvme-id-ctrl"))
-	compareWithNvmeCli(t, "id_ctrl", idCtrl, info["id_ctrl"], nil)
+	compareWithNvmeCli(t, "id_ctrl", idCtrl, info["id_ctrl"])
 	if sn := strings.TrimSpace(fmt.Sprint(idCtrl["sn"])); sn != guestSerial {
 		t.Errorf("nvme-cli reads serial %q, QEMU was given %q", sn, guestSerial)
 	}
-	compareWithNvmeCli(t, "id_ns", stepJSON(t, step(t, steps, "nvme-id-ns")), info["id_ns"], nil)
+	compareWithNvmeCli(t, "id_ns", stepJSON(t, step(t, steps, "nvme-id-ns")), info["id_ns"])
 	t.Logf("drivebench nvme info:\n%s", step(t, steps, "info-text").stdout)
 }
 
@@ -153,7 +95,7 @@ func checkSmart(t *testing.T, steps map[string]*guestStep) {
 	for _, when := range []string{"before", "after"} {
 		cli := stepJSON(t, step(t, steps, "nvme-smart-"+when))
 		info := stepJSON(t, step(t, steps, "info-"+when))
-		compareWithNvmeCli(t, "smart_log "+when, cli, info["smart_log"], nil)
+		compareWithNvmeCli(t, "smart_log "+when, cli, info["smart_log"])
 	}
 }
 
