@@ -48,6 +48,9 @@ const (
 	// BatchWait is how long a dataloader's batch kept its accelerator
 	// waiting for its samples (metrics.Dataloader.BatchWait).
 	BatchWait Latency = "batch wait"
+	// Lag is a trace replay's: from the time the trace scheduled an I/O
+	// to its issue (metrics.ReplayStats.Lag).
+	Lag Latency = "lag"
 )
 
 // Merge says how the figure of several jobs, hosts, directions or rounds
@@ -100,9 +103,12 @@ type Figure struct {
 	// Read reads it, in Unit, from one direction's statistics, or both
 	// directions' merged (judging.TotalStats); ReadDataloader instead, for
 	// a figure of a dataloader step (place Dataloader), from what its
-	// accelerator saw. A row has one of the two.
+	// accelerator saw; ReadReplay, for a figure of a trace replay (place
+	// Replay), from what the replay measured besides its I/O. A row has
+	// one of the three.
 	Read           func(*metrics.DirStats) float64
 	ReadDataloader func(*metrics.Dataloader) float64
+	ReadReplay     func(*metrics.ReplayStats) float64
 }
 
 // Figures is the figure registry, in the order reports list figures.
@@ -193,6 +199,20 @@ var Figures = []Figure{
 		func(d *metrics.Dataloader) float64 { return float64(d.BatchWait.Quantile(99)) }),
 	batchWait("batch_wait_max", "maximum batch wait", 0, "The longest a batch kept the accelerator waiting.",
 		func(d *metrics.Dataloader) float64 { return float64(d.BatchWait.Max) }),
+	lag("lag_mean", "mean lag", 0, "Mean time from the moment a trace replay scheduled an I/O to its issue.",
+		func(r *metrics.ReplayStats) float64 { return r.Lag.Mean }),
+	lag("lag_p50", "p50 lag", 50, "Issue lag that half a replay's I/Os beat.",
+		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Quantile(50)) }),
+	lag("lag_p99", "p99 lag", 99, "Issue lag that 99 % of a replay's I/Os beat: how late the drive, at the replay's cap on I/Os in flight, let the trace run.",
+		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Quantile(99)) }),
+	lag("lag_max", "maximum lag", 0, "The latest a replay issued an I/O behind its scheduled time.",
+		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Max) }),
+}
+
+// lag is the row of a trace replay's issue-lag statistic.
+func lag(name, title string, p float64, doc string, read func(*metrics.ReplayStats) float64) Figure {
+	return Figure{Name: name, Title: title, Unit: Nanoseconds, Better: Lower, Latency: Lag, Percentile: p,
+		Merge: Histogram, In: Replay, Doc: doc, ReadReplay: read}
 }
 
 // batchWait is the row of a dataloader's batch-wait statistic.

@@ -26,7 +26,7 @@ func TestRead(t *testing.T) {
 		"service_mean": 30000, "service_p99": 90000,
 	}
 	for _, f := range Figures {
-		if f.ReadDataloader != nil {
+		if f.Read == nil {
 			continue
 		}
 		w, ok := want[f.Name]
@@ -98,10 +98,12 @@ func TestRows(t *testing.T) {
 	}
 	for _, f := range Figures {
 		switch {
-		case f.Name == "" || f.Title == "" || f.Doc == "" || (f.Read == nil) == (f.ReadDataloader == nil) || f.In == 0:
-			t.Errorf("figure %q lacks a name, title, doc line, reader (one of two) or place", f.Name)
+		case f.Name == "" || f.Title == "" || f.Doc == "" || readers(&f) != 1 || f.In == 0:
+			t.Errorf("figure %q lacks a name, title, doc line, reader (one of three) or place", f.Name)
 		case (f.ReadDataloader != nil) != (f.In == Dataloader):
 			t.Errorf("figure %s: a dataloader's figure is known in place %s alone, and only a dataloader's is", f.Name, Dataloader)
+		case (f.ReadReplay != nil) != (f.In == Replay):
+			t.Errorf("figure %s: a replay's figure is known in place %s alone, and only a replay's is", f.Name, Replay)
 		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":
 			t.Errorf("figure %s: unit %s with latency %q", f.Name, f.Unit, f.Latency)
 		case f.Merge != Add && f.Merge != Histogram && f.Merge != Totals:
@@ -199,5 +201,37 @@ func TestTitledAndText(t *testing.T) {
 	}
 	if got := Lookup("mean").Deprecation(Steady, "lat_mean"); !strings.Contains(got, `"lat_mean", the old steady_state metric name of the mean latency, is deprecated: write "mean"`) {
 		t.Errorf("Deprecation = %q", got)
+	}
+}
+
+// readers counts a row's readers, of which it has one.
+func readers(f *Figure) int {
+	n := 0
+	for _, set := range []bool{f.Read != nil, f.ReadDataloader != nil, f.ReadReplay != nil} {
+		if set {
+			n++
+		}
+	}
+	return n
+}
+
+// TestReadReplay reads every replay row from a fixture, in its unit and
+// in an expectation's.
+func TestReadReplay(t *testing.T) {
+	r := &metrics.ReplayStats{Lag: metrics.LatencySummary{Max: 900_000, Mean: 30_000,
+		Percentiles: []metrics.Percentile{{P: 50, Ns: 20_000}, {P: 99, Ns: 400_000}}}}
+	want := map[string]float64{"lag_mean": 30_000, "lag_p50": 20_000, "lag_p99": 400_000, "lag_max": 900_000}
+	for _, f := range In(Replay) {
+		w, ok := want[f.Name]
+		if !ok {
+			t.Errorf("figure %s: no expected value for the fixture replay", f.Name)
+			continue
+		}
+		if got, gotExpect := f.ReadReplay(r), f.ReplayValue(Replay, r); got != w || gotExpect != w/1e3 {
+			t.Errorf("figure %s reads %v (%v in an expectation), want %v (%v)", f.Name, got, gotExpect, w, w/1e3)
+		}
+	}
+	if keys := Keys(Replay); !slices.Equal(keys, []string{"lag_mean_us", "lag_p50_us", "lag_p99_us", "lag_max_us"}) {
+		t.Errorf("a replay's expectation names %v", keys)
 	}
 }

@@ -32,6 +32,9 @@ const (
 	// Dataloader: result.dataloader.<key> in a dataloader step's expect,
 	// latencies in µs (result.dataloader.batch_wait_p99_us).
 	Dataloader
+	// Replay: result.replay.<key> in a trace replay's expect, latencies
+	// in µs (result.replay.lag_p99_us).
+	Replay
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -42,7 +45,7 @@ var places = []struct {
 }{
 	{Expect, "expectation"}, {Spec, "spec sheet"}, {Hook, "hook"}, {Report, "report.json"},
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
-	{Dataloader, "dataloader expectation"},
+	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -71,7 +74,7 @@ func (f *Figure) Key(p Place) string {
 // suffix is the unit a place writes a figure of unit u in.
 func suffix(u Unit, p Place) string {
 	switch {
-	case u == Nanoseconds && p&(Expect|Spec|Dataloader) != 0:
+	case u == Nanoseconds && p&(Expect|Spec|Dataloader|Replay) != 0:
 		return "_us"
 	case u == Nanoseconds && p&(Hook|Report|Column) != 0:
 		return "_ns"
@@ -84,7 +87,7 @@ func suffix(u Unit, p Place) string {
 // Scale is what place p multiplies a value in Unit by: latencies are in
 // µs in expectations and spec sheets.
 func (f *Figure) Scale(p Place) float64 {
-	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader) != 0 {
+	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader|Replay) != 0 {
 		return 1e-3
 	}
 	return 1
@@ -98,6 +101,11 @@ func (f *Figure) Value(p Place, d *metrics.DirStats) float64 {
 // DataloaderValue reads a dataloader figure from d in place p's unit.
 func (f *Figure) DataloaderValue(p Place, d *metrics.Dataloader) float64 {
 	return f.ReadDataloader(d) * f.Scale(p)
+}
+
+// ReplayValue reads a replay figure from r in place p's unit.
+func (f *Figure) ReplayValue(p Place, r *metrics.ReplayStats) float64 {
+	return f.ReadReplay(r) * f.Scale(p)
 }
 
 // Lookup returns the figure of canonical name name, nil when there is

@@ -11,7 +11,21 @@ func Measured(res *metrics.Result) plan.Measured {
 	return plan.Measured{
 		Read: dirMeasure(res.Read), Write: dirMeasure(res.Write), Total: dirMeasure(TotalStats(res)),
 		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9, Dataloader: dataloaderMeasure(res.Dataloader),
+		Replay: replayMeasure(res.Replay),
 	}
+}
+
+// replayMeasure is result.replay: every figure the registry gives a
+// replay's expectations (plan.ReplayStats), the lags in µs.
+func replayMeasure(r *metrics.ReplayStats) map[string]float64 {
+	if r == nil {
+		return nil
+	}
+	figures := map[string]float64{}
+	for _, f := range figure.In(figure.Replay) {
+		figures[f.Key(figure.Replay)] = f.ReplayValue(figure.Replay, r)
+	}
+	return figures
 }
 
 // dataloaderMeasure is result.dataloader: every figure the registry

@@ -106,6 +106,8 @@ func (l *loader) checkResultRef(t hcl.Traversal, p *Profile) bool {
 		return true
 	case field == "dataloader":
 		return l.checkDataloaderRef(s, names, p)
+	case field == "replay":
+		return l.checkReplayRef(s, names, p)
 	case field == "metrics" && p.Exec == nil:
 		l.errorAt(s, "Metrics Of A Profile", fmt.Sprintf(
 			"result.metrics holds what an exec step's parse hook returns; profile %q measures I/O, so judge result.read, result.write or result.total.", p.Name))
@@ -130,6 +132,21 @@ func (l *loader) checkDataloaderRef(s site, names []string, p *Profile) bool {
 	if len(names) > 1 && !slices.Contains(DataloaderStats, names[1]) {
 		l.errorAt(s, "Unknown Dataloader Figure", fmt.Sprintf("result.dataloader has %s (au from 0 to 1, batch waits in µs); %q is not one of them.%s",
 			quotedList(DataloaderStats), names[1], didYouMean(names[1], DataloaderStats)))
+		return false
+	}
+	return true
+}
+
+// checkReplayRef checks result.replay and the figure after it.
+func (l *loader) checkReplayRef(s site, names []string, p *Profile) bool {
+	if p.Workload.Replay == nil {
+		l.errorAt(s, "Replay Figure Of Another Step", fmt.Sprintf(
+			"result.replay holds the issue lag of a trace replay; profile %q replays no trace, so judge its I/O with result.read, result.write or result.total.", p.Name))
+		return false
+	}
+	if len(names) > 1 && !slices.Contains(ReplayStats, names[1]) {
+		l.errorAt(s, "Unknown Replay Figure", fmt.Sprintf("result.replay has %s (lags in µs); %q is not one of them.%s",
+			quotedList(ReplayStats), names[1], didYouMean(names[1], ReplayStats)))
 		return false
 	}
 	return true
@@ -180,6 +197,9 @@ func (l *loader) checkOldLatencyRef(s site, dir, stat string) bool {
 
 // profileReads reports whether any point of a profile reads.
 func profileReads(p *Profile) bool {
+	if p.Workload.Replay != nil {
+		return true // a trace's reads are counted when it runs
+	}
 	maxRead := p.Workload.ReadPct
 	for _, axis := range p.Sweep {
 		if axis.Param != "read_pct" {

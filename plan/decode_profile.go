@@ -397,6 +397,9 @@ func (l *loader) checkProfileDrives(p *Profile, attrs, sweep hcl.Attributes) {
 
 // profileWrites reports whether any point of a profile writes.
 func profileWrites(p *Profile) bool {
+	if p.Workload.Replay != nil {
+		return p.Workload.Writes()
+	}
 	minRead := p.Workload.ReadPct
 	for _, axis := range p.Sweep {
 		if axis.Param != "read_pct" {

@@ -51,12 +51,20 @@ type Measured struct {
 	// Dataloader maps each of DataloaderStats to its value on a
 	// dataloader step; nil on others.
 	Dataloader map[string]float64
+	// Replay maps each of ReplayStats to its value on a trace replay; nil
+	// on others.
+	Replay map[string]float64
 }
 
 // DataloaderStats are the figures of result.dataloader, as the figure
 // registry names them there (figure.Dataloader): the accelerator
 // utilisation (0 to 1), samples per second, and the batch waits in µs.
 var DataloaderStats = figure.Keys(figure.Dataloader)
+
+// ReplayStats are the figures of result.replay, as the figure registry
+// names them there (figure.Replay): the issue lag's mean, p50, p99 and
+// maximum, in µs.
+var ReplayStats = figure.Keys(figure.Replay)
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
@@ -85,7 +93,7 @@ var (
 	expectFigures   = figure.Keys(figure.Expect)
 	oldLatency      = oldLatencyStats()
 	directionFields = append(slices.Clone(expectFigures), "ios", "bytes", "lat")
-	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader"}
+	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader", "replay"}
 	directionType   = func() cty.Type {
 		attrs := map[string]cty.Type{"ios": cty.Number, "bytes": cty.Number, "lat": latencyType}
 		for _, k := range expectFigures {
@@ -100,18 +108,22 @@ var (
 		}
 		return cty.Object(attrs)
 	}()
-	dataloaderType = func() cty.Type {
-		attrs := map[string]cty.Type{}
-		for _, s := range DataloaderStats {
-			attrs[s] = cty.Number
-		}
-		return cty.Object(attrs)
-	}()
-	resultType = cty.Object(map[string]cty.Type{
+	dataloaderType = numbersType(DataloaderStats)
+	replayType     = numbersType(ReplayStats)
+	resultType     = cty.Object(map[string]cty.Type{
 		"read": directionType, "write": directionType, "total": directionType,
-		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType,
+		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType, "replay": replayType,
 	})
 )
+
+// numbersType is an object of a number for each of names.
+func numbersType(names []string) cty.Type {
+	attrs := map[string]cty.Type{}
+	for _, s := range names {
+		attrs[s] = cty.Number
+	}
+	return cty.Object(attrs)
+}
 
 // oldLatencyStats maps the statistics of the deprecated
 // result.<direction>.lat (p99_us) to the names of their figures.
@@ -247,17 +259,19 @@ func measuredValue(m Measured) cty.Value {
 	}
 	return cty.ObjectVal(map[string]cty.Value{
 		"read": directionValue(m.Read), "write": directionValue(m.Write), "total": directionValue(m.Total),
-		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS), "dataloader": dataloaderValue(m.Dataloader),
+		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS),
+		"dataloader": numbersValue(m.Dataloader, DataloaderStats, dataloaderType), "replay": numbersValue(m.Replay, ReplayStats, replayType),
 	})
 }
 
-// dataloaderValue is result.dataloader; null on a step that is not one.
-func dataloaderValue(figures map[string]float64) cty.Value {
+// numbersValue is result.dataloader or result.replay, the figures names
+// of typ; null on a step that is not one.
+func numbersValue(figures map[string]float64, names []string, typ cty.Type) cty.Value {
 	if figures == nil {
-		return cty.NullVal(dataloaderType)
+		return cty.NullVal(typ)
 	}
 	attrs := map[string]cty.Value{}
-	for _, s := range DataloaderStats {
+	for _, s := range names {
 		attrs[s] = cty.NumberFloatVal(figures[s])
 	}
 	return cty.ObjectVal(attrs)

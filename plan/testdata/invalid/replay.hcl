@@ -61,13 +61,13 @@ profile "writes-on-readonly" {
 profile "mixed-up" {
   drives = ["readonly"]
   rw     = "randread" # ERROR: Attribute Does Not Apply To A Replay
-  sweep { # ERROR: Block Does Not Apply To A Replay
+  sweep {             # ERROR: Block Does Not Apply To A Replay
     iodepth = [1, 2]
   }
   replay {
     file   = "traces/writes.iolog"
     writes = "read"
-    speed  = -1      # ERROR: Value Out Of Range
+    speed  = -1 # ERROR: Value Out Of Range
   }
 }
 
@@ -83,5 +83,21 @@ profile "no-file" {
   drives = ["readonly"]
   replay { # ERROR: Missing Trace File
     speed = 2
+  }
+}
+
+profile "lag-of-generated" {
+  drives  = ["small"]
+  rw      = "randread"
+  runtime = "1s"
+  expect  = [result.replay.lag_p99_us < 100] # ERROR: Replay Figure Of Another Step
+}
+
+profile "unknown-lag" {
+  drives = ["small"]
+  expect = [result.replay.lag_p98_us < 100] # ERROR: Unknown Replay Figure
+  replay {
+    file   = "traces/two-disks.iolog"
+    device = "/dev/sda"
   }
 }
