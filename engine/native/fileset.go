@@ -177,29 +177,37 @@ func zipfShares(n int, theta float64) []float64 {
 // path is file k's full path.
 func (fs *fileSet) path(k int) string { return filepath.Join(fs.dir, fs.names[k]) }
 
-// place maps req, whose offset is in the virtual region, to a file of
-// the slot's job and the offset in it, choosing the file by the set's
-// selection: sequential takes the job's files one after another (the
-// virtual offset's own file); the others choose a file per I/O, whose
-// offset is then random (a random pattern) or the file's next bytes.
-func (fs *fileSet) place(s *slot, req *ioRequest) {
-	jf := fs.jobs[s.job.index]
-	if fs.service.Kind == "sequential" || len(fs.sizes) == 1 {
-		k := sort.Search(len(fs.sizes), func(i int) bool { return fs.starts[i+1] > req.offset })
-		req.file, req.offset = k, req.offset-fs.starts[k]
-		req.size = min(req.size, fs.sizes[k]-req.offset)
+// place maps req to a file of the slot's job and the offset in it. at is
+// the job's stream position as a byte of the virtual region (the offset
+// a sequential pattern's I/O has). The set's selection chooses the file:
+// sequential takes the job's files one after another, the file at at,
+// so a random pattern's job moves on once it has moved a file's size in
+// it; the others choose a file per I/O. The offset in the file is then
+// random (a random pattern), at's (sequential selection) or the file's
+// own next bytes. With one file every job keeps to its slice of it.
+func (fs *fileSet) place(s *slot, req *ioRequest, at int64) {
+	if len(fs.sizes) == 1 {
+		req.file, req.size = 0, min(req.size, fs.sizes[0]-req.offset)
 		return
 	}
-	local := jf.choose(fs.service.Kind, s.fileRNG)
-	k := jf.first + local
-	size := fs.sizes[k]
-	if s.random != nil {
-		req.offset = s.random.rng.Int64N(size/s.random.granule) * s.random.granule
+	jf := fs.jobs[s.job.index]
+	var k int
+	if fs.service.Kind == "sequential" {
+		k = sort.Search(len(fs.sizes), func(i int) bool { return fs.starts[i+1] > at })
 	} else {
-		req.offset = (jf.cursors[local].Add(req.size) - req.size) % size
+		k = jf.first + jf.choose(fs.service.Kind, s.fileRNG)
 	}
-	req.file = k
-	req.size = min(req.size, size-req.offset)
+	size := fs.sizes[k]
+	switch {
+	case s.random != nil:
+		req.offset = s.random.rng.Int64N(size/s.random.granule) * s.random.granule
+	case fs.service.Kind == "sequential":
+		req.offset = at - fs.starts[k]
+	default:
+		cursor := &jf.cursors[k-jf.first]
+		req.offset = (cursor.Add(req.size) - req.size) % size
+	}
+	req.file, req.size = k, min(req.size, size-req.offset)
 }
 
 // choose picks the job's file (its index among the job's files) of the

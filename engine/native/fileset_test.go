@@ -294,3 +294,28 @@ func TestDropCache(t *testing.T) {
 		}
 	})
 }
+
+// TestSequentialSelectionOfARandomPattern: with file_service =
+// "sequential" a random pattern's job reads one file at random offsets
+// until it has read a file's size, then the next (fio's sequential
+// file service), where "random" moves between files every I/O.
+func TestSequentialSelectionOfARandomPattern(t *testing.T) {
+	for _, tt := range []struct {
+		service      string
+		most, lowest int // bounds of the times the file changes
+	}{{"sequential", 3, 3}, {"random", 63, 30}} {
+		w := fileSetWorkload("randread", 4, 1, 64<<10)
+		w.FileService = tt.service
+		_, sys := runSet(t, t.TempDir(), w)
+		changes, last := 0, -1
+		for _, tr := range sys.transfers() {
+			if tr.fd != last && last >= 0 {
+				changes++
+			}
+			last = tr.fd
+		}
+		if changes < tt.lowest || changes > tt.most {
+			t.Errorf("%s: the file changed %d times over 64 reads of 4 files, want %d to %d", tt.service, changes, tt.lowest, tt.most)
+		}
+	}
+}

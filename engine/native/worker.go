@@ -143,7 +143,7 @@ func (s *slot) next(r *run) (ioRequest, bool) {
 		req.offset = s.job.slice.start + pos%s.job.slice.length
 	}
 	if r.files != nil {
-		r.files.place(s, &req)
+		r.files.place(s, &req, s.job.slice.start+pos%s.job.slice.length)
 	}
 	if s.job.pace != nil {
 		req.due = s.job.pace.take(size)
