@@ -176,6 +176,25 @@
 // first (sync, /proc/sys/vm/drop_caches, root only), or, when that is
 // refused, the target's own pages are evicted and the result says so.
 //
+// # Dataloaders
+//
+// A workload with a batch size is a training job's input pipeline, as
+// MLPerf Storage's DLIO runs one (dataloader.go): its data set is a file
+// set of files of samples_per_file records, made ready as any set is;
+// each epoch visits every sample once in an order shuffled by the seed and
+// the epoch, cut into batches; reader threads take the samples in that
+// order and read each whole, in transfers of at most bs (a whole number
+// of blocks under O_DIRECT, records rounded up), each keeping the file of
+// its last sample open; one goroutine stands for the accelerator, taking
+// the batches in order, waiting for each until its last sample is read
+// (the batch wait, into a histogram of its own) and then sleeping the
+// compute time. The readers run ahead of it by at most two batches per
+// reader (PyTorch's prefetch_factor), and a new epoch starts with nothing
+// read ahead. The accelerator utilisation is the time it slept over the
+// run's length, from the set's readiness to the last batch's compute. The
+// mechanics take the clock as a value (loaderClock), so that the tests
+// judge the waits and the utilisation on a virtual one.
+//
 // With direct = true the target is opened with O_DIRECT and the buffers
 // are page-aligned anonymous mappings; every transfer size and the offset
 // must be multiples of the target's logical block size.
