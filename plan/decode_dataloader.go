@@ -103,6 +103,9 @@ func (l *loader) decodeDataloader(block *hcl.Block, name string, body hcl.Body) 
 	}
 	drives, ok := l.driveRefs(attrs["drives"])
 	p.Drives = drives
+	if ok {
+		l.checkFileSetDrives(p, l.drivesOf(drives))
+	}
 	if attr := attrs["expect"]; attr != nil && ok {
 		p.Expect = l.decodeExpect(p, attr, l.drivesOf(drives))
 	}
