@@ -10,6 +10,21 @@
 # then per shape the medians over the rounds and their ratios
 # (drivebench / fio: seconds below 1 and MB/s above 1 favour drivebench).
 #
+# Checkpoint shape (MLPerf Storage's llama3-8b: 8 ranks, a file each,
+# scaled to 256 MiB a rank): drivebench's checkpoint step, one pass, its
+# write flushed and its read-back after the page cache is dropped; fio's
+# write job is numjobs = the ranks, each its own file (filename_format
+# ckpt.$jobnum, filesize the rank's share), rw = write, bs 4 MiB,
+# create_on_open = 1 and fsync_on_close = 1, and its read-back job the
+# same files with rw = read and invalidate = 1. Seconds per pass: the
+# slowest rank's (drivebench: from the phase's start to the rank's last
+# I/O, flush and close; fio: its longest job's runtime); MB/s: every
+# rank's bytes over those seconds. How the shapes differ: drivebench
+# drops the whole page cache before the read-back (as root; else it
+# evicts the checkpoint's files, as fio's invalidate does), and its write
+# phase is one step whose ranks start together, where fio's jobs start as
+# fio forks them.
+#
 # Dataloader shapes (MLPerf Storage's unet3d, resnet50 and cosmoflow with
 # their reader threads, batch sizes and files, scaled down, their records
 # rounded up to whole 4 KiB blocks for O_DIRECT): drivebench's dataloader step with
@@ -28,8 +43,11 @@
 # drivebench visits every sample once per epoch in one shuffled order
 # that all readers share, and bounds their read-ahead at 2 batches per
 # reader; fio's jobs each draw their own files at random (a file may be
-# read twice in a pass and another not at all) and never wait for a
-# consumer. With a compute time (COMPUTE=1) each shape also runs with the
+# read twice in a pass and another not at all), never wait for a
+# consumer, and split the set's bytes evenly, where a drivebench reader
+# reads whole samples: unet3d's 14 samples make 4 for two readers and 3
+# for the others, so its pass lasts 4 samples' reads where fio's jobs
+# each read 3.5 (14 % longer at the same bandwidth). With a compute time (COMPUTE=1) each shape also runs with the
 # preset's compute time: drivebench overlaps it with the reads (the
 # accelerator computes while the readers read ahead), fio's thinktime
 # stalls each job after its share of a batch (thinktime_blocks), so fio's
@@ -57,9 +75,91 @@ RES=$DIR/results.tsv
 # Dataloader shapes: name|files|samples per file|record bytes|batch|readers|compute|transfer bytes
 LOADERS=(
   "unet3d|14|1|146800640|7|4|323ms|1048576"
-  "resnet50|2|1251|114688|400|8|224ms|114688"
+  "resnet50|8|1251|114688|400|8|224ms|114688"
   "cosmoflow|512|1|2830336|1|4|3500us|2830336"
 )
+
+# Checkpoint shapes: name|ranks|bytes per rank|transfer bytes
+CHECKPOINTS=(
+  "llama3-8b|8|268435456|4194304"
+)
+
+# checkpoint_plan writes the plan of a checkpoint shape on the folder $1:
+# one pass, its write flushed (fsync) and its read-back after the page
+# cache is dropped.
+checkpoint_plan() {
+  local dir=$1 ranks=$2 per=$3 bs=$4
+  cat <<EOF
+drive "fs" {
+  directory = "$dir"
+  writable  = true
+}
+
+checkpoint "shape" {
+  ranks  = $ranks
+  size   = $((ranks * per))
+  bs     = $bs
+  passes = 1
+}
+EOF
+}
+
+# checkpoint_fio prints the fio options of a checkpoint shape's phase
+# ($5: write or read) on the folder $1, one a line: a job per rank, each
+# its own file.
+checkpoint_fio() {
+  local dir=$1 ranks=$2 per=$3 bs=$4 phase=$5
+  printf '%s\n' --name=ckpt --directory="$dir" --filename_format='ckpt.$jobnum' --numjobs="$ranks" --filesize="$per" \
+    --size="$per" --bs="$bs" --ioengine=psync --direct=0 --output-format=json
+  if [ "$phase" = write ]; then
+    printf '%s\n' --rw=write --create_on_open=1 --fsync_on_close=1
+  else
+    printf '%s\n' --rw=read --invalidate=1
+  fi
+}
+
+# run_checkpoint_drivebench runs a checkpoint plan and adds its pass's
+# write and read-back (the slowest rank's seconds, every rank's bytes
+# over them) to RES.
+run_checkpoint_drivebench() {
+  local shape=$1 round=$2 plan=$3 out=$DIR/db-out
+  rm -rf "$out"
+  "$DIR/drivebench" run -out "$out" "$plan" >/dev/null 2>&1 || [ $? = 1 ]
+  jq -r --arg s "$shape" --arg r "$round" 'select(.checkpoint != null) | .checkpoint.passes[0] as $p |
+    ([$s + " write", "drivebench", $r, $p.write.seconds, ($p.write.aggregate_bw_bytes / 1e6)] | @tsv),
+    ([$s + " read-back", "drivebench", $r, $p.read.seconds, ($p.read.aggregate_bw_bytes / 1e6)] | @tsv)' "$out"/steps/*.json >>"$RES"
+}
+
+# checkpoint_round runs one checkpoint shape with both tools, in the
+# round's order: fio's write, then its read-back, as one pass.
+checkpoint_round() {
+  local round=$1 spec=$2
+  IFS='|' read -r name ranks per bs <<<"$spec"
+  [[ "$name" =~ $ONLY ]] || return 0
+  local set=$DIR/$name
+  rm -rf "$set-db" "$set-fio"
+  mkdir -p "$set-fio"
+  checkpoint_plan "$set-db" "$ranks" "$per" "$bs" >"$DIR/plan.hcl"
+  mapfile -t write < <(checkpoint_fio "$set-fio" "$ranks" "$per" "$bs" write)
+  mapfile -t read < <(checkpoint_fio "$set-fio" "$ranks" "$per" "$bs" read)
+  # Each tool's write starts with nothing dirty in the page cache (sync):
+  # on a virtual disk, writing back what an earlier run left took a
+  # checkpoint's write from 1.1 s to 12.6 s.
+  if [ $((round % 2)) = 1 ]; then
+    sync
+    run_fio "$name write" "$round" "${write[@]}"
+    run_fio "$name read-back" "$round" "${read[@]}"
+    sync
+    run_checkpoint_drivebench "$name" "$round" "$DIR/plan.hcl"
+  else
+    sync
+    run_checkpoint_drivebench "$name" "$round" "$DIR/plan.hcl"
+    sync
+    run_fio "$name write" "$round" "${write[@]}"
+    run_fio "$name read-back" "$round" "${read[@]}"
+  fi
+  rm -rf "$set-db" "$set-fio"
+}
 
 # loader_plan writes the plan of a dataloader shape on the folder $1.
 loader_plan() {
@@ -151,6 +251,9 @@ fio --version
 echo "$ROUNDS rounds, files in $DIR ($(df -T "$DIR" | awk 'NR==2{print $2}')), $(nproc) CPUs, kernel $(uname -r)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq 1 "$ROUNDS"); do
+  for spec in "${CHECKPOINTS[@]}"; do
+    checkpoint_round "$round" "$spec"
+  done
   for spec in "${LOADERS[@]}"; do
     loader_round "$round" "$spec" 0
     [ "$COMPUTE" = 0 ] || loader_round "$round" "$spec" 1
