@@ -167,10 +167,7 @@ func pointValue(rec *results.Record) script.Point {
 	pt := script.Point{Name: rec.Point.Key(), Params: params, Status: rec.Status}
 	if res := rec.Result; res != nil {
 		pt.Read, pt.Write, pt.Metrics = direction(res.Read), direction(res.Write), res.Metrics
-		for _, s := range res.Series {
-			pt.Series = append(pt.Series, script.Sample{T: s.T, ReadIOPS: s.ReadIOPS, WriteIOPS: s.WriteIOPS, BW: s.BW,
-				MeanLatNs: s.MeanLatNs, P99Ns: s.P99Ns, BytesWritten: s.BytesWritten})
-		}
+		pt.Series = res.Series
 	}
 	return pt
 }

@@ -168,15 +168,11 @@ func acceptanceModel(drive string, row results.AcceptanceRow) map[string]any {
 }
 
 // seriesModel is a step's time series as a summary hook sees it: one dict
-// per interval, as the report charts it (write saturation against time
-// and against the data written).
+// per interval, as a check's point has it (script.IntervalFields).
 func seriesModel(series []metrics.Sample) []any {
 	out := make([]any, len(series))
-	for i, s := range series {
-		out[i] = map[string]any{
-			"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bw_bytes": s.BW,
-			"mean_lat_ns": s.MeanLatNs, "p99_ns": s.P99Ns, "bytes_written": s.BytesWritten,
-		}
+	for i := range series {
+		out[i] = script.IntervalFields(&series[i])
 	}
 	return out
 }

@@ -109,6 +109,9 @@ type Figure struct {
 	Read           func(*metrics.DirStats) float64
 	ReadDataloader func(*metrics.Dataloader) float64
 	ReadReplay     func(*metrics.ReplayStats) float64
+	// ReadInterval reads it, in Unit, from one interval of a step's
+	// series, for a figure of places Interval and SeriesColumn.
+	ReadInterval func(*metrics.Sample) float64
 }
 
 // Figures is the figure registry, in the order reports list figures.
@@ -121,17 +124,19 @@ var Figures = []Figure{
 	},
 	{
 		Name: "bw", Title: "bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Add,
-		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
-		Doc:  "Bytes transferred per second over the measured phase.",
-		Read: func(d *metrics.DirStats) float64 { return d.BW },
+		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval,
+		Doc:          "Bytes transferred per second over the measured phase.",
+		Read:         func(d *metrics.DirStats) float64 { return d.BW },
+		ReadInterval: func(s *metrics.Sample) float64 { return s.BW },
 	},
 	{
 		Name: "mean", Title: "mean latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
-		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
-		Keys: map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns"},
-		Old:  map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
-		Doc:  "Mean latency of the I/Os.",
-		Read: func(d *metrics.DirStats) float64 { return d.Lat.Mean },
+		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn,
+		Keys:         map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns", Interval: "mean_lat_ns"},
+		Old:          map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
+		Doc:          "Mean latency of the I/Os.",
+		Read:         func(d *metrics.DirStats) float64 { return d.Lat.Mean },
+		ReadInterval: func(s *metrics.Sample) float64 { return s.MeanLatNs },
 	},
 	{
 		Name: "min", Title: "minimum latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram, Whole: true,
@@ -157,15 +162,16 @@ var Figures = []Figure{
 		Doc:  "Sample standard deviation of the latency, as fio reports it.",
 		Read: func(d *metrics.DirStats) float64 { return d.Lat.Stddev },
 	},
-	percentile(50, "p50", Expect|Spec|Hook|Report|Column|Option, nil, "Median latency: half the I/Os completed faster."),
+	interval(percentile(50, "p50", Expect|Spec|Hook|Report|Column|Option, nil, "Median latency: half the I/Os completed faster."),
+		func(s *metrics.Sample) uint64 { return s.P50Ns }),
 	percentile(90, "p90", Expect|Spec|Hook|Column|Option, nil, "Latency that 90 % of the I/Os beat."),
 	percentile(95, "p95", Expect|Spec|Hook, nil, "Latency that 95 % of the I/Os beat."),
-	percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Steady: {"lat_p99"}},
-		"Latency that 99 % of the I/Os beat, the tail a spec sheet quotes."),
+	interval(percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Steady: {"lat_p99"}},
+		"Latency that 99 % of the I/Os beat, the tail a spec sheet quotes."), func(s *metrics.Sample) uint64 { return s.P99Ns }),
 	percentile(99.9, "p99_9", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Option: {"p99.9"}},
 		"Latency that 99.9 % of the I/Os beat."),
-	percentile(99.99, "p99_99", Expect|Spec|Hook|Column|Option, map[Place][]string{Option: {"p99.99"}},
-		"Latency that 99.99 % of the I/Os beat."),
+	interval(percentile(99.99, "p99_99", Expect|Spec|Hook|Column|Option, map[Place][]string{Option: {"p99.99"}},
+		"Latency that 99.99 % of the I/Os beat."), func(s *metrics.Sample) uint64 { return s.P9999Ns }),
 	percentile(99.999, "p99_999", Expect|Hook, nil,
 		"Latency that 99.999 % of the I/Os beat; it rests on 10 I/Os only once a point has 1,000,000."),
 	{
@@ -221,6 +227,14 @@ func batchWait(name, title string, p float64, doc string, read func(*metrics.Dat
 		Merge: Histogram, In: Dataloader, Doc: doc, ReadDataloader: read}
 }
 
+// interval puts a percentile row in a step's series (places Interval and
+// SeriesColumn), read from the interval's field.
+func interval(f Figure, read func(*metrics.Sample) uint64) Figure {
+	f.In |= Interval | SeriesColumn
+	f.ReadInterval = func(s *metrics.Sample) float64 { return float64(read(s)) }
+	return f
+}
+
 // legacyPercentiles are the percentiles that expectations
 // (result.read.lat.p99_us) and hooks (lat_ns.p["99"]) named before the
 // registry; their rows keep those names as old ones.
@@ -246,7 +260,7 @@ func percentile(p float64, name string, in Place, old map[Place][]string, doc st
 		Read: func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) },
 	}
 	if digits != name {
-		f.Keys = map[Place]string{Spec: digits + "_us", Column: digits + "_ns"}
+		f.Keys = map[Place]string{Spec: digits + "_us", Column: digits + "_ns", Interval: digits + "_ns"}
 	}
 	return f
 }

@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -233,5 +234,46 @@ func TestReadReplay(t *testing.T) {
 	}
 	if keys := Keys(Replay); !slices.Equal(keys, []string{"lag_mean_us", "lag_p50_us", "lag_p99_us", "lag_max_us"}) {
 		t.Errorf("a replay's expectation names %v", keys)
+	}
+}
+
+// TestIntervalNames pins a series' published names to the registry: the
+// JSON names of metrics.Sample's figures (a record's series, a run's
+// interval events) are the rows' Interval keys, each row reads the field
+// of its name, and the series CSV's latency columns are the rows'
+// SeriesColumn keys. A figure added to the sample without its row, or to
+// the rows without the sample's field, fails here.
+func TestIntervalNames(t *testing.T) {
+	ownFields := []string{"t", "read_iops", "write_iops", "bytes_written"}
+	sample := reflect.ValueOf(&metrics.Sample{}).Elem()
+	var tags []string
+	field := map[string]int{}
+	for i := range sample.NumField() {
+		tag, _, _ := strings.Cut(sample.Type().Field(i).Tag.Get("json"), ",")
+		field[tag] = i
+		if !slices.Contains(ownFields, tag) {
+			tags = append(tags, tag)
+		}
+		switch v := sample.Field(i); v.Kind() {
+		case reflect.Float64:
+			v.SetFloat(float64(1000 + i))
+		case reflect.Uint64:
+			v.SetUint(uint64(1000 + i))
+		}
+	}
+	if keys := Keys(Interval); !slices.Equal(keys, tags) {
+		t.Errorf("the rows of the interval series name %v, metrics.Sample's JSON %v", keys, tags)
+	}
+	s := sample.Addr().Interface().(*metrics.Sample)
+	for _, f := range In(Interval) {
+		if i, ok := field[f.Key(Interval)]; !ok || f.ReadInterval(s) != float64(1000+i) {
+			t.Errorf("figure %s reads %v from an interval, not its field %s", f.Name, f.ReadInterval(s), f.Key(Interval))
+		}
+	}
+	if keys := Keys(SeriesColumn); !slices.Equal(keys, []string{"lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p9999_us"}) {
+		t.Errorf("the series CSV's figure columns are %v", keys)
+	}
+	if got := Lookup("p99").IntervalValue(SeriesColumn, s); got != float64(s.P99Ns)/1e3 {
+		t.Errorf("p99 in the series CSV reads %v, want %v µs", got, float64(s.P99Ns)/1e3)
 	}
 }

@@ -35,6 +35,14 @@ const (
 	// Replay: result.replay.<key> in a trace replay's expect, latencies
 	// in µs (result.replay.lag_p99_us).
 	Replay
+	// Interval: a figure of one interval of a step's series (a second of
+	// its measured phase, both directions together), as a record's
+	// series, a run's interval events and hooks' series name it
+	// (p99_ns), in ns.
+	Interval
+	// SeriesColumn: a column of series/<step>.csv, latencies in µs
+	// (lat_p99_us).
+	SeriesColumn
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -46,6 +54,7 @@ var places = []struct {
 	{Expect, "expectation"}, {Spec, "spec sheet"}, {Hook, "hook"}, {Report, "report.json"},
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
+	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -62,11 +71,15 @@ func (p Place) String() string {
 // Key is the figure's name in place p: the one a published format fixed
 // (Keys), else its name with the unit the place writes it in: p99_us in
 // an expectation or a spec sheet, p99_ns in a hook, report.json and the
-// catalog, bw_bytes there for bandwidth, and the bare name in a
-// steady_state block and the commands' flags.
+// catalog, bw_bytes there for bandwidth, lat_p99_us as a series CSV
+// column, and the bare name in a steady_state block and the commands'
+// flags.
 func (f *Figure) Key(p Place) string {
 	if k, ok := f.Keys[p]; ok {
 		return k
+	}
+	if p == SeriesColumn && f.Unit == Nanoseconds {
+		return "lat_" + strings.ReplaceAll(f.Name, "_", "") + "_us"
 	}
 	return f.Name + suffix(f.Unit, p)
 }
@@ -76,18 +89,18 @@ func suffix(u Unit, p Place) string {
 	switch {
 	case u == Nanoseconds && p&(Expect|Spec|Dataloader|Replay) != 0:
 		return "_us"
-	case u == Nanoseconds && p&(Hook|Report|Column) != 0:
+	case u == Nanoseconds && p&(Hook|Report|Column|Interval) != 0:
 		return "_ns"
-	case u == BytesPerSec && p&(Hook|Report|Column) != 0:
+	case u == BytesPerSec && p&(Hook|Report|Column|Interval) != 0:
 		return "_bytes"
 	}
 	return ""
 }
 
 // Scale is what place p multiplies a value in Unit by: latencies are in
-// µs in expectations and spec sheets.
+// µs in expectations, spec sheets and the series CSV.
 func (f *Figure) Scale(p Place) float64 {
-	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader|Replay) != 0 {
+	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader|Replay|SeriesColumn) != 0 {
 		return 1e-3
 	}
 	return 1
@@ -96,6 +109,13 @@ func (f *Figure) Scale(p Place) float64 {
 // Value reads the figure from d in place p's unit.
 func (f *Figure) Value(p Place, d *metrics.DirStats) float64 {
 	return f.Read(d) * f.Scale(p)
+}
+
+// IntervalValue reads the figure of one interval of a series in place
+// p's unit; 0 for a figure the interval did not measure (a percentile
+// of an engine that keeps no histogram per interval).
+func (f *Figure) IntervalValue(p Place, s *metrics.Sample) float64 {
+	return f.ReadInterval(s) * f.Scale(p)
 }
 
 // DataloaderValue reads a dataloader figure from d in place p's unit.

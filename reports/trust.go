@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
@@ -380,24 +381,24 @@ func seriesIOPS(res *metrics.Result) []float64 {
 }
 
 // latencySpreads are the spreads of a step's per-interval latency
-// figures, by the name of the figure each is the noise of; nil without
-// two whole intervals that measured latency.
+// figures, those the figure registry has in both an interval and
+// report.json (mean, p50, p99), by the report.json name of the figure
+// each is the noise of; nil without two whole intervals that measured
+// latency.
 func latencySpreads(res *metrics.Result) map[string]*Spread {
-	figures := map[string]func(metrics.Sample) float64{
-		"mean_lat_ns": func(s metrics.Sample) float64 { return s.MeanLatNs },
-		"p50_ns":      func(s metrics.Sample) float64 { return float64(s.P50Ns) },
-		"p99_ns":      func(s metrics.Sample) float64 { return float64(s.P99Ns) },
-	}
 	out := map[string]*Spread{}
-	for name, value := range figures {
+	for _, f := range figure.In(figure.Interval) {
+		if f.Unit != figure.Nanoseconds || f.In&figure.Report == 0 {
+			continue
+		}
 		var values []float64
 		for _, s := range metrics.WholeIntervals(res.Series) {
-			if v := value(s); v > 0 {
+			if v := f.ReadInterval(&s); v > 0 {
 				values = append(values, v)
 			}
 		}
 		if sp := spreadOf(values, false); sp != nil {
-			out[name] = sp
+			out[f.Key(figure.Report)] = sp
 		}
 	}
 	if len(out) == 0 {

@@ -5,9 +5,11 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 )
 
@@ -25,12 +27,14 @@ const (
 
 // SeriesColumns are the columns of series/<step>.csv, in order, each named
 // with its unit. Bandwidth is in decimal megabytes (10^6 bytes) a second;
-// the latencies are of both directions together, as the series measures
-// them.
-var SeriesColumns = []string{
-	"t_start_s", "t_end_s", "read_iops", "write_iops", "read_mb_s", "write_mb_s",
-	"lat_mean_us", "lat_p50_us", "lat_p99_us", "lat_p9999_us", "written_bytes",
-}
+// the latencies, the figure registry's rows of the series CSV
+// (figure.SeriesColumn: lat_mean_us, lat_p99_us ...), are of both
+// directions together, as the series measures them.
+var SeriesColumns = slices.Concat(
+	[]string{"t_start_s", "t_end_s", "read_iops", "write_iops", "read_mb_s", "write_mb_s"},
+	figure.Keys(figure.SeriesColumn),
+	[]string{"written_bytes"},
+)
 
 // SeriesCSV is the CSV of series: a header of SeriesColumns, then a line
 // per interval. A latency the interval did not measure is an empty cell.
@@ -43,9 +47,11 @@ func SeriesCSV(series []metrics.Sample) []byte {
 			fixed(s.T-metrics.Span(series, i), 3), fixed(s.T, 3),
 			fixed(s.ReadIOPS, 1), fixed(s.WriteIOPS, 1),
 			fixed(read/1e6, 3), fixed(write/1e6, 3),
-			micros(s.MeanLatNs), micros(float64(s.P50Ns)), micros(float64(s.P99Ns)), micros(float64(s.P9999Ns)),
-			strconv.FormatUint(s.BytesWritten, 10),
 		}
+		for _, f := range figure.In(figure.SeriesColumn) {
+			cells = append(cells, micros(f.IntervalValue(figure.SeriesColumn, &s)))
+		}
+		cells = append(cells, strconv.FormatUint(s.BytesWritten, 10))
 		b.WriteString(strings.Join(cells, ",") + "\n")
 	}
 	return []byte(b.String())
@@ -66,13 +72,13 @@ func fixed(v float64, decimals int) string {
 	return strconv.FormatFloat(v, 'f', decimals, 64)
 }
 
-// micros writes a latency in nanoseconds as microseconds; empty when 0,
-// which the series means as not measured.
-func micros(ns float64) string {
-	if ns == 0 {
+// micros writes a latency in microseconds; empty when 0, which the series
+// means as not measured.
+func micros(us float64) string {
+	if us == 0 {
 		return ""
 	}
-	return fixed(ns/1e3, 3)
+	return fixed(us, 3)
 }
 
 // FioLog is one of fio's logs of a step: its kind ("bw", "iops", "lat" or

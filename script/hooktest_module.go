@@ -1,10 +1,13 @@
 package script
 
 import (
+	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -174,11 +177,11 @@ func directionOf(samples []float64) *Direction {
 }
 
 // testSeries converts a list of sample dicts.
-func testSeries(l *starlark.List) ([]Sample, error) {
+func testSeries(l *starlark.List) ([]metrics.Sample, error) {
 	if l == nil {
 		return nil, nil
 	}
-	out := make([]Sample, l.Len())
+	out := make([]metrics.Sample, l.Len())
 	for i := range out {
 		d, ok := l.Index(i).(*starlark.Dict)
 		if !ok {
@@ -188,10 +191,34 @@ func testSeries(l *starlark.List) ([]Sample, error) {
 		if err != nil {
 			return nil, fmt.Errorf("item %d: %v", i, err)
 		}
-		out[i] = Sample{T: m["t"], ReadIOPS: m["read_iops"], WriteIOPS: m["write_iops"], BW: m["bw_bytes"],
-			MeanLatNs: m["mean_lat_ns"], P99Ns: uint64(m["p99_ns"]), BytesWritten: uint64(m["bytes_written"])}
+		if out[i], err = testSample(m); err != nil {
+			return nil, fmt.Errorf("item %d: %v", i, err)
+		}
 	}
 	return out, nil
+}
+
+// testSample reads one interval from a dict of a series' names
+// (IntervalFields), which are metrics.Sample's JSON names (the figure
+// registry's, figure.Interval), so it is read as that JSON; a whole
+// figure is rounded.
+func testSample(m map[string]float64) (metrics.Sample, error) {
+	var s metrics.Sample
+	known := IntervalFields(&s)
+	for k, v := range m {
+		zero, ok := known[k]
+		if !ok {
+			return s, fmt.Errorf("%q is not a field of an interval: use %s", k, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
+		}
+		if _, whole := zero.(uint64); whole {
+			m[k] = math.Round(v)
+		}
+	}
+	data, err := json.Marshal(m)
+	if err == nil {
+		err = json.Unmarshal(data, &s)
+	}
+	return s, err
 }
 
 // testRun builds a check's input: run(points, args, drive, check,

@@ -3,6 +3,7 @@ package script
 import (
 	"context"
 	"errors"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/figure"
+	"github.com/drivebench/drivebench/metrics"
 )
 
 func TestFindTests(t *testing.T) {
@@ -67,6 +69,7 @@ func TestHooktestShapesMatchTheEngine(t *testing.T) {
 	fields := append(figure.Keys(figure.Hook), "bytes", "ios", "lat_ns", "quantile")
 	slices.Sort(fields)
 	directionFields := `["` + strings.Join(fields, `", "`) + `"]`
+	intervalFields := slices.Sorted(maps.Keys(IntervalFields(&metrics.Sample{})))
 	root := t.TempDir()
 	writeFile(t, root, "shape_test.star", `
 def test_point_fields():
@@ -94,8 +97,15 @@ def test_rounds():
     rs = hooktest.rounds([10, 12])
     assert.eq([(r.round, r.value) for r in rs], [(1, 10.0), (2, 12.0)])
 
+def test_series_fields():
+    p = hooktest.point(series = [{"t": 1, "write_iops": 500, "p99_ns": 120000.4, "mean_lat_ns": 80000.5, "p9999_ns": 900000}])
+    s = p.series[0]
+    assert.eq(sorted(dir(s)), `+`["`+strings.Join(intervalFields, `", "`)+`"]`+`)
+    assert.eq((s.t, s.write_iops, s.read_iops, s.p99_ns, s.mean_lat_ns, s.p9999_ns, s.p50_ns), (1.0, 500.0, 0.0, 120000, 80000.5, 900000, 0))
+
 def test_bad_builder_input():
     assert.fails(lambda: hooktest.point(read = {"lat": [1]}), "unknown key \"lat\"")
+    assert.fails(lambda: hooktest.point(series = [{"lat_p99_us": 1}]), "item 0: \"lat_p99_us\" is not a field of an interval: use bw_bytes, bytes_written, mean_lat_ns, p50_ns,")
 `)
 	results, err := New(root, Limits{}).RunTests(context.Background(), "shape_test.star", nil)
 	if err != nil {
@@ -106,7 +116,7 @@ def test_bad_builder_input():
 			t.Errorf("%s: %v", res.Test, res.Err)
 		}
 	}
-	engine := CheckInput("c", "p", Drive{}, nil, nil, []Point{{Read: &Direction{}}})
+	engine := CheckInput("c", "p", Drive{}, nil, nil, []Point{{Read: &Direction{}, Series: []metrics.Sample{{T: 1}}}})
 	for _, key := range []string{"args", "check", "drive", "points", "profile", "vars"} {
 		if _, ok := engine[key]; !ok {
 			t.Errorf("CheckInput lacks %s", key)
@@ -116,6 +126,9 @@ def test_bad_builder_input():
 	read := point["read"].(Struct)
 	if want := len(figure.Keys(figure.Hook)) + 4; len(point) != 7 || len(read) != want {
 		t.Errorf("engine point has %d fields and read %d; the hook test checks 7 and %d", len(point), len(read), want)
+	}
+	if got := slices.Sorted(maps.Keys(point["series"].([]any)[0].(Struct))); !slices.Equal(got, intervalFields) {
+		t.Errorf("engine series interval has %v; the hook test checks %v", got, intervalFields)
 	}
 }
 

@@ -102,22 +102,26 @@ type Point struct {
 	// Metrics are the named figures of an exec step.
 	Metrics map[string]float64
 	// Series is the step's time series, one sample per interval.
-	Series []Sample
+	Series []metrics.Sample
 }
 
-// Sample is one interval of a step's time series: T is the end of the
-// interval in seconds since measuring began.
-type Sample struct {
-	T, ReadIOPS, WriteIOPS, BW, MeanLatNs float64
-	P99Ns                                 uint64
-	BytesWritten                          uint64
-}
-
-func (s Sample) value() Struct {
-	return Struct{
-		"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bw_bytes": s.BW,
-		"mean_lat_ns": s.MeanLatNs, "p99_ns": s.P99Ns, "bytes_written": s.BytesWritten,
+// IntervalFields is one interval of a step's series as hooks see it, a
+// check's point and the summary hook's steps alike: t (the end of the
+// interval in seconds since measuring began), read_iops, write_iops,
+// bytes_written, and the figures of the interval under the names the
+// figure registry gives a series (figure.Interval: bw_bytes, mean_lat_ns,
+// p50_ns, p99_ns, p9999_ns), a whole latency as an int.
+func IntervalFields(s *metrics.Sample) map[string]any {
+	out := map[string]any{"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bytes_written": s.BytesWritten}
+	for _, f := range figure.In(figure.Interval) {
+		v := f.IntervalValue(figure.Interval, s)
+		if f.Whole {
+			out[f.Key(figure.Interval)] = uint64(v)
+		} else {
+			out[f.Key(figure.Interval)] = v
+		}
 	}
+	return out
 }
 
 // Value is the struct a hook receives for p, with the fields name,
@@ -130,8 +134,8 @@ func (p Point) Value() Struct {
 	metrics := map[string]float64{}
 	maps.Copy(metrics, p.Metrics)
 	series := make([]any, len(p.Series))
-	for i, s := range p.Series {
-		series[i] = s.value()
+	for i := range p.Series {
+		series[i] = Struct(IntervalFields(&p.Series[i]))
 	}
 	return Struct{
 		"name": p.Name, "params": params, "status": p.Status,
