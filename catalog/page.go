@@ -435,7 +435,7 @@ figure { margin: 1rem 0; } figure svg { display: block; width: 100%; max-width: 
   h2, h3 { break-after: avoid; }
   .scroll { overflow: visible; }
   table { width: 100%; font-size: 7.5pt; }
-  th, td { padding: .1rem .25rem; white-space: normal; overflow-wrap: anywhere; }
+  th, td { padding: .1rem .25rem; white-space: normal; overflow-wrap: break-word; }
   td.text { min-width: 0; }
   tr, figure { break-inside: avoid; }
   figure svg { max-width: 100%; max-height: 110mm; }

@@ -164,7 +164,8 @@ func htmlContents(b *strings.Builder, blocks []block, ids []string) {
 // pageStyle is the page's whole style sheet: colours as variables, which
 // a dark theme sets again (charts keep their own white ground, so their
 // colours read the same in both); and the rules of print, where nothing
-// scrolls, so tables wrap and shrink to the page's width instead.
+// scrolls, so tables wrap and shrink to the page's width instead, a
+// table of many columns in a smaller type, words kept whole.
 const pageStyle = `:root { color-scheme: light dark; --fg: #1a1a1a; --muted: #444; --bg: #fff; --rule: #ddd; --cell-rule: #e5e5e5; --head: #f6f6f6; --code: #f3f3f3; --link: #0b57d0; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e6e6e6; --muted: #b0b0b0; --bg: #121212; --rule: #3a3a3a; --cell-rule: #2e2e2e; --head: #1f1f1f; --code: #262626; --link: #8ab4f8; }
@@ -216,7 +217,9 @@ figure svg { display: block; width: 100%; max-width: 720px; height: auto; }
   .toc a { color: inherit; }
   .table, pre { overflow: visible; }
   table { width: 100%; font-size: 8pt; }
-  th, td { padding: .15rem .3rem; overflow-wrap: anywhere; }
+  .wide table { font-size: 6.5pt; }
+  th, td { padding: .15rem .3rem; overflow-wrap: break-word; }
+  .wide th, .wide td { padding: .1rem .2rem; }
   tr, figure { break-inside: avoid; }
   figure svg { max-width: 100%; max-height: 120mm; }
   details::details-content { content-visibility: visible; display: contents; }
@@ -277,8 +280,16 @@ func htmlSpans(text []span) string {
 	return b.String()
 }
 
+// wideTable is the number of columns from which a table is printed in a
+// smaller type, so that it fits the page's width without breaking words.
+const wideTable = 11
+
 func htmlTable(b *strings.Builder, cols []column, rows [][][]span) {
-	b.WriteString("<div class=\"table\"><table>\n<thead><tr>")
+	class := "table"
+	if len(cols) >= wideTable {
+		class += " wide"
+	}
+	b.WriteString("<div class=\"" + class + "\"><table>\n<thead><tr>")
 	for _, c := range cols {
 		b.WriteString("<th" + numClass(c) + ">" + html.EscapeString(c.title) + "</th>")
 	}

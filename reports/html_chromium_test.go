@@ -46,6 +46,10 @@ func TestHTMLInChromium(t *testing.T) {
 			browser.CheckPage(t, page)
 			browser.CheckPrint(t, page)
 			browser.CheckDark(t, page)
+			// Printed, each section starts a page.
+			if sections, pages := strings.Count(string(files[0].Data), "<h2 "), browser.PrintedPages(t, page); pages < sections {
+				t.Errorf("printed on %d pages, fewer than its %d sections", pages, sections)
+			}
 			browser.CheckNoCutTables(t, page)
 		})
 	}

@@ -277,6 +277,34 @@ func CheckPrint(t *testing.T, page string) {
 	t.Logf("print screenshot: %s", shot)
 }
 
+// pdfPage is a page object of the PDF Chromium prints.
+var pdfPage = regexp.MustCompile(`/Type /Page\b[^s]`)
+
+// PrintedPages prints page to PDF with Chromium, on A4 with the page's
+// own print style sheet, kept beside it as <name>.pdf, and returns how
+// many pages it printed on.
+func PrintedPages(t *testing.T, page string) int {
+	t.Helper()
+	pdf := strings.TrimSuffix(page, filepath.Ext(page)) + ".pdf"
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, Path,
+		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--disable-crash-reporter", "--user-data-dir="+t.TempDir(),
+		"--no-pdf-header-footer", "--print-to-pdf="+pdf, "file://"+page)
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --print-to-pdf: %v\n%s", err, out)
+	}
+	data, err := os.ReadFile(pdf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("printed: %s", pdf)
+	return len(pdfPage.FindAll(data, -1))
+}
+
 // CheckDark takes a screenshot of page with the reader's system in dark
 // mode, kept beside it as <name>-dark.png: the page's ground must be dark
 // and it must show a page.
