@@ -74,6 +74,22 @@ func (cf *catalogFlags) registerFilter(fs *flagSet) {
 	fs.StringVar(&cf.until, "until", "", "only runs created before this date")
 }
 
+// parseOpen reads the arguments of a command that takes no positional
+// ones and opens the catalog to read it; ok is false, with the exit code,
+// when the command must stop.
+func (cf *catalogFlags) parseOpen(ctx context.Context, fs *flagSet, args []string) (c *catalog.Catalog, code int, ok bool) {
+	if code, done := parseFlags(fs, args); done {
+		return nil, code, false
+	}
+	if !noPositionals(fs) {
+		return nil, exitUsage, false
+	}
+	if c, ok = cf.open(ctx, fs, catalog.Read); !ok {
+		return nil, exitUsage, false
+	}
+	return c, exitOK, true
+}
+
 // registerCreate adds -create, for a command that writes the catalog.
 func (cf *catalogFlags) registerCreate(fs *flagSet) {
 	fs.BoolVar(&cf.create, "create", false, "create the catalog if it does not exist (as catalog init does); without it a catalog named by -catalog or $"+catalog.EnvVar+" must exist, so a mistyped path is not made into a new, empty one")
@@ -198,15 +214,9 @@ func cmdCatalogLs(ctx context.Context, args []string, io stdio) int {
 	cf.register(fs, "table", "csv", "json")
 	cf.registerFilter(fs)
 	drives := fs.Bool("drives", false, "list drives (model, serial, firmware of the latest run, number of runs) instead of runs")
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if !noPositionals(fs) {
-		return exitUsage
-	}
-	c, ok := cf.open(ctx, fs, catalog.Read)
+	c, code, ok := cf.parseOpen(ctx, fs, args)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	defer c.Close()
 	if *drives {
@@ -387,15 +397,9 @@ func cmdCatalogRollup(ctx context.Context, args []string, io stdio) int {
 	var cf catalogFlags
 	cf.register(fs, "table", "csv", "json")
 	cf.registerFilter(fs)
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if !noPositionals(fs) {
-		return exitUsage
-	}
-	c, ok := cf.open(ctx, fs, catalog.Read)
+	c, code, ok := cf.parseOpen(ctx, fs, args)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	defer c.Close()
 	rows, err := c.Rollup(ctx, cf.filter)
@@ -427,15 +431,9 @@ func cmdCatalogExport(ctx context.Context, args []string, io stdio) int {
 	var cf catalogFlags
 	cf.register(fs, "csv", "json", "openmetrics", "prometheus")
 	cf.registerFilter(fs)
-	if code, done := parseFlags(fs, args); done {
-		return code
-	}
-	if !noPositionals(fs) {
-		return exitUsage
-	}
-	c, ok := cf.open(ctx, fs, catalog.Read)
+	c, code, ok := cf.parseOpen(ctx, fs, args)
 	if !ok {
-		return exitUsage
+		return code
 	}
 	defer c.Close()
 	e, err := c.Export(ctx, cf.filter)
