@@ -50,6 +50,17 @@ func render(t *testing.T, m *results.Manifest, recs []*results.Record) (*Summary
 	return renderSummary(t, Build(m, recs))
 }
 
+// checkLines fails t for each of lines that is not a whole line of
+// report.md.
+func checkLines(t *testing.T, md string, lines ...string) {
+	t.Helper()
+	for _, line := range lines {
+		if !strings.Contains(md, line+"\n") {
+			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
+		}
+	}
+}
+
 // renderSummary renders a Summary in every format and returns report.md.
 // report.json must read back and meet the published schema.
 func renderSummary(t *testing.T, s *Summary) (*Summary, string) {
@@ -118,17 +129,13 @@ func TestBuildPartialRecords(t *testing.T) {
 	if len(s.Problems) != 0 || strings.Contains(md, "## Problems") {
 		t.Errorf("problems reported for a run without failures: %+v", s.Problems)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"| iodepth=1 | ok | — | — | — | — | — | — | — | — |",
 		"| **iodepth=16** (peak) | ok | 1,000 | 4.1 | 90.0 µs | — | — | — | — | — |",
 		"| fill | d | 1 | ok | — | — | 1 min 00 s |",
 		"- Kept from earlier revisions of the plan: 1 record of steps this plan no longer has, under Measurements of earlier plan revisions",
 		"| gone | current | ok | — | — | — | — | 2026-03-18 12:00 UTC |",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 }
 
 func TestBuildMixed(t *testing.T) {
@@ -152,16 +159,12 @@ func TestBuildMixed(t *testing.T) {
 	if table.Rows[1].Write != nil || table.Rows[1].Read == nil {
 		t.Errorf("read-only row in a mixed table: read %v, write %v", table.Rows[1].Read, table.Rows[1].Write)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"| Point | Status | IOPS | Read IOPS | Write IOPS | MB/s | Mean latency | p50 read / write | p99 read / write | p99.9 read / write | p99.99 read / write | max read / write |",
 		"| iodepth=1 | ok | 10,000 | 7,000 | 3,000 | 41.0 | 72.0 µs | 85.0 µs / 25.0 µs | 200.0 µs / 80.0 µs | 300.0 µs / 120.0 µs | — / — | — / — |",
 		"| **iodepth=4** (peak) | ok | 20,000 | 20,000 | — | 81.9 | 150.0 µs | — / — | 400.0 µs / — | — / — | — / — | — / — |",
 		"| iodepth=16 | not run | — | — | — | — | — | — | — | — | — | — |",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 }
 
 func TestBuildProblems(t *testing.T) {
@@ -190,18 +193,14 @@ func TestBuildProblems(t *testing.T) {
 	if v := s.Checks[0]; v.Check != "limits" || v.Drive != "d" {
 		t.Errorf("verdict without check or drive = %+v, want them from its step", v)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"| d / mix / iodepth=1 | failed | line one<br>line two \\| with a pipe |",
 		"| d / mix / iodepth=16 | unknown | — |",
 		"| limits | d | ❌ fail | p99 1.4 ms \\| over |",
 		"| limits | d | ❓ PASS | shouting |",
 		"- 5 steps (1 ok, 1 failed, 1 interrupted, 2 other status)",
 		"No measurements were recorded (1 failed, 1 running, 1 unknown).",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 }
 
 // TestBuildNonFinite keeps figures JSON cannot carry out of report.json.

@@ -175,11 +175,7 @@ func TestHealthFromNVMe(t *testing.T) {
 				tt.check(t, s.Health[0])
 			}
 			_, md := renderSummary(t, s)
-			for _, line := range tt.lines {
-				if !strings.Contains(md, line+"\n") {
-					t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-				}
-			}
+			checkLines(t, md, tt.lines...)
 		})
 	}
 }

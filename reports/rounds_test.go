@@ -71,7 +71,7 @@ func TestAggregateRows(t *testing.T) {
 	if s.Counts.Steps.Total != 8 || s.Counts.Steps.Failed != 2 || s.Counts.Steps.Interrupted != 1 {
 		t.Errorf("counts = %+v: every round and aggregate is a step", s.Counts.Steps)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"| **iodepth=1** (mean of last 2 of 3 rounds, peak) | ok | 1,050 | 4.3 | 952.4 µs | — | — | — | — | — |",
 		"| iodepth=8 (aggregate of 3 rounds) | failed | — | — | — | — | — | — | — | — |",
 		"Rounds behind the averaged rows; ✓ marks the rounds averaged.",
@@ -79,11 +79,7 @@ func TestAggregateRows(t *testing.T) {
 		"| iodepth=1 | 2 | ok | 1,040 | 4.3 | 961.5 µs | — | ✓ |",
 		"| iodepth=8 | 2 | failed | — | — | — | — |  |",
 		"| iodepth=8 | 3 | interrupted, partial result | 6,000 | 24.6 | 166.7 µs | — |  |",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 	if c := Compare(s, s, Thresholds{Default: 5}); len(c.Changes) == 0 || c.Changes[0].Point != "iodepth=1" || c.Counts[Unchanged] != len(c.Changes) {
 		t.Errorf("comparing the run with itself: %+v", c)
 	}
@@ -131,18 +127,14 @@ func TestPlanRevisions(t *testing.T) {
 	if rows[0].PlanHash != "aaaaaaaaaaaaaaaa" || rows[1].PlanHash != "bbbbbbbbbbbbbbbb" || rows[2].PlanHash != "" {
 		t.Errorf("row revisions = %q, %q, %q", rows[0].PlanHash, rows[1].PlanHash, rows[2].PlanHash)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"- ¹ Results of an earlier revision of the plan, `bbbbbbbb`: 2 steps, kept when the run resumed under the current revision",
 		"- ² Results of an earlier revision of the plan, `aaaaaaaa`: 1 step, kept when the run resumed under the current revision",
 		"| iodepth=1² | ok | 100 | 0.4 | 10.00 ms | — | — | — | — | — |",
 		"| iodepth=4¹ | ok | 400 | 1.6 | 2.50 ms | — | — | — | — | — |",
 		"| **iodepth=16** (peak) | ok | 900 | 3.7 | 1.11 ms | — | — | — | — | — |",
 		"| fill¹ | d | 1 | ok | — | — | 1 min 00 s |",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 	m.PlanHash = ""
 	if s := Build(m, []*results.Record{fill, qd1}); len(s.EarlierRevisions) != 0 || s.Results[0].Rows[0].PlanHash != "" {
 		t.Errorf("a manifest without a hash gave revisions %+v", s.EarlierRevisions)
@@ -180,20 +172,16 @@ func TestSkippedAndInterrupted(t *testing.T) {
 	if !slices.Equal(s.Skipped, wantSkip) {
 		t.Errorf("skipped = %+v, want %+v", s.Skipped, wantSkip)
 	}
-	for _, line := range []string{
+	checkLines(t, md,
 		"| iodepth=4 | interrupted, partial result | 9,000 | 36.9 | 111.1 µs | — | — | — | — | — |",
 		"| iodepth=16 | skipped | — | — | — | — | — | — | — | — |",
-		"Measured 1,000 IOPS (4.1 MB/s) at iodepth=1 with 1.00 ms mean latency. " +
-			"The interrupted point's partial result is shown but not ranked or charted. " +
+		"Measured 1,000 IOPS (4.1 MB/s) at iodepth=1 with 1.00 ms mean latency. "+
+			"The interrupted point's partial result is shown but not ranked or charted. "+
 			"1 point was skipped: p99 latency 4352.0 µs at d / mix / iodepth=4 exceeded the curve's limit of 4000.0 µs.",
 		"| d / mix / iodepth=4 | interrupted | interrupted: context canceled |",
 		"Skipped, as the plan asks: 1 step that the run decided not to run.",
 		"- d / mix: 1 step, p99 latency 4352.0 µs at d / mix / iodepth=4 exceeded the curve's limit of 4000.0 µs",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 	recs[1].Status, recs[1].Result = "skipped", nil
 	recs[1].Error, recs[1].Skipped = "not run: steady state reached over rounds 2-6", "steady state reached over rounds 2-6"
 	s, md = render(t, sweepManifest(), recs)
@@ -264,17 +252,13 @@ func TestCombinedRowsCarryTheirRounds(t *testing.T) {
 	recs[3].SteadyState = window
 	recs[2].Warnings = append(recs[2].Warnings, stall)
 	_, md := render(t, steadyRun(4, 1), recs)
-	for _, line := range []string{
+	checkLines(t, md,
 		// 3,000 I/Os, three of them slow: 2, 7 and 3 ms
 		"| iodepth=1 (window avg of rounds 2-4) | ok | 1,000 | 4.1 | 103.9 µs | 100.0 µs | 100.0 µs | 2.01 ms † | 6.98 ms † | 7.00 ms |",
 		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 2):** Round 2 was host-bound.",
 		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 3):** The machine was held.",
 		"- **Warning (iodepth=1 (window avg of rounds 2-4), round 4):** Round 4 was host-bound.",
-	} {
-		if !strings.Contains(md, line+"\n") {
-			t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-		}
-	}
+	)
 	if strings.Contains(md, "Round 1 was host-bound") {
 		t.Error("report.md shows the warning of round 1, outside the window")
 	}
@@ -289,9 +273,7 @@ func TestCombinedRowsCarryTheirRounds(t *testing.T) {
 	rounds[0].Warnings = []results.Warning{{Kind: results.WarnHostCPU, Message: "Round 1 was host-bound."}}
 	rounds[1].Warnings = []results.Warning{stall}
 	_, md = render(t, repeatRun(), append(rounds, avg))
-	if line := "- **Warning (iodepth=1 (mean of last 2 of 3 rounds), round 2):** The machine was held."; !strings.Contains(md, line+"\n") {
-		t.Errorf("report.md lacks the line\n%s\nin\n%s", line, md)
-	}
+	checkLines(t, md, "- **Warning (iodepth=1 (mean of last 2 of 3 rounds), round 2):** The machine was held.")
 	if strings.Contains(md, "Round 1 was host-bound") {
 		t.Error("report.md shows the warning of round 1, which the aggregate did not use")
 	}
