@@ -6,6 +6,21 @@ import (
 	"time"
 )
 
+// formats is the table test of a formatter of one value: f(in) is want.
+type formats[T any] []struct {
+	in   T
+	want string
+}
+
+func (tests formats[T]) check(t *testing.T, name string, f func(T) string) {
+	t.Helper()
+	for _, tt := range tests {
+		if got := f(tt.in); got != tt.want {
+			t.Errorf("%s(%v) = %q, want %q", name, tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestFormatGrouped(t *testing.T) {
 	tests := []struct {
 		v        float64
@@ -33,64 +48,37 @@ func TestFormatGrouped(t *testing.T) {
 }
 
 func TestFormatPlain(t *testing.T) {
-	tests := []struct {
-		v    float64
-		want string
-	}{
+	formats[float64]{
 		{1e6, "1,000,000"},
 		{2.5, "2.5"},
 		{2350, "2,350"},
 		{0.125, "0.13"},
 		{95, "95"},
-	}
-	for _, tt := range tests {
-		if got := Plain(tt.v); got != tt.want {
-			t.Errorf("Plain(%v) = %q, want %q", tt.v, got, tt.want)
-		}
-	}
+	}.check(t, "Plain", Plain)
 }
 
 func TestFormatBandwidth(t *testing.T) {
-	tests := []struct {
-		bytesPerSec float64
-		want        string
-	}{
+	formats[float64]{
 		{0, "0.0 MB/s"},
 		{168_900_000, "168.9 MB/s"},
 		{8_668_140_000, "8,668.1 MB/s"},
 		{4096 * 47218.35, "193.4 MB/s"},
 		{400_000, "0.4 MB/s"},
-	}
-	for _, tt := range tests {
-		if got := Bandwidth(tt.bytesPerSec); got != tt.want {
-			t.Errorf("Bandwidth(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
-		}
-	}
+	}.check(t, "Bandwidth", Bandwidth)
 }
 
 func TestFormatBandwidthMiB(t *testing.T) {
-	tests := []struct {
-		bytesPerSec float64
-		want        string
-	}{
+	formats[float64]{
 		{0, "0.0 MiB/s"},
 		{1 << 20, "1.0 MiB/s"},
 		{6_200e6, "5,912.8 MiB/s"},
 		{8_668_140_000, "8,266.6 MiB/s"},
 		{-1, "0.0 MiB/s"},
-	}
-	for _, tt := range tests {
-		if got := BandwidthMiB(tt.bytesPerSec); got != tt.want {
-			t.Errorf("BandwidthMiB(%v) = %q, want %q", tt.bytesPerSec, got, tt.want)
-		}
-	}
+	}.check(t, "BandwidthMiB", BandwidthMiB)
 }
 
 func TestFormatLatency(t *testing.T) {
-	tests := []struct {
-		ns   float64
-		want string
-	}{
+	formats[float64]{
 		{0, "0 ns"},
 		{850, "850 ns"},
 		{999.4, "999 ns"},
@@ -106,19 +94,11 @@ func TestFormatLatency(t *testing.T) {
 		{4_000_000_000_000, "4,000.00 s"},
 		{-1, "—"},
 		{math.NaN(), "—"},
-	}
-	for _, tt := range tests {
-		if got := Latency(tt.ns); got != tt.want {
-			t.Errorf("Latency(%v) = %q, want %q", tt.ns, got, tt.want)
-		}
-	}
+	}.check(t, "Latency", Latency)
 }
 
 func TestFormatBlockSize(t *testing.T) {
-	tests := []struct {
-		n    int64
-		want string
-	}{
+	formats[int64]{
 		{512, "512B"},
 		{520, "520B"},
 		{4096, "4KiB"},
@@ -128,19 +108,11 @@ func TestFormatBlockSize(t *testing.T) {
 		{3 << 29, "1536MiB"},
 		{1 << 30, "1GiB"},
 		{0, "0B"},
-	}
-	for _, tt := range tests {
-		if got := BlockSize(tt.n); got != tt.want {
-			t.Errorf("BlockSize(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
+	}.check(t, "BlockSize", BlockSize)
 }
 
 func TestFormatBytes(t *testing.T) {
-	tests := []struct {
-		n    uint64
-		want string
-	}{
+	formats[uint64]{
 		{0, "0 B"},
 		{999, "999 B"},
 		{1000, "1.00 kB"},
@@ -150,19 +122,11 @@ func TestFormatBytes(t *testing.T) {
 		{1_920_383_410_176, "1.92 TB"},
 		{15_360_000_000_000, "15.36 TB"},
 		{math.MaxUint64, "18.45 EB"},
-	}
-	for _, tt := range tests {
-		if got := Bytes(tt.n); got != tt.want {
-			t.Errorf("Bytes(%d) = %q, want %q", tt.n, got, tt.want)
-		}
-	}
+	}.check(t, "Bytes", Bytes)
 }
 
 func TestFormatDuration(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
+	formats[time.Duration]{
 		{0, "—"},
 		{-time.Second, "—"},
 		{120 * time.Millisecond, "0.1 s"},
@@ -174,12 +138,7 @@ func TestFormatDuration(t *testing.T) {
 		{time.Hour - 400*time.Millisecond, "1 h 00 min"},
 		{2*time.Hour + 5*time.Minute + 20*time.Second, "2 h 05 min"},
 		{30 * time.Hour, "30 h 00 min"},
-	}
-	for _, tt := range tests {
-		if got := Duration(int64(tt.d)); got != tt.want {
-			t.Errorf("Duration(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
+	}.check(t, "Duration", func(d time.Duration) string { return Duration(int64(d)) })
 }
 
 func TestBinaryBytesAndBeyond64Bits(t *testing.T) {
@@ -220,16 +179,12 @@ func TestShortForms(t *testing.T) {
 }
 
 func TestUpperFirst(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
+	formats[string]{
 		{"", ""},
 		{"all", "All"},
 		{"5 %", "5 %"},
 		{"drive", "Drive"},
 		{"Already", "Already"},
 		{"émission", "Émission"},
-	} {
-		if got := UpperFirst(tc.in); got != tc.want {
-			t.Errorf("UpperFirst(%q) = %q; want %q", tc.in, got, tc.want)
-		}
-	}
+	}.check(t, "UpperFirst", UpperFirst)
 }
