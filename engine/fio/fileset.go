@@ -99,13 +99,16 @@ func sharedFileSpec(spec jobSpec, name string, w workload.Workload, unit int64) 
 	return spec, nil
 }
 
-// FileSetNotes says, a sentence each, what of a step on a file set fio
-// cannot express as drivebench runs it: the export writes each as a
-// comment of the job file and shows it as a warning. None for a step
-// that is not on a file set.
+// FileSetNotes says, a sentence each, what of a step on a file set (a
+// dataloader's among them) fio cannot express as drivebench runs it: the
+// export writes each as a comment of the job file and shows it as a
+// warning. None for a step that is not on a file set.
 func FileSetNotes(w workload.Workload) []string {
-	if !w.IsFileSet() {
+	switch {
+	case !w.IsFileSet():
 		return nil
+	case w.Dataloader():
+		return dataloaderNotes(w)
 	}
 	notes := []string{"time file operations apart from the transfers (drivebench times each create, stat, open, close, fsync and unlink); its filecreate, filestat and filedelete engines time them in jobs of their own"}
 	if w.Files > 1 && w.Files%w.NumJobs != 0 {

@@ -320,6 +320,9 @@ func buildSpec(name string, t driver.Target, w workload.Workload) (jobSpec, erro
 	if err := Translatable(w); err != nil {
 		return jobSpec{}, err
 	}
+	if w.Dataloader() {
+		return dataloaderSpec(name, t, w), nil
+	}
 	if w.IsFileSet() {
 		return fileSetSpec(name, t, w)
 	}

@@ -46,6 +46,12 @@ var jobFileCases = []struct {
 	// A checkpoint's write pass: a file per rank, created as opened and
 	// flushed on close; and one shared file, each rank its slice.
 	{"checkpoint-write", mnt, workload.Workload{RW: "write", BS: 4 << 20, IODepth: 1, NumJobs: 8, Files: 8, FileSize: 64 << 20, Loops: 1, CreateOnOpen: true, FsyncOnClose: true}},
+	// A dataloader: cosmoflow's shape scaled, its records in whole 4 KiB
+	// blocks under O_DIRECT, and unet3d's, a sample 140 transfers.
+	{"dataloader-cosmoflow", mnt, workload.Workload{RW: "randread", BS: 1 << 20, IODepth: 1, NumJobs: 1, Direct: true, BatchSize: 1, ReaderThreads: 4,
+		Files: 263, SamplesPerFile: 1, RecordSize: 2828486, ComputeTime: 3500 * time.Microsecond, Epochs: 5}},
+	{"dataloader-unet3d", mnt, workload.Workload{RW: "randread", BS: 1 << 20, IODepth: 1, NumJobs: 1, BatchSize: 7, ReaderThreads: 4,
+		Files: 14, SamplesPerFile: 1, RecordSize: 146800640, ComputeTime: 323 * time.Millisecond, Epochs: 1}},
 	{"checkpoint-shared-read", mnt, workload.Workload{RW: "read", ReadPct: 100, BS: 1 << 20, IODepth: 1, NumJobs: 4, Files: 1, FileSize: 256 << 20, Loops: 1, DropCache: true}},
 }
 
