@@ -130,6 +130,13 @@ run_checkpoint_drivebench() {
     ([$s + " read-back", "drivebench", $r, $p.read.seconds, ($p.read.aggregate_bw_bytes / 1e6)] | @tsv)' "$out"/steps/*.json >>"$RES"
 }
 
+# quiesce writes back what is dirty and, as root, empties the page cache.
+quiesce() {
+  sync
+  [ -w /proc/sys/vm/drop_caches ] && echo 3 >/proc/sys/vm/drop_caches
+  sleep 1
+}
+
 # checkpoint_round runs one checkpoint shape with both tools, in the
 # round's order: fio's write, then its read-back, as one pass.
 checkpoint_round() {
@@ -142,19 +149,19 @@ checkpoint_round() {
   checkpoint_plan "$set-db" "$ranks" "$per" "$bs" >"$DIR/plan.hcl"
   mapfile -t write < <(checkpoint_fio "$set-fio" "$ranks" "$per" "$bs" write)
   mapfile -t read < <(checkpoint_fio "$set-fio" "$ranks" "$per" "$bs" read)
-  # Each tool's write starts with nothing dirty in the page cache (sync):
-  # on a virtual disk, writing back what an earlier run left took a
-  # checkpoint's write from 1.1 s to 12.6 s.
+  # Each tool's write starts with nothing dirty and an empty page cache
+  # (quiesce): on a virtual disk, writing back what an earlier run left
+  # took a checkpoint's write from 1.1 s to 12.6 s.
   if [ $((round % 2)) = 1 ]; then
-    sync
+    quiesce
     run_fio "$name write" "$round" "${write[@]}"
     run_fio "$name read-back" "$round" "${read[@]}"
-    sync
+    quiesce
     run_checkpoint_drivebench "$name" "$round" "$DIR/plan.hcl"
   else
-    sync
+    quiesce
     run_checkpoint_drivebench "$name" "$round" "$DIR/plan.hcl"
-    sync
+    quiesce
     run_fio "$name write" "$round" "${write[@]}"
     run_fio "$name read-back" "$round" "${read[@]}"
   fi
