@@ -131,7 +131,7 @@ var Figures = []Figure{
 	},
 	{
 		Name: "mean", Title: "mean latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
-		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn,
+		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn | Stop,
 		Keys:         map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns", Interval: "mean_lat_ns"},
 		Old:          map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
 		Doc:          "Mean latency of the I/Os.",
@@ -240,7 +240,8 @@ func interval(f Figure, read func(*metrics.Sample) uint64) Figure {
 // registry; their rows keep those names as old ones.
 var legacyPercentiles = []float64{50, 90, 95, 99, 99.9, 99.99}
 
-// percentile is the row of a completion-latency percentile. Its spec
+// percentile is the row of a completion-latency percentile, which a rate
+// curve's stop condition takes (place Stop) as every one does. Its spec
 // sheet key and catalog column are as metrics.LatencyPercentile reads
 // them where the canonical name has an underscore (p999_us); old adds the
 // old names other places had to those of a legacy percentile.
@@ -256,7 +257,7 @@ func percentile(p float64, name string, in Place, old map[Place][]string, doc st
 	}
 	f := Figure{
 		Name: name, Title: strings.ReplaceAll(name, "_", ".") + " latency", Unit: Nanoseconds, Better: Lower,
-		Latency: Completion, Percentile: p, Merge: Histogram, Whole: true, In: in, Old: old, Doc: doc,
+		Latency: Completion, Percentile: p, Merge: Histogram, Whole: true, In: in | Stop, Old: old, Doc: doc,
 		Read: func(d *metrics.DirStats) float64 { return float64(d.Quantile(p)) },
 	}
 	if digits != name {

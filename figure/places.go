@@ -43,6 +43,9 @@ const (
 	// SeriesColumn: a column of series/<step>.csv, latencies in µs
 	// (lat_p99_us).
 	SeriesColumn
+	// Stop: the stat of a rate curve's stop condition (stop = { stat =
+	// "p99", above = "2ms" }), a completion latency over both directions.
+	Stop
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -55,6 +58,7 @@ var places = []struct {
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
+	{Stop, "rate_curve stop stat"},
 }
 
 // String names a place for people: "steady_state metric".

@@ -32,6 +32,8 @@ func TestStopReason(t *testing.T) {
 		{&plan.StopCondition{Stat: "mean", LimitNs: 1_000_000}, "mean latency 1325.0 µs at curve / 80% exceeded the curve's limit of 1000.0 µs"},
 		{&plan.StopCondition{Stat: "p99", LimitNs: 10_000_000}, ""},
 		{&plan.StopCondition{Stat: "p99", LimitNs: 1_000_000}, "p99 latency"},
+		{&plan.StopCondition{Stat: "p50", LimitNs: 1_000_000}, ""},
+		{&plan.StopCondition{Stat: "p99_9", LimitNs: 4_000_000}, "p99.9 latency"},
 	}
 	for _, tc := range cases {
 		got := StopReason(tc.stop, rec)

@@ -64,16 +64,10 @@ func StopReason(stop *plan.StopCondition, rec *results.Record) string {
 	if stop == nil || rec.Status != results.StatusOK || rec.Result == nil {
 		return ""
 	}
-	h := CombinedHistogram(rec.Result)
-	var got float64
-	switch stop.Stat {
-	case "p99":
-		got = float64(h.Percentile(99))
-	default:
-		got = h.Mean()
-	}
+	f := figure.Lookup(stop.Stat)
+	got := f.Read(TotalStats(rec.Result))
 	if got <= float64(stop.LimitNs) {
 		return ""
 	}
-	return fmt.Sprintf("%s latency %.1f µs at %s exceeded the curve's limit of %.1f µs", stop.Stat, got/1e3, rec.Name, float64(stop.LimitNs)/1e3)
+	return fmt.Sprintf("%s %.1f µs at %s exceeded the curve's limit of %.1f µs", f.Title, got/1e3, rec.Name, float64(stop.LimitNs)/1e3)
 }

@@ -57,7 +57,6 @@ const defaultAdaptivePoints = 20
 
 // Values and limits of the blocks that turn a point into several steps.
 var (
-	stopStats     = []string{"mean", "p99"}
 	aggregateUses = []string{"all", "last", "best"}
 )
 
@@ -202,7 +201,7 @@ func (l *loader) stopAttr(attr *hcl.Attribute) *StopCondition {
 		return nil
 	}
 	if stop.Stat == "" || stop.LimitNs == 0 {
-		l.errorAt(attrSite(attr), "Incomplete Stop Condition", "stop needs both stat (\"mean\" or \"p99\") and above (a latency), as in "+stopExample+".")
+		l.errorAt(attrSite(attr), "Incomplete Stop Condition", "stop needs both stat (a latency figure: one of "+quotedList(figure.Keys(figure.Stop))+") and above (a latency), as in "+stopExample+".")
 		return nil
 	}
 	return stop
@@ -216,8 +215,11 @@ func (l *loader) stopItem(stop *StopCondition, key string, v cty.Value, s itemSi
 	switch key {
 	case "stat":
 		str, ok := l.stringValue(v, s.value)
-		if ok && l.oneOf(str, stopStats, s.value, "Unknown Latency Statistic") {
-			stop.Stat = str
+		if !ok {
+			return false
+		}
+		if f, ok := l.figureNamed(str, figure.Stop, s.value, "Unknown Latency Statistic"); ok {
+			stop.Stat = f.Name
 			return true
 		}
 	case "above":

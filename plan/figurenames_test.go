@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -125,5 +126,36 @@ func TestExpectationFigures(t *testing.T) {
 		if want := "result.read." + key + " = 7"; err != nil || !j.Holds || len(j.Values) != 1 || j.Values[0] != want {
 			t.Errorf("result.read.%s < 10 with 7: %+v, %v; want it to hold, showing %s", key, j, err, want)
 		}
+	}
+}
+
+// TestRateCurveStopStats loads a rate curve stopping on each figure the
+// figure registry gives a stop condition, and on one it does not know,
+// which is refused at its place with the registry's names.
+func TestRateCurveStopStats(t *testing.T) {
+	curve := "drive \"scratch\" {\n  size     = \"64MiB\"\n  writable = true\n}\n\nprofile \"c\" {\n  rw      = \"randread\"\n  runtime = \"1s\"\n  rate_curve {\n    percents = [50, 100]\n    stop     = { stat = %q, above = \"2ms\" }\n  }\n}\n"
+	keys := figure.Keys(figure.Stop)
+	for _, want := range []string{"mean", "p99", "p99_9", "p99_999"} {
+		if !slices.Contains(keys, want) {
+			t.Errorf("a stop condition takes %v, not %s", keys, want)
+		}
+	}
+	for _, name := range keys {
+		p, sources, diags := Load(writeFile(t, t.TempDir(), "plan.hcl", fmt.Sprintf(curve, name)), LoadOptions{})
+		if len(diags) > 0 {
+			var b strings.Builder
+			_ = sources.WriteDiagnostics(&b, diags, 0, false)
+			t.Fatalf("stat %q:\n%s", name, b.String())
+		}
+		if stop := p.Profiles[0].RateCurve.Stop; stop.Stat != name || stop.LimitNs != 2_000_000 {
+			t.Errorf("stat %q decodes as %+v", name, stop)
+		}
+	}
+	_, sources, diags := Load(writeFile(t, t.TempDir(), "plan.hcl", fmt.Sprintf(curve, "p97")), LoadOptions{})
+	var b strings.Builder
+	_ = sources.WriteDiagnostics(&b, diags, 0, false)
+	want := `stop.stat = "p97" is not allowed; use one of "mean", "p50", "p90", "p95", "p99", "p99_9", "p99_99" or "p99_999".`
+	if !diags.HasErrors() || !strings.Contains(b.String(), "plan.hcl:11:25") || !strings.Contains(strings.Join(strings.Fields(b.String()), " "), want) {
+		t.Errorf("stat \"p97\" gives:\n%s\nwant an error at plan.hcl:11:25 saying %s", b.String(), want)
 	}
 }

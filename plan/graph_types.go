@@ -43,7 +43,9 @@ func NodeKinds() []NodeKind {
 // StopCondition ends a rate curve early: once a point's latency statistic
 // exceeds the limit, the curve's remaining points are skipped.
 type StopCondition struct {
-	// Stat is "mean" or "p99" (completion latency over all directions).
+	// Stat is the canonical name of a latency figure of the figure
+	// registry's place figure.Stop, "mean" or "p99" (completion latency
+	// over all directions).
 	Stat    string `json:"stat"`
 	LimitNs uint64 `json:"limit_ns"`
 }

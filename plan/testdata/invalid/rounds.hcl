@@ -9,7 +9,7 @@ profile "curve" {
   rate_iops = 1000 # ERROR: Rate Set On A Rate Curve
   rate_curve {
     percents = [10, 50, 40] # ERROR: Percents Not Increasing
-    stop     = { stat = "p95", above = "1ms" } # ERROR: Unknown Latency Statistic
+    stop     = { stat = "p97", above = "1ms" } # ERROR: Unknown Latency Statistic
   }
 }
 
