@@ -9,9 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"strings"
 	"testing"
+
+	"github.com/drivebench/drivebench/internal/nvmecli"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -29,10 +30,8 @@ func readFixture(t testing.TB, name string) []byte {
 // decodeJSONObject parses JSON keeping numbers as written.
 func decodeJSONObject(t *testing.T, data []byte) map[string]any {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	m, err := nvmecli.Decode(data)
+	if err != nil {
 		t.Fatal(err)
 	}
 	return m
@@ -51,67 +50,14 @@ func asJSONObject(t *testing.T, v any) map[string]any {
 // compareWithNvmeCli checks our JSON against nvme-cli's for the same
 // page field for field: every value nvme-cli prints, at any depth, must
 // be in ours under the same name with the same value (strings with
-// nvme-cli's padding). It returns how many matched of how many.
-func compareWithNvmeCli(t *testing.T, ours any, cliFixture string) (matched, total int) {
+// nvme-cli's padding).
+func compareWithNvmeCli(t *testing.T, ours any, cliFixture string) {
 	t.Helper()
-	cli := decodeJSONObject(t, readFixture(t, cliFixture))
-	matched, total = compareJSON(t, "", cli, asJSONObject(t, ours))
-	t.Logf("%s: %d of nvme-cli's %d fields match", cliFixture, matched, total)
-	if matched != total {
-		t.Errorf("%s: %d of nvme-cli's %d fields differ or are missing", cliFixture, total-matched, total)
+	diffs, n := nvmecli.Diff("", decodeJSONObject(t, readFixture(t, cliFixture)), asJSONObject(t, ours))
+	for _, d := range diffs {
+		t.Errorf("%s: %s", cliFixture, d)
 	}
-	return matched, total
-}
-
-// compareJSON walks nvme-cli's value and counts its leaves (total) and
-// those ours has, equal (matched).
-func compareJSON(t *testing.T, path string, cli, ours any) (matched, total int) {
-	t.Helper()
-	switch c := cli.(type) {
-	case map[string]any:
-		o, _ := ours.(map[string]any)
-		for _, k := range sortedKeys(c) {
-			ov, ok := o[k]
-			if !ok {
-				t.Errorf("%s.%s: nvme-cli prints it, we do not", path, k)
-				ov = nil
-			}
-			m, n := compareJSON(t, path+"."+k, c[k], ov)
-			matched, total = matched+m, total+n
-		}
-		return matched, total
-	case []any:
-		o, _ := ours.([]any)
-		if len(o) != len(c) {
-			t.Errorf("%s: nvme-cli has %d entries, we have %d", path, len(c), len(o))
-		}
-		for i := range c {
-			var ov any
-			if i < len(o) {
-				ov = o[i]
-			}
-			m, n := compareJSON(t, fmt.Sprintf("%s[%d]", path, i), c[i], ov)
-			matched, total = matched+m, total+n
-		}
-		return matched, total
-	}
-	if ours == nil {
-		return 0, 1
-	}
-	if fmt.Sprint(cli) != fmt.Sprint(ours) {
-		t.Errorf("%s: nvme-cli %q, decoded %q", path, fmt.Sprint(cli), fmt.Sprint(ours))
-		return 0, 1
-	}
-	return 1, 1
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	t.Logf("%s: %d of nvme-cli's values compared", cliFixture, n)
 }
 
 // checkGolden compares v's indented JSON with testdata/name, rewriting it

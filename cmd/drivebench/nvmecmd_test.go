@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -11,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/nvmecli"
 	"github.com/drivebench/drivebench/nvme"
-	"github.com/drivebench/drivebench/nvme/nvmetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata and what the cases in testdata/cli expect")
@@ -34,10 +33,8 @@ func runNVMe(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // jsonObject parses a JSON object keeping numbers as written.
 func jsonObject(t *testing.T, data []byte) map[string]any {
 	t.Helper()
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	m, err := nvmecli.Decode(data)
+	if err != nil {
 		t.Fatalf("%v in %s", err, data)
 	}
 	return m
@@ -57,7 +54,7 @@ func TestNVMeDecodeMatchesNvmeCli(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			diffs, n := nvmetest.NvmeCliDiff(kind, jsonObject(t, cliJSON), jsonObject(t, []byte(out)))
+			diffs, n := nvmecli.Diff(kind, jsonObject(t, cliJSON), jsonObject(t, []byte(out)))
 			for _, d := range diffs {
 				t.Error(d)
 			}

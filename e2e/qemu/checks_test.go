@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/internal/nvmecli"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
-	"github.com/drivebench/drivebench/nvme/nvmetest"
 )
 
 // step returns the named step, failing the test when the guest did not
@@ -33,10 +33,8 @@ func stepJSON(t *testing.T, s *guestStep) map[string]any {
 	if s.rc != 0 {
 		t.Fatalf("%s exited %d:\n%s%s", s.name, s.rc, s.stdout, s.stderr)
 	}
-	dec := json.NewDecoder(strings.NewReader(s.stdout))
-	dec.UseNumber()
-	var m map[string]any
-	if err := dec.Decode(&m); err != nil {
+	m, err := nvmecli.Decode([]byte(s.stdout))
+	if err != nil {
 		t.Fatalf("%s: %v in:\n%s", s.name, err, s.stdout)
 	}
 	return m
@@ -47,7 +45,7 @@ func stepJSON(t *testing.T, s *guestStep) map[string]any {
 // included, and a value drivebench lacks is an error.
 func compareWithNvmeCli(t *testing.T, what string, cli map[string]any, ours any) {
 	t.Helper()
-	diffs, n := nvmetest.NvmeCliDiff(what, cli, ours)
+	diffs, n := nvmecli.Diff(what, cli, ours)
 	for _, d := range diffs {
 		t.Error(d)
 	}

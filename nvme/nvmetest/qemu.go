@@ -2,9 +2,7 @@
 // that read them (reports, engine) and for the generator of the reports'
 // fixtures: the pages QEMU's emulated controller returned, kept under
 // nvme/testdata, decoded as nvme.Snapshot decodes a device's, and the
-// same drive after a run has read and written a given amount. And it
-// compares drivebench's decoding of those pages with nvme-cli's, for the
-// decode command's tests and the end-to-end tier on a live controller.
+// same drive after a run has read and written a given amount.
 package nvmetest
 
 import (

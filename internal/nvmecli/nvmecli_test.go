@@ -1,13 +1,13 @@
-package nvmetest
+package nvmecli
 
 import (
 	"slices"
 	"testing"
 )
 
-// TestNvmeCliDiff checks that every kind of difference from nvme-cli's
+// TestDiff checks that every kind of difference from nvme-cli's
 // JSON is named by its path, and that only leaf values are counted.
-func TestNvmeCliDiff(t *testing.T) {
+func TestDiff(t *testing.T) {
 	cli := map[string]any{"sn": "QEMU  ", "lbafs": []any{map[string]any{"ds": "9"}, map[string]any{"ds": "12"}}, "vid": "6966"}
 	tests := []struct {
 		name     string
@@ -23,7 +23,7 @@ func TestNvmeCliDiff(t *testing.T) {
 		{"not an object", "x", []string{"id: nvme-cli has an object, drivebench x"}, 0},
 	}
 	for _, tt := range tests {
-		diffs, n := NvmeCliDiff("id", cli, tt.ours)
+		diffs, n := Diff("id", cli, tt.ours)
 		if !slices.Equal(diffs, tt.diffs) || n != tt.compared {
 			t.Errorf("%s: %q, %d compared; want %q, %d", tt.name, diffs, n, tt.diffs, tt.compared)
 		}
