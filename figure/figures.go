@@ -118,20 +118,20 @@ type Figure struct {
 var Figures = []Figure{
 	{
 		Name: "iops", Title: "IOPS", Unit: PerSecond, Better: Higher, Merge: Add,
-		In:   Expect | Spec | Hook | Report | Column | Steady | Option,
+		In:   Expect | Spec | Hook | Report | Column | Steady | Option | Event,
 		Doc:  "I/Os completed per second over the measured phase.",
 		Read: func(d *metrics.DirStats) float64 { return d.IOPS },
 	},
 	{
 		Name: "bw", Title: "bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Add,
-		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval,
+		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | Event,
 		Doc:          "Bytes transferred per second over the measured phase.",
 		Read:         func(d *metrics.DirStats) float64 { return d.BW },
 		ReadInterval: func(s *metrics.Sample) float64 { return s.BW },
 	},
 	{
 		Name: "mean", Title: "mean latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
-		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn | Stop,
+		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn | Stop | Event,
 		Keys:         map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns", Interval: "mean_lat_ns"},
 		Old:          map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
 		Doc:          "Mean latency of the I/Os.",
@@ -166,7 +166,7 @@ var Figures = []Figure{
 		func(s *metrics.Sample) uint64 { return s.P50Ns }),
 	percentile(90, "p90", Expect|Spec|Hook|Column|Option, nil, "Latency that 90 % of the I/Os beat."),
 	percentile(95, "p95", Expect|Spec|Hook, nil, "Latency that 95 % of the I/Os beat."),
-	interval(percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Steady: {"lat_p99"}},
+	interval(percentile(99, "p99", Expect|Spec|Hook|Report|Column|Steady|Option|Event, map[Place][]string{Steady: {"lat_p99"}},
 		"Latency that 99 % of the I/Os beat, the tail a spec sheet quotes."), func(s *metrics.Sample) uint64 { return s.P99Ns }),
 	percentile(99.9, "p99_9", Expect|Spec|Hook|Report|Column|Steady|Option, map[Place][]string{Option: {"p99.9"}},
 		"Latency that 99.9 % of the I/Os beat."),

@@ -155,6 +155,8 @@ func TestKeysByPlace(t *testing.T) {
 		{Report, []string{"iops", "bw_bytes", "mean_lat_ns", "p50_ns", "p99_ns", "p99_9_ns", "service_mean_lat_ns", "service_p99_ns"}},
 		{Column, []string{"iops", "bw_bytes", "lat_mean_ns", "lat_min_ns", "lat_max_ns", "lat_stddev_ns", "p50_ns", "p90_ns", "p99_ns", "p999_ns", "p9999_ns"}},
 		{Spec, []string{"iops", "bw", "lat_us", "p50_us", "p90_us", "p95_us", "p99_us", "p999_us", "p9999_us"}},
+		{Stop, []string{"mean", "p50", "p90", "p95", "p99", "p99_9", "p99_99", "p99_999"}},
+		{Event, []string{"iops", "bw_bytes", "lat_mean_ns", "lat_p99_ns"}},
 	} {
 		if got := Keys(tc.place); !slices.Equal(got, tc.want) {
 			t.Errorf("Keys(%s) = %q, want %q", tc.place, got, tc.want)

@@ -46,6 +46,9 @@ const (
 	// Stop: the stat of a rate curve's stop condition (stop = { stat =
 	// "p99", above = "2ms" }), a completion latency over both directions.
 	Stop
+	// Event: a direction's figure in a step_finished event of run
+	// -events, latencies in ns (lat_p99_ns).
+	Event
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -58,7 +61,7 @@ var places = []struct {
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
-	{Stop, "rate_curve stop stat"},
+	{Stop, "rate_curve stop stat"}, {Event, "step_finished event"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -76,7 +79,7 @@ func (p Place) String() string {
 // (Keys), else its name with the unit the place writes it in: p99_us in
 // an expectation or a spec sheet, p99_ns in a hook, report.json and the
 // catalog, bw_bytes there for bandwidth, lat_p99_us as a series CSV
-// column, and the bare name in a steady_state block and the commands'
+// column, lat_p99_ns in a step_finished event, and the bare name in a steady_state block and the commands'
 // flags.
 func (f *Figure) Key(p Place) string {
 	if k, ok := f.Keys[p]; ok {
@@ -84,6 +87,9 @@ func (f *Figure) Key(p Place) string {
 	}
 	if p == SeriesColumn && f.Unit == Nanoseconds {
 		return "lat_" + strings.ReplaceAll(f.Name, "_", "") + "_us"
+	}
+	if p == Event && f.Unit == Nanoseconds {
+		return "lat_" + f.Name + "_ns"
 	}
 	return f.Name + suffix(f.Unit, p)
 }
@@ -95,7 +101,7 @@ func suffix(u Unit, p Place) string {
 		return "_us"
 	case u == Nanoseconds && p&(Hook|Report|Column|Interval) != 0:
 		return "_ns"
-	case u == BytesPerSec && p&(Hook|Report|Column|Interval) != 0:
+	case u == BytesPerSec && p&(Hook|Report|Column|Interval|Event) != 0:
 		return "_bytes"
 	}
 	return ""

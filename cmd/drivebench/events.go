@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -53,8 +54,8 @@ type runEvent struct {
 	Status    string             `json:"status,omitempty"`
 	Error     string             `json:"error,omitempty"`
 	DurationS *float64           `json:"duration_s,omitempty"`
-	Read      *dirFigures        `json:"read,omitempty"`
-	Write     *dirFigures        `json:"write,omitempty"`
+	Read      dirFigures         `json:"read,omitempty"`
+	Write     dirFigures         `json:"write,omitempty"`
 	Metrics   map[string]float64 `json:"metrics,omitempty"`
 	ExitCode  *int               `json:"exit_code,omitempty"`
 
@@ -69,13 +70,10 @@ type runEvent struct {
 	Counts     map[string]int `json:"counts,omitempty"`
 }
 
-// dirFigures are one direction's figures of a finished step.
-type dirFigures struct {
-	IOPS      float64 `json:"iops"`
-	BW        float64 `json:"bw_bytes"`
-	MeanLatNs float64 `json:"lat_mean_ns"`
-	P99Ns     uint64  `json:"lat_p99_ns"`
-}
+// dirFigures are one direction's figures of a finished step, by the
+// names the figure registry gives them in a step_finished event
+// (figure.Event: iops, bw_bytes, lat_mean_ns, lat_p99_ns).
+type dirFigures map[string]float64
 
 // eventStream writes a run as JSON events, one per line.
 type eventStream struct {
@@ -188,11 +186,15 @@ func (s *eventStream) finished(ev runEvent, r *results.Record) {
 	}
 }
 
-func figuresOf(d *metrics.DirStats) *dirFigures {
+func figuresOf(d *metrics.DirStats) dirFigures {
 	if d == nil || d.IOs == 0 {
 		return nil
 	}
-	return &dirFigures{IOPS: d.IOPS, BW: d.BW, MeanLatNs: d.Lat.Mean, P99Ns: d.Quantile(99)}
+	out := dirFigures{}
+	for _, f := range figure.In(figure.Event) {
+		out[f.Key(figure.Event)] = f.Read(d)
+	}
+	return out
 }
 
 // runFinished ends the stream with the exit code and the totals.

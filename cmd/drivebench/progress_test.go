@@ -5,14 +5,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 )
 
@@ -89,7 +92,7 @@ func TestRunJSONEvents(t *testing.T) {
 	if code != exitCheckFailed {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	var types []string
+	var types, finishedRead []string
 	var last map[string]any
 	sc := bufio.NewScanner(strings.NewReader(out))
 	for sc.Scan() {
@@ -105,6 +108,9 @@ func TestRunJSONEvents(t *testing.T) {
 		}
 		types = append(types, ev["type"].(string))
 		last = ev
+		if read, ok := ev["read"].(map[string]any); ok && ev["type"] == "step_finished" {
+			finishedRead = slices.Sorted(maps.Keys(read))
+		}
 	}
 	count := map[string]int{}
 	for _, ty := range types {
@@ -112,6 +118,9 @@ func TestRunJSONEvents(t *testing.T) {
 	}
 	if count["step_started"] != 3 || count["step_finished"] != 3 || count["verdict"] != 4 || count["interval"] < 2 {
 		t.Errorf("events %v", count)
+	}
+	if want := []string{"bw_bytes", "iops", "lat_mean_ns", "lat_p99_ns"}; !slices.Equal(finishedRead, want) {
+		t.Errorf("a step_finished event's read has %v, want %v (the figure registry's step_finished event names)", finishedRead, want)
 	}
 	counts, _ := last["counts"].(map[string]any)
 	if last["type"] != "run_finished" || last["exit_code"] != 1.0 || last["status"] != "check_failed" || counts["verdicts_fail"] != 2.0 {
@@ -134,12 +143,17 @@ func TestRunEventsDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, typ := range []reflect.Type{reflect.TypeFor[runEvent](), reflect.TypeFor[dirFigures](), reflect.TypeFor[metrics.Sample]()} {
+	for _, typ := range []reflect.Type{reflect.TypeFor[runEvent](), reflect.TypeFor[metrics.Sample]()} {
 		for f := range typ.Fields() {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name != "" && !strings.Contains(string(doc), "`"+name+"`") {
 				t.Errorf("docs/run-events.md does not describe %s's field %q", typ.Name(), name)
 			}
+		}
+	}
+	for _, name := range figure.Keys(figure.Event) {
+		if !strings.Contains(string(doc), "`"+name+"`") {
+			t.Errorf("docs/run-events.md does not describe a step_finished direction's figure %q", name)
 		}
 	}
 }
