@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"os"
 	"strings"
 	"time"
@@ -272,7 +271,7 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 	}
 	rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnUnwritten, Message: fmt.Sprintf(
 		"%s of the region this step reads had never been written: reads there return zeros from the file system without reaching the drive, so these figures measure the file system, not the drive. Add a fill precondition before this profile.",
-		format.UpperFirst(formatShare(pct)))})
+		format.UpperFirst(format.Share(pct)))})
 }
 
 // checkFileSystem records the type of the file system that holds a file
@@ -298,18 +297,6 @@ func (r *runner) checkFileSystem(n *plan.Node, rec *results.Record) {
 	rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnMemoryFS, Message: fmt.Sprintf(
 		"The file this step runs on is on %s, which keeps its files in memory: %s and reaches no drive, so these figures are memory speed, not a drive's. Put the file on a file system of the drive under test.",
 		fs.Type, io)})
-}
-
-// formatShare writes a percentage with the precision a reader needs: a
-// small share is not rounded to zero, a whole one is "all".
-func formatShare(pct float64) string {
-	switch {
-	case pct >= 99.95:
-		return "all"
-	case pct >= 1:
-		return fmt.Sprintf("%.0f %%", math.Round(pct))
-	}
-	return fmt.Sprintf("%.2g %%", pct)
 }
 
 // readRegion is the byte range a workload covers on a target of the given

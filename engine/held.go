@@ -199,7 +199,7 @@ func (h heldTime) warning() *results.Warning {
 	case h.notable():
 		return &results.Warning{Kind: results.WarnHeld, Message: fmt.Sprintf(
 			"The process was held for %s of this %s step (%s of its wall time): stopped (SIGSTOP, Ctrl-Z, a debugger) or its machine paused, none of its threads running, and %s. Its clocks ran on while it was held, so the I/Os in flight completed late and the time held counts in its figures: they do not describe the drive; run it again.",
-			format.Duration(int64(h.held)), h.stepLength(), formatShare(h.pct()), h.by)}
+			format.Duration(int64(h.held)), h.stepLength(), format.Share(h.pct()), h.by)}
 	case h.overrun > 0:
 		return &results.Warning{Kind: results.WarnHeld, Message: fmt.Sprintf(
 			"The measured phase lasted %s, %s longer than the step's %s runtime: the process may have been held (stopped, or its machine paused) without a witness to see it, or its last I/Os took that long to complete. Its figures are over the longer time; run it again to tell.",
@@ -211,7 +211,7 @@ func (h heldTime) warning() *results.Warning {
 // failure is the error of a step held too long to keep its figures.
 func (h heldTime) failure() string {
 	return fmt.Sprintf("the process was held for %s of the step's %s measured phase (%s), so its figures do not describe the drive; run it again (drivebench run -resume runs it again)",
-		format.Duration(int64(h.held)), format.Duration(int64(h.phase)), formatShare(h.pct()))
+		format.Duration(int64(h.held)), format.Duration(int64(h.phase)), format.Share(h.pct()))
 }
 
 // stepLength is the step's planned runtime, or its measured phase when it

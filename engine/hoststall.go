@@ -14,6 +14,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 	"golang.org/x/sys/unix"
 )
@@ -259,5 +260,5 @@ func stallWarning(st *results.HostStalls) *results.Warning {
 	}
 	return &results.Warning{Kind: results.WarnHostStall, Message: fmt.Sprintf(
 		"The whole machine was held, none of its programs running, for about %s of the step: %d of %d wake-ups of a real-time thread came more than %d ms late, one by %.1f ms, as when the host of a virtual machine holds it. I/Os in flight then completed late whatever the drive did, so latencies of milliseconds may be the host's, not the drive's. Run on a machine its host does not hold (bare metal, or dedicated CPUs), or read only the percentiles below the stalls.",
-		formatShare(st.HeldPct), st.Held, st.Samples, stallThreshold.Milliseconds(), st.MaxLateMs)}
+		format.Share(st.HeldPct), st.Held, st.Samples, stallThreshold.Milliseconds(), st.MaxLateMs)}
 }

@@ -6,6 +6,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -86,9 +87,9 @@ func cacheWarnings(before, after float64, random bool) []results.Warning {
 	var msg string
 	switch {
 	case before >= cachedSharePct:
-		msg = fmt.Sprintf("The page cache held %s of the region this step reads before it started: buffered reads of those pages are served from memory, not the drive, so these figures measure memory.", formatShare(before))
+		msg = fmt.Sprintf("The page cache held %s of the region this step reads before it started: buffered reads of those pages are served from memory, not the drive, so these figures measure memory.", format.Share(before))
 	case random && after >= cachedSharePct:
-		msg = fmt.Sprintf("The page cache held %s of the region this step reads by its end: buffered random reads that land on pages read earlier in the step are served from memory, not the drive, so these figures are partly memory's.", formatShare(after))
+		msg = fmt.Sprintf("The page cache held %s of the region this step reads by its end: buffered random reads that land on pages read earlier in the step are served from memory, not the drive, so these figures are partly memory's.", format.Share(after))
 	default:
 		return nil
 	}

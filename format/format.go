@@ -168,6 +168,19 @@ func Duration(ns int64) string {
 	return fmt.Sprintf("%d h %02d min", d/time.Hour, d%time.Hour/time.Minute)
 }
 
+// Share writes a percentage of a whole (0 to 100) with the precision a
+// reader needs: a small share is not rounded to zero ("0.35 %"), others
+// are whole ("4 %"), and all of it is "all".
+func Share(pct float64) string {
+	switch {
+	case pct >= 99.95:
+		return "all"
+	case pct >= 1:
+		return fmt.Sprintf("%.0f %%", math.Round(pct))
+	}
+	return fmt.Sprintf("%.2g %%", pct)
+}
+
 // Trim writes v rounded to three decimals, without trailing zeros:
 // the numbers of chart ticks and cells.
 func Trim(v float64) string {

@@ -141,6 +141,19 @@ func TestFormatDuration(t *testing.T) {
 	}.check(t, "Duration", func(d time.Duration) string { return Duration(int64(d)) })
 }
 
+func TestFormatShare(t *testing.T) {
+	formats[float64]{
+		{100, "all"},
+		{99.95, "all"},
+		{99.9, "100 %"},
+		{4.4, "4 %"},
+		{1, "1 %"},
+		{0.35, "0.35 %"},
+		{0.004, "0.004 %"},
+		{0, "0 %"},
+	}.check(t, "Share", Share)
+}
+
 func TestBinaryBytesAndBeyond64Bits(t *testing.T) {
 	tests := []struct{ got, want string }{
 		{BinaryBytes(512), "512 B"},

@@ -2,7 +2,6 @@ package reporttruth
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -327,7 +326,7 @@ var warningFigures = []warningFigure{
 		p.eq("late wake-ups", g["held"], fmt.Sprint(st.Held), "the record's stalls")
 		p.eq("wake-ups", g["samples"], fmt.Sprint(st.Samples), "the record's stalls")
 		p.eq("latest", g["late"], fmt.Sprintf("%.1f", st.MaxLateMs), "the record's stalls")
-		p.eq("share held", g["share"], share(st.HeldPct), "the record's stalls")
+		p.eq("share held", g["share"], format.Share(st.HeldPct), "the record's stalls")
 		return p
 	}},
 	{pattern(`At {num:rate}% of the maximum this step completed {count:got} IOPS, {num:excess}% more than the curve's uncontrolled maximum of {count:peak} IOPS(?: \(noise ±{num:noise}%\)|, but the maximum ran {count:n} whole intervals?, and its noise needs 3).*`), func(sc *scope, g groups, rec *results.Record) []string {
@@ -360,18 +359,6 @@ var warningFigures = []warningFigure{
 		}
 		return p
 	}},
-}
-
-// share writes a share of a step's time as its warnings do: "4 %",
-// "0.35 %", "all".
-func share(pct float64) string {
-	switch {
-	case pct >= 99.95:
-		return "all"
-	case pct >= 1:
-		return fmt.Sprintf("%.0f %%", math.Round(pct))
-	}
-	return fmt.Sprintf("%.2g %%", pct)
 }
 
 // thermalKinds know a row's temperature note.
