@@ -60,6 +60,14 @@ func checkWriteSet(t *testing.T, rec *results.Record) {
 	if f.Op(metrics.OpClose).Count != 8 || f.Op(metrics.OpFsync).Count != 8 || len(f.Jobs) != 2 || f.Setup.Created != 8 {
 		t.Errorf("write_set: %+v, want 8 closes and flushes, 2 jobs, 8 files made", f)
 	}
+	if len(rec.Verdicts) != 3 {
+		t.Fatalf("write_set: %d verdicts, want its 3 expectations on result.files judged", len(rec.Verdicts))
+	}
+	for _, v := range rec.Verdicts {
+		if v.Status != results.VerdictPass {
+			t.Errorf("write_set: %s %s: %s", v.Subject, v.Status, v.Message)
+		}
+	}
 }
 
 func checkReadSet(t *testing.T, rec *results.Record) {

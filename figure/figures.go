@@ -20,6 +20,9 @@ const (
 	// accelerator utilisation); SamplesPerSec a dataloader's rate.
 	Share         Unit = "share"
 	SamplesPerSec Unit = "samples/s"
+	// Seconds is a span of time in seconds (a file-set step's slowest
+	// job).
+	Seconds Unit = "s"
 )
 
 // Better says which way a figure improves.
@@ -51,6 +54,9 @@ const (
 	// Lag is a trace replay's: from the time the trace scheduled an I/O
 	// to its issue (metrics.ReplayStats.Lag).
 	Lag Latency = "lag"
+	// FileOp is a file operation's, from its system call's issue to its
+	// return (metrics.MetaOp.Lat).
+	FileOp Latency = "file operation"
 )
 
 // Merge says how the figure of several jobs, hosts, directions or rounds
@@ -105,13 +111,16 @@ type Figure struct {
 	// a figure of a dataloader step (place Dataloader), from what its
 	// accelerator saw; ReadReplay, for a figure of a trace replay (place
 	// Replay), from what the replay measured besides its I/O. A row has
-	// one of the three.
+	// one of the three, or ReadFiles.
 	Read           func(*metrics.DirStats) float64
 	ReadDataloader func(*metrics.Dataloader) float64
 	ReadReplay     func(*metrics.ReplayStats) float64
 	// ReadInterval reads it, in Unit, from one interval of a step's
 	// series, for a figure of places Interval and SeriesColumn.
 	ReadInterval func(*metrics.Sample) float64
+	// ReadFiles reads a figure of a step on a file set (place Files)
+	// from its file operations and jobs.
+	ReadFiles func(*metrics.FileSetStats) float64
 }
 
 // Figures is the figure registry, in the order reports list figures.
@@ -213,12 +222,41 @@ var Figures = []Figure{
 		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Quantile(99)) }),
 	lag("lag_max", "maximum lag", 0, "The latest a replay issued an I/O behind its scheduled time.",
 		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Max) }),
+	{
+		Name: "slowest_job_s", Title: "slowest job's seconds", Unit: Seconds, Better: Lower, Merge: Totals, In: Files,
+		Doc:       "A file-set step's slowest job: seconds from the start of the measured phase to its last transfer, flush and close (a checkpoint pass's time, its slowest rank's).",
+		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.Slowest() },
+	},
+	{
+		Name: "lowest_job_bw", Title: "slowest job's bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files,
+		Doc:       "The lowest bandwidth of a file-set step's jobs, each job's bytes over its seconds (a checkpoint's slowest rank).",
+		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.LowestBW() },
+	},
+	{
+		Name: "aggregate_bw", Title: "aggregate bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files,
+		Doc:       "A file-set step's bytes, every job's, over its slowest job's seconds.",
+		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.AggregateBW() },
+	},
+	fileOp(metrics.OpCreate), fileOp(metrics.OpStat), fileOp(metrics.OpOpen), fileOp(metrics.OpClose), fileOp(metrics.OpFsync), fileOp(metrics.OpUnlink),
 }
 
 // lag is the row of a trace replay's issue-lag statistic.
 func lag(name, title string, p float64, doc string, read func(*metrics.ReplayStats) float64) Figure {
 	return Figure{Name: name, Title: title, Unit: Nanoseconds, Better: Lower, Latency: Lag, Percentile: p,
 		Merge: Histogram, In: Replay, Doc: doc, ReadReplay: read}
+}
+
+// fileOp is the row of the p99 latency of a file operation of a step
+// on a file set; 0 when the step did none.
+func fileOp(op string) Figure {
+	return Figure{Name: op + "_p99", Title: "p99 " + op + " latency", Unit: Nanoseconds, Better: Lower, Latency: FileOp, Percentile: 99,
+		Merge: Histogram, Whole: true, In: Files, Doc: "Latency that 99 % of a file-set step's " + op + " calls beat.",
+		ReadFiles: func(f *metrics.FileSetStats) float64 {
+			if m := f.Op(op); m != nil {
+				return float64(m.Lat.Quantile(99))
+			}
+			return 0
+		}}
 }
 
 // batchWait is the row of a dataloader's batch-wait statistic.

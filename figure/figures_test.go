@@ -100,11 +100,13 @@ func TestRows(t *testing.T) {
 	for _, f := range Figures {
 		switch {
 		case f.Name == "" || f.Title == "" || f.Doc == "" || readers(&f) != 1 || f.In == 0:
-			t.Errorf("figure %q lacks a name, title, doc line, reader (one of three) or place", f.Name)
+			t.Errorf("figure %q lacks a name, title, doc line, reader (one of four) or place", f.Name)
 		case (f.ReadDataloader != nil) != (f.In == Dataloader):
 			t.Errorf("figure %s: a dataloader's figure is known in place %s alone, and only a dataloader's is", f.Name, Dataloader)
 		case (f.ReadReplay != nil) != (f.In == Replay):
 			t.Errorf("figure %s: a replay's figure is known in place %s alone, and only a replay's is", f.Name, Replay)
+		case (f.ReadFiles != nil) != (f.In == Files):
+			t.Errorf("figure %s: a file set's figure is known in place %s alone, and only a file set's is", f.Name, Files)
 		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":
 			t.Errorf("figure %s: unit %s with latency %q", f.Name, f.Unit, f.Latency)
 		case f.Merge != Add && f.Merge != Histogram && f.Merge != Totals:
@@ -210,7 +212,7 @@ func TestTitledAndText(t *testing.T) {
 // readers counts a row's readers, of which it has one.
 func readers(f *Figure) int {
 	n := 0
-	for _, set := range []bool{f.Read != nil, f.ReadDataloader != nil, f.ReadReplay != nil} {
+	for _, set := range []bool{f.Read != nil, f.ReadDataloader != nil, f.ReadReplay != nil, f.ReadFiles != nil} {
 		if set {
 			n++
 		}

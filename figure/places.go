@@ -49,6 +49,9 @@ const (
 	// Event: a direction's figure in a step_finished event of run
 	// -events, latencies in ns (lat_p99_ns).
 	Event
+	// Files: result.files.<key> in the expect of a profile on a file set,
+	// latencies in µs (result.files.open_p99_us).
+	Files
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -61,7 +64,7 @@ var places = []struct {
 	{Column, "catalog column"}, {Steady, "steady_state metric"}, {Option, "command-line flag"},
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
-	{Stop, "rate_curve stop stat"}, {Event, "step_finished event"},
+	{Stop, "rate_curve stop stat"}, {Event, "step_finished event"}, {Files, "file set expectation"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -97,7 +100,7 @@ func (f *Figure) Key(p Place) string {
 // suffix is the unit a place writes a figure of unit u in.
 func suffix(u Unit, p Place) string {
 	switch {
-	case u == Nanoseconds && p&(Expect|Spec|Dataloader|Replay) != 0:
+	case u == Nanoseconds && p&(Expect|Spec|Dataloader|Replay|Files) != 0:
 		return "_us"
 	case u == Nanoseconds && p&(Hook|Report|Column|Interval) != 0:
 		return "_ns"
@@ -110,7 +113,7 @@ func suffix(u Unit, p Place) string {
 // Scale is what place p multiplies a value in Unit by: latencies are in
 // µs in expectations, spec sheets and the series CSV.
 func (f *Figure) Scale(p Place) float64 {
-	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader|Replay|SeriesColumn) != 0 {
+	if f.Unit == Nanoseconds && p&(Expect|Spec|Dataloader|Replay|SeriesColumn|Files) != 0 {
 		return 1e-3
 	}
 	return 1
@@ -131,6 +134,11 @@ func (f *Figure) IntervalValue(p Place, s *metrics.Sample) float64 {
 // DataloaderValue reads a dataloader figure from d in place p's unit.
 func (f *Figure) DataloaderValue(p Place, d *metrics.Dataloader) float64 {
 	return f.ReadDataloader(d) * f.Scale(p)
+}
+
+// FilesValue reads a file set's figure from f in place p's unit.
+func (f *Figure) FilesValue(p Place, s *metrics.FileSetStats) float64 {
+	return f.ReadFiles(s) * f.Scale(p)
 }
 
 // ReplayValue reads a replay figure from r in place p's unit.

@@ -11,8 +11,21 @@ func Measured(res *metrics.Result) plan.Measured {
 	return plan.Measured{
 		Read: dirMeasure(res.Read), Write: dirMeasure(res.Write), Total: dirMeasure(TotalStats(res)),
 		Metrics: res.Metrics, RuntimeS: float64(res.RuntimeNs) / 1e9, Dataloader: dataloaderMeasure(res.Dataloader),
-		Replay: replayMeasure(res.Replay),
+		Replay: replayMeasure(res.Replay), Files: filesMeasure(res.Files),
 	}
+}
+
+// filesMeasure is result.files: every figure the registry gives a file
+// set's expectations (plan.FileSetStats), the latencies in µs.
+func filesMeasure(f *metrics.FileSetStats) map[string]float64 {
+	if f == nil {
+		return nil
+	}
+	figures := map[string]float64{}
+	for _, fig := range figure.In(figure.Files) {
+		figures[fig.Key(figure.Files)] = fig.FilesValue(figure.Files, f)
+	}
+	return figures
 }
 
 // replayMeasure is result.replay: every figure the registry gives a

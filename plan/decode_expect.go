@@ -108,6 +108,8 @@ func (l *loader) checkResultRef(t hcl.Traversal, p *Profile) bool {
 		return l.checkDataloaderRef(s, names, p)
 	case field == "replay":
 		return l.checkReplayRef(s, names, p)
+	case field == "files":
+		return l.checkFilesRef(s, names, p)
 	case field == "metrics" && p.Exec == nil:
 		l.errorAt(s, "Metrics Of A Profile", fmt.Sprintf(
 			"result.metrics holds what an exec step's parse hook returns; profile %q measures I/O, so judge result.read, result.write or result.total.", p.Name))
@@ -132,6 +134,21 @@ func (l *loader) checkDataloaderRef(s site, names []string, p *Profile) bool {
 	if len(names) > 1 && !slices.Contains(DataloaderStats, names[1]) {
 		l.errorAt(s, "Unknown Dataloader Figure", fmt.Sprintf("result.dataloader has %s (au from 0 to 1, batch waits in µs); %q is not one of them.%s",
 			quotedList(DataloaderStats), names[1], didYouMean(names[1], DataloaderStats)))
+		return false
+	}
+	return true
+}
+
+// checkFilesRef checks result.files and the figure after it.
+func (l *loader) checkFilesRef(s site, names []string, p *Profile) bool {
+	if !p.Workload.IsFileSet() {
+		l.errorAt(s, "File-Set Figure Of Another Step", fmt.Sprintf(
+			"result.files holds what a step on a file set measured besides its I/O; profile %q runs on no file set (files), so judge its I/O with result.read, result.write or result.total.", p.Name))
+		return false
+	}
+	if len(names) > 1 && !slices.Contains(FileSetStats, names[1]) {
+		l.errorAt(s, "Unknown File-Set Figure", fmt.Sprintf("result.files has %s (seconds, bandwidths in bytes per second, latencies in µs); %q is not one of them.%s",
+			quotedList(FileSetStats), names[1], didYouMean(names[1], FileSetStats)))
 		return false
 	}
 	return true

@@ -54,6 +54,9 @@ type Measured struct {
 	// Replay maps each of ReplayStats to its value on a trace replay; nil
 	// on others.
 	Replay map[string]float64
+	// Files maps each of FileSetStats to its value on a step on a file
+	// set; nil on others.
+	Files map[string]float64
 }
 
 // DataloaderStats are the figures of result.dataloader, as the figure
@@ -65,6 +68,12 @@ var DataloaderStats = figure.Keys(figure.Dataloader)
 // names them there (figure.Replay): the issue lag's mean, p50, p99 and
 // maximum, in µs.
 var ReplayStats = figure.Keys(figure.Replay)
+
+// FileSetStats are the figures of result.files, as the figure registry
+// names them there (figure.Files): the slowest job's seconds, the lowest
+// job's and the aggregate bandwidth, and the p99 of each file operation
+// in µs.
+var FileSetStats = figure.Keys(figure.Files)
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
@@ -93,7 +102,7 @@ var (
 	expectFigures   = figure.Keys(figure.Expect)
 	oldLatency      = oldLatencyStats()
 	directionFields = append(slices.Clone(expectFigures), "ios", "bytes", "lat")
-	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader", "replay"}
+	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader", "replay", "files"}
 	directionType   = func() cty.Type {
 		attrs := map[string]cty.Type{"ios": cty.Number, "bytes": cty.Number, "lat": latencyType}
 		for _, k := range expectFigures {
@@ -110,9 +119,10 @@ var (
 	}()
 	dataloaderType = numbersType(DataloaderStats)
 	replayType     = numbersType(ReplayStats)
+	filesType      = numbersType(FileSetStats)
 	resultType     = cty.Object(map[string]cty.Type{
 		"read": directionType, "write": directionType, "total": directionType,
-		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType, "replay": replayType,
+		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType, "replay": replayType, "files": filesType,
 	})
 )
 
@@ -195,6 +205,9 @@ func missingValues(expr hcl.Expression, m Measured) error {
 		if names[0] == "dataloader" && m.Dataloader == nil {
 			return errors.New("result.dataloader is not set: the step is not a dataloader")
 		}
+		if names[0] == "files" && m.Files == nil {
+			return errors.New("result.files is not set: the step ran on no file set, or has no figures of it")
+		}
 		if names[0] == "metrics" && len(names) > 1 {
 			if _, ok := m.Metrics[names[1]]; !ok {
 				return fmt.Errorf("result.metrics has no %q; the step's metrics are %s", names[1], metricList(m.Metrics))
@@ -261,6 +274,7 @@ func measuredValue(m Measured) cty.Value {
 		"read": directionValue(m.Read), "write": directionValue(m.Write), "total": directionValue(m.Total),
 		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS),
 		"dataloader": numbersValue(m.Dataloader, DataloaderStats, dataloaderType), "replay": numbersValue(m.Replay, ReplayStats, replayType),
+		"files": numbersValue(m.Files, FileSetStats, filesType),
 	})
 }
 

@@ -1,6 +1,9 @@
 package results
 
-import "github.com/drivebench/drivebench/metrics"
+import (
+	"github.com/drivebench/drivebench/figure"
+	"github.com/drivebench/drivebench/metrics"
+)
 
 // Checkpoint is a checkpoint's summary, read from the records of its
 // passes: Ranks ranks wrote Bytes bytes (a file each, or one shared
@@ -41,13 +44,16 @@ type CheckpointPhase struct {
 }
 
 // CheckpointPhaseOf reads a phase's figures from its step's file-set
-// figures; nil when the step has none.
+// figures, by their rows of the figure registry (slowest_job_s,
+// lowest_job_bw, aggregate_bw); nil when the step has none.
 func CheckpointPhaseOf(rec *Record) *CheckpointPhase {
 	if rec == nil || rec.Result == nil || rec.Result.Files == nil {
 		return nil
 	}
 	f := rec.Result.Files
-	return &CheckpointPhase{Step: rec.StepID, Seconds: f.Slowest(), LowestBW: f.LowestBW(), AggregateBW: f.AggregateBW(), CacheDrop: rec.Result.CacheDrop}
+	read := func(name string) float64 { return figure.Lookup(name).ReadFiles(f) }
+	return &CheckpointPhase{Step: rec.StepID, Seconds: read("slowest_job_s"), LowestBW: read("lowest_job_bw"), AggregateBW: read("aggregate_bw"),
+		CacheDrop: rec.Result.CacheDrop}
 }
 
 // MeanPhase is the mean of phases' figures; nil for none.

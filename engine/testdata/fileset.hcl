@@ -16,6 +16,7 @@ profile "write_set" {
   dirs           = 2
   fsync_on_close = true
   io_size        = "100%"
+  expect         = [result.files.slowest_job_s < 600, result.files.fsync_p99_us < 60000000, result.files.lowest_job_bw > 0]
 }
 
 profile "read_set" {

@@ -34,6 +34,22 @@ profile "no_size" { # ERROR: Missing File Size
   drives  = ["scratch"]
 }
 
+profile "files_expect" {
+  rw        = "read"
+  io_size   = "100%"
+  files     = 4
+  file_size = "1MiB"
+  expect    = [result.files.open_p98_us < 10] # ERROR: Unknown File-Set Figure
+  drives    = ["scratch"]
+}
+
+profile "not_a_set_expect" {
+  rw      = "read"
+  runtime = "1s"
+  expect  = [result.files.open_p99_us < 10] # ERROR: File-Set Figure Of Another Step
+  drives  = ["dev"]
+}
+
 profile "no_files" {
   rw         = "read"
   runtime    = "1s"
