@@ -234,12 +234,9 @@ func cmdCatalogQuery(ctx context.Context, args []string, io stdio) int {
 	cf.register(fs, "table", "csv", "json")
 	limit := fs.Int("limit", catalog.DefaultQueryRows, "the most rows to write: a query that returns more fails after them, saying so; 0 for no limit")
 	timeout := fs.Duration("timeout", catalog.DefaultQueryTimeout, "the most time the query may take, writing its rows included")
-	pos, code, done := parseInterspersed(fs, args)
-	if done {
+	pos, code, ok := parsePositionals(fs, args, "one SQL statement (quote it)")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, pos, "one SQL statement (quote it)") {
-		return exitUsage
 	}
 	if *limit < 0 || *timeout <= 0 {
 		fmt.Fprintf(io.err, "drivebench catalog query: -limit %d -timeout %s: give a limit of 0 (none) or more rows and a positive time, such as -timeout 5m\n", *limit, *timeout)

@@ -144,6 +144,31 @@ func parseInterspersed(fs *flagSet, args []string) (positional []string, code in
 	}
 }
 
+// wantPositionals checks the number of positional arguments, printing
+// usage when it is wrong.
+func wantPositionals(fs *flagSet, got []string, what ...string) bool {
+	if len(got) == len(what) {
+		return true
+	}
+	fmt.Fprintf(fs.Output(), "drivebench %s: expected %s, got %d arguments\n\n", fs.Name(), strings.Join(what, " and "), len(got))
+	fs.printUsage()
+	return false
+}
+
+// parsePositionals parses flags wherever they stand (parseInterspersed)
+// and checks that the positional arguments are what names; ok is false,
+// with the exit code, when the command must stop.
+func parsePositionals(fs *flagSet, args []string, what ...string) (positional []string, code int, ok bool) {
+	positional, code, done := parseInterspersed(fs, args)
+	if done {
+		return nil, code, false
+	}
+	if !wantPositionals(fs, positional, what...) {
+		return nil, exitUsage, false
+	}
+	return positional, exitOK, true
+}
+
 // flagT is one flag, as completion and the man page list it.
 type flagT = flag.Flag
 

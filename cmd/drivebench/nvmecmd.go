@@ -61,17 +61,6 @@ func nvmeUsage(w io.Writer) {
 	fmt.Fprintln(w, "\nJSON output (--json) uses nvme-cli's field names.")
 }
 
-// wantPositionals checks the number of positional arguments, printing
-// usage when it is wrong.
-func wantPositionals(fs *flagSet, got []string, what ...string) bool {
-	if len(got) == len(what) {
-		return true
-	}
-	fmt.Fprintf(fs.Output(), "drivebench %s: expected %s, got %d arguments\n\n", fs.Name(), strings.Join(what, " and "), len(got))
-	fs.printUsage()
-	return false
-}
-
 // writeJSON writes v as indented JSON.
 func writeJSON(w io.Writer, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
@@ -168,12 +157,9 @@ func cmdNVMeDecode(_ context.Context, args []string, io stdio) int {
 			"The page is checked to be of the kind named (an id-ns page is not decoded as id-ctrl). With -json, every field\n"+
 			"nvme-cli prints, by nvme-cli's names and with its values (serial, model and firmware keep their padding).", io)
 	asJSON := fs.Bool("json", false, "print JSON with nvme-cli's field names instead of a table")
-	args, code, done := parseInterspersed(fs, args)
-	if done {
+	args, code, ok := parsePositionals(fs, args, "a page kind", "a file")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, args, "a page kind", "a file") {
-		return exitUsage
 	}
 	kind, ok := findPageKind(args[0])
 	if !ok {
@@ -229,12 +215,9 @@ func cmdNVMeInfo(_ context.Context, args []string, io stdio) int {
 	fs := newFlagSet("nvme info", "DEVICE",
 		"Show the identity, namespace and SMART/health log of an NVMe controller (/dev/nvme0) or namespace (/dev/nvme0n1). Needs root.", io)
 	asJSON := fs.Bool("json", false, "print one JSON object with id_ctrl, id_ns and smart_log (nvme-cli's field names)")
-	args, code, done := parseInterspersed(fs, args)
-	if done {
+	args, code, ok := parsePositionals(fs, args, "one device")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, args, "one device") {
-		return exitUsage
 	}
 	snap, err := nvme.Snapshot(args[0])
 	if err != nil {
@@ -261,12 +244,9 @@ func cmdNVMePurge(ctx context.Context, args []string, io stdio) int {
 	method := fs.String("method", "", "how to erase: "+strings.Join(nvme.PurgeMethods(), ", "))
 	fs.choose("method", false, nvme.PurgeMethods()...)
 	yes := fs.Bool("yes", false, "confirm that all data on the device may be destroyed")
-	args, code, done := parseInterspersed(fs, args)
-	if done {
+	args, code, ok := parsePositionals(fs, args, "one device")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, args, "one device") {
-		return exitUsage
 	}
 	if !slices.Contains(nvme.PurgeMethods(), *method) {
 		fmt.Fprintf(io.err, "drivebench nvme purge: --method %q unknown; use one of %s\n", *method, strings.Join(nvme.PurgeMethods(), ", "))
