@@ -173,7 +173,7 @@ func cmdNVMeDecode(_ context.Context, args []string, io stdio) int {
 	if err == nil {
 		var d decoded
 		if d, err = kind.decode(page); err == nil {
-			return printDecoded(io, d, *asJSON)
+			return printValue(io, "nvme decode", *asJSON, d.value, d.rows)
 		}
 	}
 	fmt.Fprintf(io.err, "drivebench nvme decode: %s: %v\n", args[1], err)
@@ -195,15 +195,18 @@ func readPage(path string, kind pageKind) ([]byte, error) {
 	return b, nil
 }
 
-func printDecoded(io stdio, d decoded, asJSON bool) int {
+// printValue writes v as JSON, or as the table rows lays out, and
+// returns the command's exit code; a failed write is reported under the
+// command's name.
+func printValue(io stdio, name string, asJSON bool, v any, rows func(t *table)) int {
 	var err error
 	if asJSON {
-		err = writeJSON(io.out, d.value)
+		err = writeJSON(io.out, v)
 	} else {
-		err = writeTable(io.out, d.rows)
+		err = writeTable(io.out, rows)
 	}
 	if err != nil {
-		fmt.Fprintln(io.err, "drivebench nvme:", err)
+		fmt.Fprintf(io.err, "drivebench %s: %v\n", name, err)
 		return exitUsage
 	}
 	return exitOK
@@ -224,16 +227,7 @@ func cmdNVMeInfo(_ context.Context, args []string, io stdio) int {
 		fmt.Fprintln(io.err, "drivebench nvme info:", err)
 		return nvmeErrorCode(err)
 	}
-	if *asJSON {
-		err = writeJSON(io.out, snap)
-	} else {
-		err = writeTable(io.out, func(t *table) { snapshotRows(t, snap) })
-	}
-	if err != nil {
-		fmt.Fprintln(io.err, "drivebench nvme info:", err)
-		return exitUsage
-	}
-	return exitOK
+	return printValue(io, "nvme info", *asJSON, snap, func(t *table) { snapshotRows(t, snap) })
 }
 
 // ---- purge ----------------------------------------------------------------
