@@ -142,8 +142,12 @@ func setRegions(methods []Method, steps []step, kind string) {
 }
 
 // regionText describes the part of the drive a workload covers: "whole
-// drive", "first 25% of capacity", "64GiB from offset 1GiB".
+// drive", "first 25% of capacity", "64GiB from offset 1GiB", "a set of
+// 8 files in a folder of the drive".
 func regionText(w *workload.Workload) string {
+	if w.IsFileSet() {
+		return "a set of " + format.Count(float64(w.Files)) + " files in a folder of the drive"
+	}
 	from := ""
 	if w.Offset > 0 {
 		from = " from offset " + format.BlockSize(w.Offset)

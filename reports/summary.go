@@ -281,7 +281,8 @@ type Method struct {
 	Params []KV       `json:"params"`
 	Sweep  []SweepDim `json:"sweep"`
 	// Region is the part of the drive the steps worked on, as recorded in
-	// their workloads: "whole drive", "first 25% of capacity".
+	// their workloads: "whole drive", "first 25% of capacity", "a set of 8
+	// files in a folder of the drive".
 	Region string `json:"region,omitempty"`
 }
 
