@@ -140,15 +140,15 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 	}
 	long, hot := withLongSeries(entries), withThermal(entries)
 	if len(long) > 0 {
-		lat := seriesLatencyName(long)
-		add(chartSeriesTime, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" over time", func() *plot.Chart { return seriesChart(sec.Profile, long, false) })
+		lat := seriesLatency(long).Title
+		add(chartSeriesTime, "", sec.Profile+": IOPS and "+lat+" over time", func() *plot.Chart { return seriesChart(sec.Profile, long, false) })
 	}
 	if len(hot) > 0 {
 		add(chartThermal, "", sec.Profile+": drive temperature over time", func() *plot.Chart { return thermalChart(sec.Profile, hot, long) })
 	}
 	if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
-		lat := seriesLatencyName(long)
-		add(chartSeriesWritten, "", sec.Profile+": IOPS and "+strings.ToLower(lat)+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
+		lat := seriesLatency(long).Title
+		add(chartSeriesWritten, "", sec.Profile+": IOPS and "+lat+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(lagSeries(e)) >= 2 }) {
 		add(chartReplayLag, "", sec.Profile+": issue lag over the schedule", func() *plot.Chart { return replayLagChart(sec.Profile, entries) })
@@ -411,13 +411,14 @@ func withLongSeries(entries []entry) []entry {
 	return out
 }
 
-// seriesLatencyName is the latency the time series charts draw: p99 when
-// the engine recorded it per interval, the mean otherwise.
-func seriesLatencyName(entries []entry) string {
+// seriesLatency is the latency the time series charts draw, a row of the
+// figure registry: p99 when the engine recorded it per interval, the mean
+// otherwise.
+func seriesLatency(entries []entry) *figure.Figure {
 	if seriesHasP99(entries) {
-		return "p99 latency"
+		return figure.Lookup("p99")
 	}
-	return "Mean latency"
+	return figure.Lookup("mean")
 }
 
 func seriesHasP99(entries []entry) bool {
@@ -450,16 +451,16 @@ func seriesEnd(long []entry) float64 {
 // long series, against time or against the data written.
 func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
 	p99 := seriesHasP99(entries)
-	latName := seriesLatencyName(entries)
-	c := &plot.Chart{Title: profile + ": IOPS and " + strings.ToLower(latName) + " over time"}
+	latFigure := seriesLatency(entries)
+	c := &plot.Chart{Title: profile + ": IOPS and " + latFigure.Title + " over time"}
 	if byWritten {
-		c.Title = profile + ": IOPS and " + strings.ToLower(latName) + " against data written"
+		c.Title = profile + ": IOPS and " + latFigure.Title + " against data written"
 	}
 	factor, tname := timeUnit(seriesEnd(entries))
 	var xs, iops, lats []float64
 	for i, e := range entries {
 		iopsLine := plot.Line{Name: e.label + " IOPS", Color: plot.SeriesColor(i)}
-		latLine := plot.Line{Name: e.label + " " + strings.ToLower(strings.TrimSuffix(latName, " latency")), Color: plot.SeriesColor(i), Dashed: true, OnY2: true}
+		latLine := plot.Line{Name: e.label + " " + strings.TrimSuffix(latFigure.Title, " latency"), Color: plot.SeriesColor(i), Dashed: true, OnY2: true}
 		for _, smp := range e.table.Series {
 			x := smp.T / factor
 			if byWritten {
@@ -484,7 +485,7 @@ func seriesChart(profile string, entries []entry, byWritten bool) *plot.Chart {
 		c.X = plot.LinearAxis("Time ("+tname+")", xs, true, format.Trim)
 	}
 	c.Y = plot.LinearAxis("IOPS", iops, true, format.ShortCount)
-	c.Y2 = plot.LogAxis(latName, lats, format.ShortLatency)
+	c.Y2 = plot.LogAxis(axisTitle(latFigure), lats, format.ShortLatency)
 	return c
 }
 
@@ -664,14 +665,18 @@ func steadyStateChart(ss *SteadyState, u bwUnit) *plot.Chart {
 	return c
 }
 
-// variableTitle names a tracked figure as a chart's axis title: "iops"
-// as "IOPS", "mean" as "Mean latency", "p99" as "p99 latency".
+// variableTitle names a tracked figure as a chart's axis title.
 func variableTitle(v string) string {
-	f := variableFigure(v)
-	switch {
-	case f == nil:
-		return "value"
-	case f.Percentile > 0:
+	if f := variableFigure(v); f != nil {
+		return axisTitle(f)
+	}
+	return "value"
+}
+
+// axisTitle names a figure as a chart's axis title: "iops" as "IOPS",
+// "mean" as "Mean latency", "p99" as "p99 latency".
+func axisTitle(f *figure.Figure) string {
+	if f.Percentile > 0 {
 		return f.Title
 	}
 	return format.UpperFirst(f.Title)

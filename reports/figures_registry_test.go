@@ -31,3 +31,17 @@ func TestFiguresFollowTheRegistry(t *testing.T) {
 		}
 	}
 }
+
+// TestSeriesFollowsTheRegistry: the figures of report.json's series
+// intervals are named as the figure registry names them in an interval
+// series (figure.Interval), as a record's series names them.
+func TestSeriesFollowsTheRegistry(t *testing.T) {
+	keys := figure.Keys(figure.Interval)
+	ft := reflect.TypeFor[SeriesSample]()
+	for i := range ft.NumField() {
+		tag, _, _ := strings.Cut(ft.Field(i).Tag.Get("json"), ",")
+		if !slices.Contains([]string{"t", "iops", "bytes_written"}, tag) && !slices.Contains(keys, tag) {
+			t.Errorf("SeriesSample holds %q, which is no name of the figure registry's interval series %q", tag, keys)
+		}
+	}
+}
