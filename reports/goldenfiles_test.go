@@ -1,17 +1,27 @@
 package reports
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/internal/golden"
 )
 
+// styleGolden is the style sheet every report.html embeds, held once for
+// all cases so that a change to it is one diff: the golden pages hold
+// styleMarker in its place.
+var styleGolden = filepath.Join("testdata", "golden", "style.css")
+
+const styleMarker = "/* testdata/golden/style.css */\n"
+
 // goldenFiles are the files a case's goldens hold: the rendered files,
 // but report.json, which is checked against the schema whole and held in
-// parts (golden.SplitJSON), and the PNG charts.
+// parts (golden.SplitJSON), report.html, whose style sheet is checked
+// against styleGolden and held as styleMarker, and the PNG charts.
 func goldenFiles(t *testing.T, files []File) []golden.File {
 	t.Helper()
 	var out []golden.File
@@ -26,6 +36,13 @@ func goldenFiles(t *testing.T, files []File) []golden.File {
 				t.Fatalf("report.json: %v", err)
 			}
 			out = append(out, parts...)
+		case f.Name == "report.html":
+			page, style, ok := cutStyle(f.Data)
+			if !ok {
+				t.Fatal("report.html has no <style> element to hold as " + styleGolden)
+			}
+			checkGolden(t, styleGolden, style)
+			out = append(out, golden.File{Name: f.Name, Data: page})
 		default:
 			out = append(out, golden.File{Name: f.Name, Data: f.Data})
 		}
@@ -41,14 +58,7 @@ func checkGoldenDir(t *testing.T, dir string, files []golden.File) {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
-		path := filepath.Join(dir, filepath.FromSlash(f.Name))
-		if *update {
-			if err := golden.Write(path, f.Data); err != nil {
-				t.Fatal(err)
-			}
-		} else if msg := golden.Diff(path, f.Data); msg != "" {
-			t.Error(msg)
-		}
+		checkGolden(t, filepath.Join(dir, filepath.FromSlash(f.Name)), f.Data)
 	}
 	stale, err := golden.Stale(dir, names)
 	if err != nil {
@@ -63,4 +73,32 @@ func checkGoldenDir(t *testing.T, dir string, files []golden.File) {
 		}
 		t.Errorf("%s is no longer written (run go test -update to remove it)", path)
 	}
+}
+
+// checkGolden compares data with the golden file at path, or rewrites it
+// under -update.
+func checkGolden(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if *update {
+		if err := golden.Write(path, data); err != nil {
+			t.Fatal(err)
+		}
+	} else if msg := golden.Diff(path, data); msg != "" {
+		t.Error(msg)
+	}
+}
+
+// cutStyle takes the style sheet out of a page: the page with styleMarker
+// as its <style> element's content, and that content.
+func cutStyle(page []byte) (marked, style []byte, ok bool) {
+	head, rest, ok := bytes.Cut(page, []byte("<style>\n"))
+	if !ok {
+		return nil, nil, false
+	}
+	style, tail, ok := bytes.Cut(rest, []byte("</style>"))
+	if !ok {
+		return nil, nil, false
+	}
+	marked = slices.Concat(head, []byte("<style>\n"+styleMarker+"</style>"), tail)
+	return marked, style, true
 }
