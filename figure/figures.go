@@ -142,7 +142,7 @@ var Figures = []Figure{
 		Name: "mean", Title: "mean latency", Unit: Nanoseconds, Better: Lower, Latency: Completion, Merge: Histogram,
 		In:           Expect | Spec | Hook | Report | Column | Steady | Option | Interval | SeriesColumn | Stop | Event,
 		Keys:         map[Place]string{Spec: "lat_us", Report: "mean_lat_ns", Column: "lat_mean_ns", Interval: "mean_lat_ns"},
-		Old:          map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean"}, Steady: {"lat_mean"}},
+		Old:          map[Place][]string{Expect: {"lat.mean_us"}, Hook: {"lat_ns.mean", "mean_lat_ns"}, Steady: {"lat_mean"}},
 		Doc:          "Mean latency of the I/Os.",
 		Read:         func(d *metrics.DirStats) float64 { return d.Lat.Mean },
 		ReadInterval: func(s *metrics.Sample) float64 { return s.MeanLatNs },

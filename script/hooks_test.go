@@ -127,12 +127,18 @@ func TestOldFigureNames(t *testing.T) {
     if p.read.lat_ns.p["99"] > 1000 and p.read.lat_ns.mean > 10:
         return verdict.fail(str(p.read.lat_ns.p["99.5"]))
     lat = p.read.lat_ns
+    worst = max([s.mean_lat_ns for s in p.series] + [s.mean_ns for s in p.series])
     return verdict.pass_("%d" % p.read.p99_ns)
+
+def summary(report):
+    return [{"title": "t", "text": str(report["steps"][0]["series"][0]["mean_lat_ns"])}]
 `)
 	notes := New(root, Limits{}).OldFigureNames("checks/old.star")
 	want := []string{
 		`checks/old.star:3:15: lat_ns.p["99"] is the old name of the p99 latency: write .p99_ns`,
 		`checks/old.star:3:48: lat_ns.mean is the old name of the mean latency: write .mean_ns`,
+		`checks/old.star:6:20: mean_lat_ns is the old name of the mean latency in a step's series: write .mean_ns`,
+		`checks/old.star:10:72: mean_lat_ns is the old name of the mean latency in a step's series: write ["mean_ns"]`,
 	}
 	if len(notes) != len(want) {
 		t.Fatalf("notes %q, want %q", notes, want)

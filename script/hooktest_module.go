@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/drivebench/drivebench/figure"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/results"
 	"go.starlark.net/starlark"
@@ -198,23 +199,28 @@ func testSeries(l *starlark.List) ([]metrics.Sample, error) {
 	return out, nil
 }
 
-// testSample reads one interval from a dict of a series' names
-// (IntervalFields), which are metrics.Sample's JSON names (the figure
-// registry's, figure.Interval), so it is read as that JSON; a whole
-// figure is rounded.
+// testSample reads one interval from a dict of the names a hook sees
+// (IntervalFields): each figure is renamed to its name in a record's
+// series (figure.Interval), metrics.Sample's JSON, and the dict is read
+// as that JSON; a whole number is rounded.
 func testSample(m map[string]float64) (metrics.Sample, error) {
 	var s metrics.Sample
 	known := IntervalFields(&s)
+	named := map[string]float64{}
 	for k, v := range m {
 		zero, ok := known[k]
 		if !ok {
 			return s, fmt.Errorf("%q is not a field of an interval: use %s", k, strings.Join(slices.Sorted(maps.Keys(known)), ", "))
 		}
-		if _, whole := zero.(uint64); whole {
-			m[k] = math.Round(v)
+		if _, isFloat := zero.(float64); !isFloat {
+			v = math.Round(v)
 		}
+		if f, _ := figure.Resolve(figure.Hook, k); f != nil && f.In&figure.Interval != 0 {
+			k = f.Key(figure.Interval)
+		}
+		named[k] = v
 	}
-	data, err := json.Marshal(m)
+	data, err := json.Marshal(named)
 	if err == nil {
 		err = json.Unmarshal(data, &s)
 	}

@@ -98,14 +98,17 @@ def test_rounds():
     assert.eq([(r.round, r.value) for r in rs], [(1, 10.0), (2, 12.0)])
 
 def test_series_fields():
-    p = hooktest.point(series = [{"t": 1, "write_iops": 500, "p99_ns": 120000.4, "mean_lat_ns": 80000.5, "p9999_ns": 900000}])
+    p = hooktest.point(series = [{"t": 1, "write_iops": 500, "p99_ns": 120000.4, "mean_ns": 80000.5, "p99_99_ns": 900000, "bytes_written": 4096}])
     s = p.series[0]
     assert.eq(sorted(dir(s)), `+`["`+strings.Join(intervalFields, `", "`)+`"]`+`)
-    assert.eq((s.t, s.write_iops, s.read_iops, s.p99_ns, s.mean_lat_ns, s.p9999_ns, s.p50_ns), (1.0, 500.0, 0.0, 120000, 80000.5, 900000, 0))
+    assert.eq((s.t, s.write_iops, s.read_iops, s.p99_ns, s.mean_ns, s.p99_99_ns, s.p50_ns, s.bytes_written), (1.0, 500.0, 0.0, 120000, 80000.5, 900000, 0, 4096))
+    assert.eq(s.mean_lat_ns, s.mean_ns)
+    old = hooktest.point(series = [{"mean_lat_ns": 70000}]).series[0]
+    assert.eq((old.mean_ns, old.mean_lat_ns), (70000.0, 70000.0))
 
 def test_bad_builder_input():
     assert.fails(lambda: hooktest.point(read = {"lat": [1]}), "unknown key \"lat\"")
-    assert.fails(lambda: hooktest.point(series = [{"lat_p99_us": 1}]), "item 0: \"lat_p99_us\" is not a field of an interval: use bw_bytes, bytes_written, mean_lat_ns, p50_ns,")
+    assert.fails(lambda: hooktest.point(series = [{"lat_p99_us": 1}]), "item 0: \"lat_p99_us\" is not a field of an interval: use bw_bytes, bytes_written, mean_lat_ns, mean_ns, p50_ns,")
 `)
 	results, err := New(root, Limits{}).RunTests(context.Background(), "shape_test.star", nil)
 	if err != nil {

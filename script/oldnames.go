@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"go.starlark.net/syntax"
 
@@ -13,6 +14,13 @@ import (
 // lat_ns.mean) before the figure registry named them (p99_ns, mean_ns).
 // lat_ns is still there; validating a plan says where a hook reads it and
 // what to write instead, found by reading the hook's source.
+
+// oldSeriesNames are the names a series' interval gave figures in hooks
+// before the figure registry (s.mean_lat_ns, where a point's directions
+// say mean_ns), each an old hook name of its row: a series still has
+// them (IntervalFields), and validating a plan notes where a hook reads
+// one.
+var oldSeriesNames = []string{"mean_lat_ns"}
 
 // OldFigureNames finds, without running it, where a hook file names a
 // figure by its old name (.lat_ns.p["99"], .lat_ns.mean): one note each,
@@ -39,6 +47,10 @@ func (r *Runtime) OldFigureNames(file string) []string {
 	}
 	var notes []string
 	syntax.Walk(f, func(n syntax.Node) bool {
+		if note, found := oldSeriesName(n); found {
+			notes = append(notes, note)
+			return false
+		}
 		old, at, found := oldLatencyName(n)
 		if !found {
 			return true
@@ -82,4 +94,34 @@ func latField(e syntax.Expr, field string) (*syntax.DotExpr, bool) {
 	}
 	lat, ok := dot.X.(*syntax.DotExpr)
 	return lat, ok && lat.Name.Name == "lat_ns"
+}
+
+// oldSeriesName notes n when it reads an interval's figure by its old
+// name: s.mean_lat_ns in a check, s["mean_lat_ns"] in a summary hook.
+func oldSeriesName(n syntax.Node) (note string, found bool) {
+	var name, write string
+	var at syntax.Position
+	switch e := n.(type) {
+	case *syntax.DotExpr:
+		name, at = e.Name.Name, e.Name.NamePos
+		write = "."
+	case *syntax.IndexExpr:
+		lit, ok := e.Y.(*syntax.Literal)
+		if !ok || lit.Token != syntax.STRING {
+			return "", false
+		}
+		name, at = lit.Value.(string), lit.TokenPos
+		write = "["
+	}
+	if !slices.Contains(oldSeriesNames, name) {
+		return "", false
+	}
+	f, _ := figure.Resolve(figure.Hook, name)
+	if write == "[" {
+		write = fmt.Sprintf("[%q]", f.Key(figure.Hook))
+	} else {
+		write += f.Key(figure.Hook)
+	}
+	return fmt.Sprintf("%s: %s is the old name of the %s in a step's series: write %s, its name in the figure registry (drivebench help figures); %s will stop working in a later release",
+		at, name, f.Title, write, name), true
 }

@@ -108,18 +108,18 @@ type Point struct {
 // IntervalFields is one interval of a step's series as hooks see it, a
 // check's point and the summary hook's steps alike: t (the end of the
 // interval in seconds since measuring began), read_iops, write_iops,
-// bytes_written, and the figures of the interval under the names the
-// figure registry gives a series (figure.Interval: bw_bytes, mean_lat_ns,
-// p50_ns, p99_ns, p9999_ns), a whole latency as an int.
+// bytes_written, and the interval's figures (figure.Interval) under the
+// names a point's directions give them (figure.Hook: bw_bytes, mean_ns,
+// p50_ns, p99_ns, p99_99_ns), a whole latency as an int; and under the
+// old names a series gave them before the registry (oldSeriesNames).
 func IntervalFields(s *metrics.Sample) map[string]any {
 	out := map[string]any{"t": s.T, "read_iops": s.ReadIOPS, "write_iops": s.WriteIOPS, "bytes_written": s.BytesWritten}
 	for _, f := range figure.In(figure.Interval) {
-		v := f.IntervalValue(figure.Interval, s)
-		if f.Whole {
-			out[f.Key(figure.Interval)] = uint64(v)
-		} else {
-			out[f.Key(figure.Interval)] = v
-		}
+		out[f.Key(figure.Hook)] = hookFigure(f, f.ReadInterval(s))
+	}
+	for _, old := range oldSeriesNames {
+		f, _ := figure.Resolve(figure.Hook, old)
+		out[old] = out[f.Key(figure.Hook)]
 	}
 	return out
 }
