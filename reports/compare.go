@@ -119,6 +119,8 @@ type Change struct {
 	// WorkloadChanged marks a figure of a point whose workload differs
 	// between the runs (see Comparison.WorkloadChanges).
 	WorkloadChanged bool `json:"workload_changed,omitempty"`
+	// of is the figure registry's row of Figure.
+	of *figure.Figure
 }
 
 // Regressed reports whether any figure regressed or any point was lost:
@@ -234,7 +236,7 @@ func Compare(base, next *Summary, th Thresholds) *Comparison {
 		case b.completed() && !n.completed():
 			iops := figure.Lookup("iops")
 			lost = append(lost, Change{Drive: k.drive, Profile: k.profile, Point: k.point, Figure: iops.Key(figure.Report), Name: iops.Title,
-				Base: b.Total.IOPS, ThresholdPct: th.of(iops), Verdict: Lost, WorkloadChanged: diff != nil})
+				Base: b.Total.IOPS, ThresholdPct: th.of(iops), Verdict: Lost, WorkloadChanged: diff != nil, of: iops})
 		case b.completed():
 			changes = compareRows(k, b, n, th)
 		}
@@ -381,7 +383,7 @@ func compareRows(k pointKey, b, n Row, th Thresholds) []Change {
 			pct := (nv - bv) / bv * 100
 			ch := Change{
 				Drive: k.drive, Profile: k.profile, Point: k.point, Figure: p.prefix + f.Key(figure.Report),
-				Name: f.Titled(p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f),
+				Name: f.Titled(p.words), Base: bv, New: nv, ChangePct: pct, ThresholdPct: th.of(f), of: f,
 			}
 			switch {
 			case f.Merge == figure.Add:
@@ -492,7 +494,7 @@ func (t Thresholds) exceptions() string {
 // changeCells are a change's cells: point, figure, base, new, change,
 // noise and verdict; bandwidths in unit u.
 func changeCells(ch Change, u bwUnit) []string {
-	change, newText, noise := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.Figure, ch.New, u), format.Dash
+	change, newText, noise := fmt.Sprintf("%+.1f%%", ch.ChangePct), figureText(ch.of, ch.New, u), format.Dash
 	if ch.Verdict == Lost {
 		change, newText = format.Dash, format.Dash
 	}
@@ -503,7 +505,7 @@ func changeCells(ch Change, u bwUnit) []string {
 	if ch.WorkloadChanged {
 		point += workloadMark
 	}
-	return []string{point, ch.Name, figureText(ch.Figure, ch.Base, u), newText, change, noise, ch.Verdict}
+	return []string{point, ch.Name, figureText(ch.of, ch.Base, u), newText, change, noise, ch.Verdict}
 }
 
 var changeColumns = []string{"point", "figure", "base", "new", "change", "noise", "verdict"}
@@ -566,14 +568,15 @@ func ComparisonJUnit(c *Comparison, name string) ([]byte, error) {
 	return marshalJUnit(suite)
 }
 
-// figureText writes a compared figure in its unit, a bandwidth in u.
-func figureText(name string, v float64, u bwUnit) string {
+// figureText writes a value of compared figure f in its unit, a
+// bandwidth in u.
+func figureText(f *figure.Figure, v float64, u bwUnit) string {
 	switch {
 	case math.IsNaN(v):
 		return format.Dash
-	case strings.HasSuffix(name, "_ns"):
+	case f.Unit == figure.Nanoseconds:
 		return format.Latency(v)
-	case strings.HasSuffix(name, "bw_bytes"):
+	case f.Unit == figure.BytesPerSec:
 		return u.text(v)
 	}
 	return format.Count(v)
