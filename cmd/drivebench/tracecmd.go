@@ -80,28 +80,15 @@ func cmdTraceStat(_ context.Context, args []string, io stdio) int {
 			"The trace is read as a stream: a trace of any size is read in bounded memory.", io)
 	asJSON := fs.Bool("json", false, "print the figures as one JSON object (format_version "+trace.StatsVersion+")")
 	device := fs.String("device", "", "count only the I/Os of this device or volume of a multi-device trace (MSR host_disk, Alibaba device_id, Tencent VolumeID, blkparse major:minor, an iolog's file)")
-	args, code, done := parseInterspersed(fs, args)
-	if done {
+	args, code, ok := parsePositionals(fs, args, "a trace file")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, args, "a trace file") {
-		return exitUsage
 	}
 	s, ok := characterize("trace stat", args[0], *device, io)
 	if !ok {
 		return exitUsage
 	}
-	var err error
-	if *asJSON {
-		err = writeJSON(io.out, s)
-	} else {
-		err = writeTable(io.out, func(t *table) { statRows(t, s) })
-	}
-	if err != nil {
-		fmt.Fprintln(io.err, "drivebench trace stat:", err)
-		return exitUsage
-	}
-	return exitOK
+	return printValue(io, "trace stat", *asJSON, s, func(t *table) { statRows(t, s) })
 }
 
 // statRows shows a trace's figures.
@@ -195,12 +182,9 @@ func cmdTraceMix(_ context.Context, args []string, io stdio) int {
 			"A mix is a synthetic shape, not a replay: it keeps the trace's proportions and loses its order and timing.", io)
 	name := fs.String("name", "", "the mix's name (default: trace- and the file's name)")
 	device := fs.String("device", "", "approximate only the I/Os of this device or volume of a multi-device trace")
-	args, code, done := parseInterspersed(fs, args)
-	if done {
+	args, code, ok := parsePositionals(fs, args, "a trace file")
+	if !ok {
 		return code
-	}
-	if !wantPositionals(fs, args, "a trace file") {
-		return exitUsage
 	}
 	s, ok := characterize("trace mix", args[0], *device, io)
 	if !ok {
