@@ -639,3 +639,30 @@ func (l *loader) isNull(attr *hcl.Attribute) bool {
 	v, diags := attr.Expr.Value(l.sc.ctx)
 	return !diags.HasErrors() && v.IsKnown() && v.IsNull()
 }
+
+// floatAttr decodes a number that in accepts, such as a share more than
+// 0 and at most 1; out of it, the error is why, which says what the
+// number is and which values it takes.
+func (l *loader) floatAttr(attr *hcl.Attribute, dst *float64, in func(float64) bool, why string) bool {
+	v, ok := l.value(attr)
+	if !ok {
+		return false
+	}
+	n, ok := l.numberValue(v, attrSite(attr))
+	if !ok {
+		return false
+	}
+	f, _ := n.Float64()
+	if !in(f) || math.IsInf(f, 0) {
+		l.errorAt(attrSite(attr), "Value Out Of Range", why)
+		return false
+	}
+	*dst = f
+	return true
+}
+
+// isPositive and isShare are the ranges of floatAttr's numbers: more
+// than 0, and more than 0 and at most 1.
+func isPositive(f float64) bool { return f > 0 }
+
+func isShare(f float64) bool { return f > 0 && f <= 1 }

@@ -2,7 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/drivebench/drivebench/workload"
 	"github.com/hashicorp/hcl/v2"
@@ -80,12 +79,12 @@ func (l *loader) decodeCheckpoint(block *hcl.Block, name string, body hcl.Body) 
 	if l.defineStep(block, name) {
 		l.profiles[name] = p
 	}
-	if preset := l.checkpointPresetAttr(attrs["preset"]); preset != nil {
+	if preset := presetAttr(l, attrs["preset"], CheckpointPresets, "Checkpoint", "MLPerf Storage's checkpoint models"); preset != nil {
 		c.Preset, c.Ranks, c.Bytes = preset.Name, preset.Ranks, preset.Bytes
 	}
 	l.countAttr(attrs["ranks"], &c.Ranks, workload.MaxNumJobs)
 	l.positiveSizeAttr(attrs["size"], &c.Bytes)
-	l.checkpointScaleAttr(attrs["scale"], &c.Scale)
+	l.floatAttr(attrs["scale"], &c.Scale, isShare, "scale is the share of the checkpoint's size a run writes: more than 0 and at most 1, such as 0.001 for a thousandth.")
 	for name, dst := range map[string]*bool{"file_per_rank": &c.FilePerRank, "fsync": &c.Fsync, "drop_cache": &c.DropCache, "read_back": &c.ReadBack} {
 		l.boolAttr(attrs[name], dst)
 	}
@@ -96,7 +95,7 @@ func (l *loader) decodeCheckpoint(block *hcl.Block, name string, body hcl.Body) 
 	l.boolAttr(attrs["direct"], &direct)
 	if c.Ranks == 0 || c.Bytes == 0 {
 		l.blockError(block, "Missing Checkpoint Shape", fmt.Sprintf(
-			"Checkpoint %q must say how large a checkpoint is and how many ranks write it: ranks = 8 and size = \"105GB\", or one of MLPerf Storage's models with preset = %s.", name, quotedList(checkpointPresetNames())))
+			"Checkpoint %q must say how large a checkpoint is and how many ranks write it: ranks = 8 and size = \"105GB\", or one of MLPerf Storage's models with preset = %s.", name, quotedList(presetNames(CheckpointPresets))))
 	} else {
 		p.Workload = c.writeWorkload(bs, direct)
 		if p.Workload.FileSize < bs {
@@ -111,50 +110,6 @@ func (l *loader) decodeCheckpoint(block *hcl.Block, name string, body hcl.Body) 
 		l.checkFileSetDrives(p, l.drivesOf(drives))
 	}
 	return p
-}
-
-// checkpointPresetAttr decodes preset, one of CheckpointPresets by name.
-func (l *loader) checkpointPresetAttr(attr *hcl.Attribute) *CheckpointPreset {
-	var name string
-	if !l.stringAttr(attr, &name) {
-		return nil
-	}
-	for i, p := range CheckpointPresets {
-		if p.Name == name {
-			return &CheckpointPresets[i]
-		}
-	}
-	names := checkpointPresetNames()
-	l.errorAt(attrSite(attr), "Unknown Checkpoint Preset", fmt.Sprintf("preset = %q is not one of MLPerf Storage's checkpoint models drivebench knows: %s.%s",
-		name, quotedList(names), didYouMean(name, names)))
-	return nil
-}
-
-func checkpointPresetNames() []string {
-	names := make([]string, len(CheckpointPresets))
-	for i, p := range CheckpointPresets {
-		names[i] = p.Name
-	}
-	return names
-}
-
-// checkpointScaleAttr decodes scale, the share of the checkpoint's size
-// a run writes: more than 0, at most 1.
-func (l *loader) checkpointScaleAttr(attr *hcl.Attribute, dst *float64) {
-	v, ok := l.value(attr)
-	if !ok {
-		return
-	}
-	n, ok := l.numberValue(v, attrSite(attr))
-	if !ok {
-		return
-	}
-	f, _ := n.Float64()
-	if !(f > 0) || f > 1 || math.IsInf(f, 0) {
-		l.errorAt(attrSite(attr), "Value Out Of Range", "scale is the share of the checkpoint's size a run writes: more than 0 and at most 1, such as 0.001 for a thousandth.")
-		return
-	}
-	*dst = f
 }
 
 // scaledBytes is the checkpoint's size as run: its size times scale.

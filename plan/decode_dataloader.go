@@ -86,18 +86,18 @@ func (l *loader) decodeDataloader(block *hcl.Block, name string, body hcl.Body) 
 		l.profiles[name] = p
 	}
 	w := &p.Workload
-	if preset := l.presetAttr(attrs["preset"]); preset != nil {
+	if preset := presetAttr(l, attrs["preset"], DataloaderPresets, "Dataloader", "MLPerf Storage's training workloads"); preset != nil {
 		d.Preset = preset.Name
 		w.Files, w.SamplesPerFile, w.RecordSize = preset.Files, preset.SamplesPerFile, preset.RecordSize
 		w.BatchSize, w.ReaderThreads, w.ComputeTime, w.Epochs = preset.BatchSize, preset.ReaderThreads, preset.ComputeTime, preset.Epochs
 		d.AUTarget = preset.AUTarget
 	}
-	if l.scaleAttr(attrs["scale"], &d.Scale) && w.Files > 0 {
+	if l.floatAttr(attrs["scale"], &d.Scale, isPositive, "scale multiplies the preset's number of files; it must be more than 0, such as 0.01 for a hundredth of the data set.") && w.Files > 0 {
 		w.Files = scaledFiles(w, d.Scale)
 	}
 	l.decodeParams(dataloaderBlockSchema, attrs, w)
 	l.paramAttr(workload.Lookup("bs"), attrs["bs"], w)
-	l.fractionAttr(attrs["au_target"], &d.AUTarget)
+	l.floatAttr(attrs["au_target"], &d.AUTarget, isShare, "au_target is a share of the run's time, more than 0 and at most 1, such as 0.9 for MLPerf Storage's 90 %.")
 	if attrs["preset"] == nil || d.Preset != "" {
 		l.checkDataloaderSet(block, p, attrs)
 	}
@@ -112,75 +112,11 @@ func (l *loader) decodeDataloader(block *hcl.Block, name string, body hcl.Body) 
 	return p
 }
 
-// presetAttr decodes preset, one of DataloaderPresets by name.
-func (l *loader) presetAttr(attr *hcl.Attribute) *DataloaderPreset {
-	var name string
-	if !l.stringAttr(attr, &name) {
-		return nil
-	}
-	for i, p := range DataloaderPresets {
-		if p.Name == name {
-			return &DataloaderPresets[i]
-		}
-	}
-	names := presetNames()
-	l.errorAt(attrSite(attr), "Unknown Dataloader Preset", fmt.Sprintf("preset = %q is not one of MLPerf Storage's training workloads drivebench knows: %s.%s",
-		name, quotedList(names), didYouMean(name, names)))
-	return nil
-}
-
 // scaledFiles is the preset's files times scale, rounded up, and never
 // fewer than one batch needs: the smallest data set is one batch.
 func scaledFiles(w *workload.Workload, scale float64) int {
 	perBatch := (w.BatchSize + w.SamplesPerFile - 1) / w.SamplesPerFile
 	return max(perBatch, int(math.Ceil(float64(w.Files)*scale)))
-}
-
-// presetNames lists the dataloader presets' names.
-func presetNames() []string {
-	names := make([]string, len(DataloaderPresets))
-	for i, p := range DataloaderPresets {
-		names[i] = p.Name
-	}
-	return names
-}
-
-// scaleAttr decodes scale: more than 0, the share of the preset's files
-// the data set has.
-func (l *loader) scaleAttr(attr *hcl.Attribute, dst *float64) bool {
-	v, ok := l.value(attr)
-	if !ok {
-		return false
-	}
-	n, ok := l.numberValue(v, attrSite(attr))
-	if !ok {
-		return false
-	}
-	f, _ := n.Float64()
-	if f <= 0 || math.IsInf(f, 0) {
-		l.errorAt(attrSite(attr), "Value Out Of Range", "scale multiplies the preset's number of files; it must be more than 0, such as 0.01 for a hundredth of the data set.")
-		return false
-	}
-	*dst = f
-	return true
-}
-
-// fractionAttr decodes a share from more than 0 to 1, such as au_target.
-func (l *loader) fractionAttr(attr *hcl.Attribute, dst *float64) {
-	v, ok := l.value(attr)
-	if !ok {
-		return
-	}
-	n, ok := l.numberValue(v, attrSite(attr))
-	if !ok {
-		return
-	}
-	f, _ := n.Float64()
-	if f <= 0 || f > 1 {
-		l.errorAt(attrSite(attr), "Value Out Of Range", fmt.Sprintf("%s is a share of the run's time, more than 0 and at most 1, such as 0.9 for MLPerf Storage's 90 %%.", attr.Name))
-		return
-	}
-	*dst = f
 }
 
 // checkDataloaderSet reports the parameters neither the block nor its
@@ -200,5 +136,5 @@ func (l *loader) checkDataloaderSet(block *hcl.Block, p *Profile, attrs hcl.Attr
 		return
 	}
 	l.errorAt(site{subject: block.DefRange, context: block.DefRange}, "Missing Dataloader Parameter", fmt.Sprintf(
-		"Dataloader %q sets no %s. Set them, or start from one of MLPerf Storage's workloads with preset = %s.", p.Name, quotedList(missing), quotedList(presetNames())))
+		"Dataloader %q sets no %s. Set them, or start from one of MLPerf Storage's workloads with preset = %s.", p.Name, quotedList(missing), quotedList(presetNames(DataloaderPresets))))
 }
