@@ -13,6 +13,7 @@ import (
 
 	"github.com/drivebench/drivebench/engine/driver"
 	"github.com/drivebench/drivebench/format"
+	"github.com/drivebench/drivebench/internal/ctxtime"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/nvme"
@@ -519,7 +520,7 @@ func (workloadStep) run(ctx context.Context, r *runner, i int, n *plan.Node, rec
 		r.runPurge(ctx, i, n, rec)
 		return nil
 	}
-	if err := pause(ctx, n.Pause); err != nil {
+	if err := ctxtime.Sleep(ctx, n.Pause); err != nil {
 		rec.Status, rec.Error = results.StatusInterrupted, "interrupted during the pause before the step: "+err.Error()
 		return nil
 	}
@@ -600,22 +601,6 @@ func endedBy(w *workload.Workload, res *metrics.Result) string {
 		return "runtime"
 	}
 	return "io_size"
-}
-
-// pause waits d before a step (a profile's pause between its steps),
-// unless the run is cancelled first.
-func pause(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // seedFromID derives a reproducible random seed from a step's content ID.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/drivebench/drivebench/internal/ctxtime"
 )
 
 // Admin command opcodes.
@@ -261,7 +263,7 @@ func waitSanitize(ctx context.Context, read func() (*SanitizeLog, error), interv
 		if poll != nil {
 			poll(log.Progress())
 		}
-		if err := sleepCtx(ctx, interval); err != nil {
+		if err := ctxtime.Sleep(ctx, interval); err != nil {
 			return log, fmt.Errorf("nvme: waiting for sanitize (%.0f%% done; it continues in the controller): %w",
 				100*log.Progress(), err)
 		}
@@ -280,20 +282,5 @@ func sanitizeDone(log *SanitizeLog) (bool, error) {
 		return true, errors.New("nvme: sanitize failed; the controller is in sanitize failure mode until another sanitize (or SanitizeExitFailureMode) succeeds")
 	default:
 		return true, fmt.Errorf("nvme: sanitize status log says %q; no sanitize is running", s)
-	}
-}
-
-// sleepCtx waits d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }

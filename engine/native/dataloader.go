@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/drivebench/drivebench/internal/ctxtime"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -45,19 +46,7 @@ type wallClock struct{ start time.Time }
 
 func (c wallClock) now() time.Duration { return time.Since(c.start) }
 
-func (c wallClock) sleep(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return nil
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
+func (c wallClock) sleep(ctx context.Context, d time.Duration) error { return ctxtime.Sleep(ctx, d) }
 
 // sampleReader reads one sample, file f's sample s, for reader thread
 // thread; it records the transfers it makes itself.
