@@ -3,6 +3,7 @@ package nvme
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -200,21 +201,9 @@ func TestWaitSanitize(t *testing.T) {
 	if log.Status() != SanitizeCompleted || *reads != 3 {
 		t.Errorf("status %v after %d reads, want completed after 3", log.Status(), *reads)
 	}
-	if want := []float64{0, 0.5, 1}; !equalFloats(progress, want) {
+	if want := []float64{0, 0.5, 1}; !slices.Equal(progress, want) {
 		t.Errorf("progress %v, want %v", progress, want)
 	}
-}
-
-func equalFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestWaitSanitizeEnds(t *testing.T) {

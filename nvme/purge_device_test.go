@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -77,7 +78,7 @@ func TestRunPurge(t *testing.T) {
 				want.data = f.commands[i].data[:len(want.data)]
 				sameCmd(t, f.commands[i], want)
 			}
-			if !equalFloats(progress, tt.wantProgress) {
+			if !slices.Equal(progress, tt.wantProgress) {
 				t.Errorf("progress %v, want %v", progress, tt.wantProgress)
 			}
 		})

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -75,21 +76,9 @@ func TestLoaderVisitsEverySampleOncePerEpoch(t *testing.T) {
 	if figs.AU != 1 || figs.ComputeNs != int64(63*time.Millisecond) || figs.BatchWait.Max != 0 || figs.BatchWaitHist.Count() != 9 {
 		t.Errorf("AU %v, compute %d ns, longest wait %d ns over %d batches; want 1, 63 ms, 0 over 9", figs.AU, figs.ComputeNs, figs.BatchWait.Max, figs.BatchWaitHist.Count())
 	}
-	if a, b := epochOrder(shape, 0), epochOrder(shape, 1); equalInts(a, b) {
+	if a, b := epochOrder(shape, 0), epochOrder(shape, 1); slices.Equal(a, b) {
 		t.Errorf("epochs 1 and 2 visit the samples in the same order %v", a)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestLoaderWaitsAreWhatReadsTake: a sample that takes 30 ms to read
