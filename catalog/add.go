@@ -336,7 +336,8 @@ var (
 )
 
 // stepRows turns the records into the rows of steps, step_latency,
-// step_metrics and verdicts, in that order (the order of their foreign
+// step_metrics and verdicts, then those of file sets, checkpoints and
+// dataloaders (fileRows), in that order (the order of their foreign
 // keys).
 func stepRows(r *run) []*batch {
 	steps := newBatch("steps", "run_id", "step_id", "drive", "kind", "name", "source", "pass", "point", "engine",
@@ -349,6 +350,7 @@ func stepRows(r *run) []*batch {
 	// A verdict carries its drive's model, firmware and serial, as
 	// verdictDrives fills them in a migrated catalog: NULL for a verdict
 	// on no drive of the run.
+	files := newFileRows()
 	drives := map[string][]any{}
 	for _, d := range r.manifest.Drives {
 		id := driveIdentity(r.id, d)
@@ -373,6 +375,7 @@ func stepRows(r *run) []*batch {
 		}
 		steps.add(r.id, rec.StepID, rec.Drive, rec.Kind, rec.Name, rec.Source, rec.Pass, rec.Point.Key(), rec.Engine,
 			workloadJSON(rec.Workload), rec.Status, rec.Error, timeText(rec.Started), timeText(rec.Finished), runtime, iops, bw)
+		files.add(r.id, rec)
 		for i, v := range verdictRows(rec) {
 			drive := drives[v[0].(string)]
 			if drive == nil {
@@ -381,7 +384,7 @@ func stepRows(r *run) []*batch {
 			verdicts.add(append(append([]any{r.id, rec.StepID, i}, v...), drive...)...)
 		}
 	}
-	return []*batch{steps, lat, mets, verdicts}
+	return append([]*batch{steps, lat, mets, verdicts}, files.batches()...)
 }
 
 // workloadJSON is a record's workload as the JSON text the catalog
@@ -406,11 +409,7 @@ func latencyRow(runID, stepID, dir string, d *metrics.DirStats) []any {
 	for _, f := range latencyColumns {
 		row = append(row, columnValue(f, d))
 	}
-	var hist any
-	if d.Hist != nil {
-		hist, _ = d.Hist.MarshalBinary()
-	}
-	return append(row, hist)
+	return append(row, histogramBytes(d.Hist))
 }
 
 // columnValue is figure f of d as step_latency stores it.

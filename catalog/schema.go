@@ -162,6 +162,95 @@ var migrations = []string{
 	// short, over, holds, does_not_hold, hook...), so a fleet's verdicts
 	// can be counted by cause; '' for verdicts added before.
 	`ALTER TABLE verdicts ADD COLUMN code TEXT NOT NULL DEFAULT ''`,
+	// 6: what a step on a file set, a checkpoint and a dataloader
+	// measured besides their data I/O: the set and its setup with each
+	// job's span, each metadata operation's latency (histogram too, so
+	// they merge across runs like step_latency's), a checkpoint's passes
+	// and a dataloader's accelerator. The figures' columns are named as
+	// the catalog names figures (figure.Column's rule).
+	`CREATE TABLE step_files (
+		run_id             TEXT NOT NULL,
+		step_id            TEXT NOT NULL,
+		files              INTEGER NOT NULL,
+		dirs               INTEGER NOT NULL,
+		bytes              BIGINT NOT NULL,
+		setup_created      INTEGER NOT NULL,
+		setup_reused       INTEGER NOT NULL,
+		setup_seconds      DOUBLE PRECISION NOT NULL,
+		setup_measured     INTEGER NOT NULL,
+		slowest_job_s      DOUBLE PRECISION NOT NULL,
+		lowest_job_bw_bytes DOUBLE PRECISION NOT NULL,
+		aggregate_bw_bytes DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (run_id, step_id),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE step_file_ops (
+		run_id        TEXT NOT NULL,
+		step_id       TEXT NOT NULL,
+		op            TEXT NOT NULL,
+		count         BIGINT NOT NULL,
+		lat_mean_ns   DOUBLE PRECISION NOT NULL,
+		lat_min_ns    BIGINT NOT NULL,
+		lat_max_ns    BIGINT NOT NULL,
+		lat_stddev_ns DOUBLE PRECISION NOT NULL,
+		p50_ns        BIGINT,
+		p90_ns        BIGINT,
+		p99_ns        BIGINT,
+		p999_ns       BIGINT,
+		p9999_ns      BIGINT,
+		histogram     {blob},
+		PRIMARY KEY (run_id, step_id, op),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE step_file_jobs (
+		run_id   TEXT NOT NULL,
+		step_id  TEXT NOT NULL,
+		job      INTEGER NOT NULL,
+		bytes    BIGINT NOT NULL,
+		seconds  DOUBLE PRECISION NOT NULL,
+		bw_bytes DOUBLE PRECISION NOT NULL,
+		PRIMARY KEY (run_id, step_id, job),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE checkpoints (
+		run_id        TEXT NOT NULL,
+		step_id       TEXT NOT NULL,
+		ranks         INTEGER NOT NULL,
+		bytes         BIGINT NOT NULL,
+		file_per_rank INTEGER NOT NULL,
+		PRIMARY KEY (run_id, step_id),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE checkpoint_phases (
+		run_id               TEXT NOT NULL,
+		step_id              TEXT NOT NULL,
+		pass                 INTEGER NOT NULL,
+		phase                TEXT NOT NULL,
+		phase_step_id        TEXT NOT NULL,
+		seconds              DOUBLE PRECISION NOT NULL,
+		lowest_rank_bw_bytes DOUBLE PRECISION NOT NULL,
+		aggregate_bw_bytes   DOUBLE PRECISION NOT NULL,
+		cache_drop           TEXT NOT NULL,
+		PRIMARY KEY (run_id, step_id, pass, phase),
+		FOREIGN KEY (run_id, step_id) REFERENCES checkpoints (run_id, step_id) ON DELETE CASCADE
+	);
+	CREATE TABLE step_dataloader (
+		run_id               TEXT NOT NULL,
+		step_id              TEXT NOT NULL,
+		samples              BIGINT NOT NULL,
+		batches              BIGINT NOT NULL,
+		epochs               INTEGER NOT NULL,
+		compute_ns           BIGINT NOT NULL,
+		au                   DOUBLE PRECISION NOT NULL,
+		samples_per_s        DOUBLE PRECISION NOT NULL,
+		batch_wait_mean_ns   DOUBLE PRECISION NOT NULL,
+		batch_wait_p50_ns    DOUBLE PRECISION NOT NULL,
+		batch_wait_p99_ns    DOUBLE PRECISION NOT NULL,
+		batch_wait_max_ns    DOUBLE PRECISION NOT NULL,
+		batch_wait_histogram {blob},
+		PRIMARY KEY (run_id, step_id),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	)`,
 }
 
 // verdictDrives fills the model, firmware and serial of the verdicts of a
