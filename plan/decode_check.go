@@ -22,16 +22,6 @@ var checkBlockSchema = &hcl.BodySchema{
 // starlarkIdentifier is what a Starlark function name looks like.
 var starlarkIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// decodeCheckBlock decodes one check block: one check, or one per
-// instance of its for_each.
-func (l *loader) decodeCheckBlock(block *hcl.Block) []*Check {
-	var checks []*Check
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		checks = append(checks, l.decodeCheck(block, name, body))
-	})
-	return checks
-}
-
 // decodeCheck decodes one check.
 func (l *loader) decodeCheck(block *hcl.Block, name string, body hcl.Body) *Check {
 	content, diags := l.content(body, checkBlockSchema)

@@ -57,16 +57,6 @@ const (
 	MaxCheckpointPasses = 1000
 )
 
-// decodeCheckpointBlock decodes one checkpoint block: one step, or one
-// per instance of its for_each.
-func (l *loader) decodeCheckpointBlock(block *hcl.Block) []*Profile {
-	var out []*Profile
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		out = append(out, l.decodeCheckpoint(block, name, body))
-	})
-	return out
-}
-
 // decodeCheckpoint decodes one checkpoint step: a profile whose workload
 // is its write pass, on a file set of a file per rank (or one shared
 // file), which expands into its passes (addCheckpoint).

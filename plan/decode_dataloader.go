@@ -62,19 +62,9 @@ const (
 	DefaultAUTarget = 0.9
 )
 
-// decodeDataloaderBlock decodes one dataloader block: one step, or one
-// per instance of its for_each. A dataloader is a profile whose
-// workload is a dataloader's, so it runs in plan order among the
-// profiles and checks and accept blocks can name it.
-func (l *loader) decodeDataloaderBlock(block *hcl.Block) []*Profile {
-	var out []*Profile
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		out = append(out, l.decodeDataloader(block, name, body))
-	})
-	return out
-}
-
-// decodeDataloader decodes one dataloader step.
+// decodeDataloader decodes one dataloader step. A dataloader is a
+// profile whose workload is a dataloader's, so it runs in plan order
+// among the profiles and checks and accept blocks can name it.
 func (l *loader) decodeDataloader(block *hcl.Block, name string, body hcl.Body) *Profile {
 	content, diags := l.content(body, dataloaderBlockSchema)
 	l.diags = append(l.diags, diags...)

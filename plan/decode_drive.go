@@ -45,16 +45,6 @@ var specMetricKeys = []string{"iops", "bw", "lat_us"}
 // fresh out of the box, or in steady state after preconditioning.
 var driveStates = []string{"fresh", "steady"}
 
-// decodeDriveBlock decodes one drive block: one drive, or one per
-// instance of its for_each.
-func (l *loader) decodeDriveBlock(block *hcl.Block) []*Drive {
-	var drives []*Drive
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		drives = append(drives, l.decodeDrive(block, name, body))
-	})
-	return drives
-}
-
 // decodeDrive decodes one drive.
 func (l *loader) decodeDrive(block *hcl.Block, name string, body hcl.Body) *Drive {
 	content, diags := l.content(body, driveBlockSchema)

@@ -38,19 +38,9 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // set them.
 const envPrefixReserved = "DRIVEBENCH_"
 
-// decodeExecBlock decodes one exec block: one exec step, or one per
-// instance of its for_each. Exec steps are profiles whose Exec is set, so
-// that they run in plan order among the profiles and checks can judge
-// them.
-func (l *loader) decodeExecBlock(block *hcl.Block) []*Profile {
-	var out []*Profile
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		out = append(out, l.decodeExec(block, name, body))
-	})
-	return out
-}
-
-// decodeExec decodes one exec step.
+// decodeExec decodes one exec step. Exec steps are profiles whose Exec
+// is set, so that they run in plan order among the profiles and checks
+// can judge them.
 func (l *loader) decodeExec(block *hcl.Block, name string, body hcl.Body) *Profile {
 	content, diags := l.content(body, execBlockSchema)
 	l.diags = append(l.diags, diags...)

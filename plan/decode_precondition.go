@@ -37,16 +37,6 @@ var preconditionPatterns = []struct{ name, rw string }{
 // erase).
 var purgeMethods = []string{"sanitize-block", "sanitize-crypto", "sanitize-overwrite", "format", "format-crypto"}
 
-// decodePreconditionBlock decodes one precondition block: one
-// precondition, or one per instance of its for_each.
-func (l *loader) decodePreconditionBlock(block *hcl.Block) []*Precondition {
-	var pcs []*Precondition
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		pcs = append(pcs, l.decodePrecondition(block, name, body))
-	})
-	return pcs
-}
-
 // decodePrecondition decodes one precondition.
 func (l *loader) decodePrecondition(block *hcl.Block, name string, body hcl.Body) *Precondition {
 	content, diags := l.content(body, preconditionBlockSchema)

@@ -43,19 +43,10 @@ var Headlines = []string{"iops", "bw", "lat"}
 // the region.
 const maxBytesPct = 100000
 
-// decodeProfileBlock decodes one profile block: one profile, or one per
-// instance of its for_each. Its nested blocks may be dynamic blocks.
-func (l *loader) decodeProfileBlock(block *hcl.Block) []*Profile {
-	var profiles []*Profile
-	l.forEachInstance(block, func(name string, body hcl.Body) {
-		profiles = append(profiles, l.decodeProfile(block, name, dynblock.Expand(body, l.sc.ctx)))
-	})
-	return profiles
-}
-
-// decodeProfile decodes one profile.
+// decodeProfile decodes one profile. Its nested blocks may be dynamic
+// blocks.
 func (l *loader) decodeProfile(block *hcl.Block, name string, body hcl.Body) *Profile {
-	content, diags := l.content(body, profileBlockSchema)
+	content, diags := l.content(dynblock.Expand(body, l.sc.ctx), profileBlockSchema)
 	l.diags = append(l.diags, diags...)
 	p := &Profile{
 		Name:  name,

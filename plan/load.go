@@ -233,28 +233,28 @@ func (l *loader) decodePlan(file *hcl.File) *Plan {
 	p.Testbed = l.decodeTestbeds(byType["testbed"])
 	l.testbed = p.Testbed
 	for _, b := range byType["drive"] {
-		p.Drives = append(p.Drives, l.decodeDriveBlock(b)...)
+		p.Drives = append(p.Drives, decodeInstances(l, b, l.decodeDrive)...)
 	}
 	modules := l.decodeModules(byType["module"])
 	l.eachBlockOf(content.Blocks, modules, []string{"precondition"}, func(b *hcl.Block) {
-		p.Preconditions = append(p.Preconditions, l.decodePreconditionBlock(b)...)
+		p.Preconditions = append(p.Preconditions, decodeInstances(l, b, l.decodePrecondition)...)
 	})
 	l.eachBlockOf(content.Blocks, modules, []string{"profile", "exec", "dataloader", "checkpoint"}, func(b *hcl.Block) {
 		switch b.Type {
 		case "checkpoint":
-			p.Profiles = append(p.Profiles, l.decodeCheckpointBlock(b)...)
+			p.Profiles = append(p.Profiles, decodeInstances(l, b, l.decodeCheckpoint)...)
 			return
 		case "exec":
-			p.Profiles = append(p.Profiles, l.decodeExecBlock(b)...)
+			p.Profiles = append(p.Profiles, decodeInstances(l, b, l.decodeExec)...)
 			return
 		case "dataloader":
-			p.Profiles = append(p.Profiles, l.decodeDataloaderBlock(b)...)
+			p.Profiles = append(p.Profiles, decodeInstances(l, b, l.decodeDataloader)...)
 			return
 		}
-		p.Profiles = append(p.Profiles, l.decodeProfileBlock(b)...)
+		p.Profiles = append(p.Profiles, decodeInstances(l, b, l.decodeProfile)...)
 	})
 	l.eachBlockOf(content.Blocks, modules, []string{"check"}, func(b *hcl.Block) {
-		p.Checks = append(p.Checks, l.decodeCheckBlock(b)...)
+		p.Checks = append(p.Checks, decodeInstances(l, b, l.decodeCheck)...)
 	})
 	for _, b := range byType["accept"] {
 		p.Accepts = append(p.Accepts, l.decodeAcceptBlock(b))

@@ -38,7 +38,7 @@ func LoadDrive(path string) (*Drive, *Sources, hcl.Diagnostics) {
 	l.decodeLibraries(content.Attributes["include"], byType)
 	var drives []*Drive
 	for _, b := range byType["drive"] {
-		drives = append(drives, l.decodeDriveBlock(b)...)
+		drives = append(drives, decodeInstances(l, b, l.decodeDrive)...)
 	}
 	switch {
 	case len(drives) == 0:

@@ -136,6 +136,17 @@ type forEachItem struct {
 	value cty.Value
 }
 
+// decodeInstances decodes a labelled block with decode once per
+// instance (forEachInstance): one value, or one per element of its
+// for_each.
+func decodeInstances[T any](l *loader, block *hcl.Block, decode func(block *hcl.Block, name string, body hcl.Body) T) []T {
+	var out []T
+	l.forEachInstance(block, func(name string, body hcl.Body) {
+		out = append(out, decode(block, name, body))
+	})
+	return out
+}
+
 // forEachInstance calls decode once per instance of a labelled block:
 // once with the block's name when it has no for_each, or once per element
 // of its for_each with each.key and each.value set, named
