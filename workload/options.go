@@ -65,8 +65,10 @@ type Option struct {
 	// writes the option's value for w ("" leaves the option out); nil when
 	// the fio engine computes it from the target (a region, a per-job
 	// rate). FromFio sets the parameter in w from the option's value in
-	// a job fio ran, for the parameters an imported job's point is made
-	// of (Sweep).
+	// a job fio ran, as fio means it for that job (a size per job, not
+	// per step): the importer builds an imported step's workload from
+	// every row that has one. nil where fio's value is per job and per
+	// direction (the rates).
 	Fio      string
 	FioValue func(w *Workload) string
 	FromFio  func(w *Workload, value string) error
@@ -246,20 +248,20 @@ var profileOptions = []Option{
 		},
 	},
 	{
-		Name: "bs_split", Kind: Split, Measured: true, Fio: "bssplit",
+		Name: "bs_split", Kind: Split, Measured: true, Fio: "bssplit", FromFio: splitFromFio,
 		Default: "none",
 		Doc:     "A transfer-size distribution, as in a mix; replaces `bs`.",
 		Text:    func(w *Workload) string { return SplitText(w.BSSplit) },
 	},
 	{
 		Name: "random_pct", Kind: Percent, Min: 1, Max: 100, Measured: true, Unset: "100",
-		Fio: "percentage_random", FioValue: randomPctText,
+		Fio: "percentage_random", FioValue: randomPctText, FromFio: randomPctFromFio,
 		Default: "`100`",
 		Doc:     "For the random patterns: the share of I/Os at a random offset; the rest continue sequentially from the previous one.",
 		Text:    randomPctText,
 	},
 	{
-		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution", Unset: "uniform",
+		Name: "zones", Kind: Zones, Measured: true, Fio: "random_distribution", Unset: "uniform", FromFio: zonesFromFio,
 		Default: "none: uniform",
 		Doc:     "Skewed random offsets, as in a mix.",
 		Text:    func(w *Workload) string { return ZonesText(w.Zones) },
@@ -286,12 +288,14 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "runtime", Kind: Duration, Fio: "runtime",
+		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Runtime = d }),
 		Default: "none: one of `runtime` and `io_size` is required",
 		Doc:     "How long to measure, after the ramp.",
 		Text:    func(w *Workload) string { return durationText(w.Runtime) },
 	},
 	{
 		Name: "ramp", Kind: Duration, Fio: "ramp_time",
+		FromFio: durationFromFio(func(w *Workload, d time.Duration) { w.Ramp = d }),
 		Default: "`0`",
 		Doc:     "How long to run before measuring.",
 		Get:     func(w *Workload) any { return w.Ramp },
@@ -305,6 +309,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "io_size", Kind: Region, PercentOf: "the region", Fio: "io_size",
+		FromFio: sizeFromFio(func(w *Workload, n int64) { w.Bytes = n }),
 		Default: "none: one of `runtime` and `io_size` is required",
 		Doc:     "Bytes to transfer: a size, or a share of the region such as `\"400%\"` (four times the region).",
 		Text:    ioSizeText,
@@ -312,6 +317,7 @@ var profileOptions = []Option{
 	{
 		Name: "direct", Kind: Bool, Measured: true,
 		Fio: "direct", FioValue: func(w *Workload) string { return fioBool(w.Direct) },
+		FromFio: boolFromFio(func(w *Workload) *bool { return &w.Direct }),
 		Default: "`false`",
 		Doc:     "Bypass the page cache (`O_DIRECT`).",
 		Get:     func(w *Workload) any { return w.Direct },
@@ -319,7 +325,7 @@ var profileOptions = []Option{
 		Text:    func(w *Workload) string { return strconv.FormatBool(w.Direct) },
 	},
 	{
-		Name: "offset", Kind: Size, Measured: true, Fio: "offset", Unset: "0",
+		Name: "offset", Kind: Size, Measured: true, Fio: "offset", Unset: "0", FromFio: offsetFromFio,
 		Default: "`0`",
 		Doc:     "Start of the region.",
 		Text: func(w *Workload) string {
@@ -331,6 +337,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "size", Kind: Region, PercentOf: "the drive", Measured: true, Fio: "size", Unset: "to the end of the drive",
+		FromFio: regionFromFio,
 		Default: "to the end of the drive",
 		Doc:     "Length of the region, in bytes or as a share of the drive such as `\"25%\"`.",
 		Text:    regionSizeText,
@@ -356,7 +363,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "arrival", Kind: Choice, Values: Arrivals, Invalid: "Unknown Arrival", Measured: true, Unset: "uniform",
-		Fio: "rate_process", FioValue: func(w *Workload) string {
+		Fio: "rate_process", FromFio: arrivalFromFio, FioValue: func(w *Workload) string {
 			if w.Arrival == "poisson" && w.RateLimited() {
 				return w.Arrival
 			}
@@ -375,6 +382,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "data", Kind: Choice, Values: DataPatterns, Invalid: "Unknown Data Pattern", Measured: true,
+		Fio: "zero_buffers", FromFio: zeroBuffersFromFio,
 		Default: "`\"random\"`",
 		Doc:     "What writes carry: incompressible bytes, zeros, buffers of which `compress_pct` percent compresses away, or buffers of which `dedupe_pct` percent repeat earlier ones.",
 		Text: func(w *Workload) string {
@@ -387,6 +395,7 @@ var profileOptions = []Option{
 	{
 		Name: "compress_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
 		Fio: "buffer_compress_percentage", FioValue: nonZero(func(w *Workload) int { return w.CompressPct }),
+		FromFio: intFromFio(func(w *Workload, n int) { w.Data, w.CompressPct = "compressible", n }),
 		Default: "required with `data = \"compressible\"`",
 		Doc:     "The compressible share of each buffer.",
 		Text:    nonZero(func(w *Workload) int { return w.CompressPct }),
@@ -394,12 +403,13 @@ var profileOptions = []Option{
 	{
 		Name: "dedupe_pct", Kind: Percent, Min: 1, Max: 99, Measured: true,
 		Fio: "dedupe_percentage", FioValue: nonZero(func(w *Workload) int { return w.DedupePct }),
+		FromFio: intFromFio(func(w *Workload, n int) { w.Data, w.DedupePct = "dedupe", n }),
 		Default: "required with `data = \"dedupe\"`",
 		Doc:     "The share of buffers that repeat earlier ones.",
 		Text:    nonZero(func(w *Workload) int { return w.DedupePct }),
 	},
 	{
-		Name: "verify", Kind: Bool, Measured: true, Fio: "verify", Unset: "false",
+		Name: "verify", Kind: Bool, Measured: true, Fio: "verify", Unset: "false", FromFio: verifyFromFio,
 		Default: "`false`",
 		Doc:     "Write a header (offset, generation, checksum) into every block and read the region back after the run, reporting every block that is corrupt, misplaced or stale.",
 		Get:     func(w *Workload) any { return w.Verify },
@@ -414,6 +424,7 @@ var profileOptions = []Option{
 	{
 		Name: "fsync", Kind: Count, Min: 0, Max: 1 << 20, Measured: true,
 		Fio: "fsync", FioValue: nonZero(func(w *Workload) int { return w.Fsync }),
+		FromFio: intFromFio(func(w *Workload, n int) { w.Fsync = n }),
 		Default: "`0`: never",
 		Doc:     "Flush each job's written data to the drive (`fsync`) after every this many of its writes, as fio's `fsync` does: a database's commit, or a log's.",
 		Get:     func(w *Workload) any { return int64(w.Fsync) },
@@ -488,6 +499,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "file_size", Kind: Size, Measured: true, Fio: "filesize",
+		FromFio: sizeFromFio(func(w *Workload, n int64) { w.FileSize = n }),
 		Default: "required with `files`",
 		Doc:     "Size of each file of a file set, or a distribution of sizes by share of the files, in bs_split's syntax: `{ \"1MiB\" = 50, \"4MiB\" = 50 }`.",
 		Text:    FileSizeText,
@@ -507,6 +519,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "open_files", Kind: Count, Min: 1, Max: MaxFiles, Measured: true, Fio: "openfiles", Unset: "every file",
+		FromFio: intFromFio(func(w *Workload, n int) { w.OpenFiles = n }),
 		Default: "every file of the job, at most 256",
 		Doc:     "How many of its files a job keeps open at once; opening another closes the one used longest ago.",
 		Get:     func(w *Workload) any { return int64(w.OpenFiles) },
@@ -514,7 +527,7 @@ var profileOptions = []Option{
 		Text:    nonZero(func(w *Workload) int { return w.OpenFiles }),
 	},
 	{
-		Name: "file_service", Kind: Text, Measured: true, Fio: "file_service_type", Unset: "sequential",
+		Name: "file_service", Kind: Text, Measured: true, Fio: "file_service_type", Unset: "sequential", FromFio: fileServiceFromFio,
 		FioValue: func(w *Workload) string {
 			if !w.IsFileSet() {
 				return ""
@@ -562,6 +575,7 @@ var profileOptions = []Option{
 	{
 		Name: "ioengine", Kind: Text, Measured: true,
 		Fio:     "ioengine",
+		FromFio: func(w *Workload, v string) error { w.IOEngine = strings.TrimSpace(v); return nil },
 		Default: "`\"\"`: the engine's choice",
 		Doc:     "The I/O method within the engine, such as `\"io_uring\"` or `\"libaio\"`.",
 		Get:     func(w *Workload) any { return w.IOEngine },
@@ -569,7 +583,7 @@ var profileOptions = []Option{
 		Text:    func(w *Workload) string { return w.IOEngine },
 	},
 	{
-		Name: "seed", Kind: Count, Min: 0, Max: math.MaxInt64, Fio: "randseed",
+		Name: "seed", Kind: Count, Min: 0, Max: math.MaxInt64, Fio: "randseed", FromFio: seedFromFio,
 		Default: "`0`: derived from the step's ID",
 		Doc:     "Seed of the random offsets.",
 		Get:     func(w *Workload) any { return int64(w.Seed) },
@@ -600,6 +614,7 @@ func fileSetFlag(name, fio, doc string, field func(*Workload) *bool) Option {
 		},
 	}
 	if fio != "" {
+		o.FromFio = boolFromFio(field)
 		o.FioValue = func(w *Workload) string {
 			if !w.IsFileSet() {
 				return ""
@@ -734,45 +749,4 @@ func fioBool(b bool) string {
 		return "1"
 	}
 	return "0"
-}
-
-// rwFromFio reads fio's rw option: its pattern, without the ":N" of a
-// sequential stride; readwrite is fio's other name for rw.
-func rwFromFio(w *Workload, v string) error {
-	pattern, _, _ := strings.Cut(v, ":")
-	if pattern == "readwrite" {
-		pattern = "rw"
-	}
-	for _, m := range RWModes {
-		if m == pattern {
-			w.RW = m
-			return nil
-		}
-	}
-	return fmt.Errorf("%q is not a pattern drivebench runs (%s)", v, strings.Join(RWModes, ", "))
-}
-
-// intFromFio reads a whole number of 0 or more from fio.
-func intFromFio(set func(*Workload, int)) func(*Workload, string) error {
-	return func(w *Workload, v string) error {
-		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err != nil || n < 0 {
-			return fmt.Errorf("%q is not a whole number", v)
-		}
-		set(w, n)
-		return nil
-	}
-}
-
-// sizeFromFio reads one size from fio: "4k", "4096" (fio's bare K, M, G
-// are powers of 1024, as in a plan).
-func sizeFromFio(set func(*Workload, int64)) func(*Workload, string) error {
-	return func(w *Workload, v string) error {
-		n, err := ParseSize(v)
-		if err != nil || n <= 0 {
-			return fmt.Errorf("%q is not one block size", v)
-		}
-		set(w, n)
-		return nil
-	}
 }

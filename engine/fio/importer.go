@@ -213,20 +213,20 @@ func (g jobGroup) drive() string {
 }
 
 // point tells the steps of a profile apart: the sweepable parameters of
-// workload.Options that the job sets, read from their fio options as the
-// plan would set them ("4k" is bs=4096), or as fio printed them when
-// drivebench has no such value (bs=4k,8k), then the file.
+// workload.Options that the job sets, as its workload holds them ("4k" is
+// bs=4096), or as fio printed them when drivebench has no such value
+// (bs=4k,8k), then the file.
 func (im imported) point(g jobGroup) []workload.Param {
 	var pt []workload.Param
+	jw := g.workload()
 	for _, o := range workload.Options {
 		v, ok := g.jobs[0].Options[o.Fio]
 		if !o.Sweep || o.Fio == "" || !ok {
 			continue
 		}
-		var w workload.Workload
 		var value any = v
-		if o.FromFio != nil && o.FromFio(&w, v) == nil {
-			value = o.Get(&w)
+		if jw.read[o.Name] {
+			value = o.Get(&jw.w)
 		}
 		pt = append(pt, workload.Param{Name: o.Name, Value: value})
 	}
@@ -244,11 +244,12 @@ func (im imported) record(g jobGroup) *results.Record {
 	res.Hosts = hostBreakdown(g.jobs)
 	res.Latency = im.out.LatencyDefinition()
 	info := im.stepInfo(g)
+	jw := g.workload()
 	rec := &results.Record{
 		StepID: info.ID, Kind: info.Kind, Name: info.Name, Drive: info.Drive, Source: info.Source, Pass: info.Pass,
-		Point: info.Point, Engine: "fio", Status: results.StatusOK,
+		Point: info.Point, Engine: "fio", Workload: &jw.w, Status: results.StatusOK,
 		Started: res.Start, Finished: im.out.Time, Result: res,
-		Log: im.notes(g, res),
+		Log: append(im.notes(g, res), jw.notes...),
 	}
 	if len(g.jobs) > 1 && !hasHist(res) {
 		rec.Warnings = append(rec.Warnings, results.Warning{Kind: results.WarnNoPercentiles, Message: noPercentiles})
