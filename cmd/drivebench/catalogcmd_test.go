@@ -313,3 +313,61 @@ func TestCatalogMustExist(t *testing.T) {
 		t.Errorf("the default catalog: %v", err)
 	}
 }
+
+// TestCatalogFileSetRuns: run -catalog of the checkpoint example, scaled
+// down on a scratch folder, puts its passes in checkpoint_phases, each
+// pass's seconds its slowest rank's of step_file_jobs, with the set's
+// metadata operations in step_file_ops; catalog add of a dataloader run
+// puts each step's AU and batch waits in step_dataloader.
+func TestCatalogFileSetRuns(t *testing.T) {
+	root := t.TempDir()
+	cat := filepath.Join(root, "catalog.db")
+	plan := filepath.Join("..", "..", "examples", "ai", "checkpoint.hcl")
+	if code, out, errOut := runCLI(t, "catalog", "init", "-catalog", cat); code != exitOK {
+		t.Fatalf("catalog init: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut := runCLI(t, "run", "-catalog", cat, "-out", filepath.Join(root, "out"), "-var-file", filepath.Join(filepath.Dir(plan), "smoke.vars.hcl"),
+		"-var", "directory="+filepath.Join(root, "set"), plan)
+	if code != exitOK || !strings.Contains(out, "Catalog: added run") {
+		t.Fatalf("run -catalog: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, "catalog", "add", "-catalog", cat, filepath.Join("..", "..", "catalog", "testdata", "dataloader")); code != exitOK {
+		t.Fatalf("catalog add: exit %d\n%s%s", code, out, errOut)
+	}
+	query := func(sql string) [][]any {
+		t.Helper()
+		code, out, errOut := runCLI(t, "catalog", "query", "-catalog", cat, "-format", "json", sql)
+		var q struct {
+			Rows [][]any `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(out), &q); code != exitOK || err != nil {
+			t.Fatalf("catalog query %s: exit %d, %v\n%s%s", sql, code, err, out, errOut)
+		}
+		return q.Rows
+	}
+	passes := query(`SELECT p.pass, p.phase, p.seconds, MAX(j.seconds), COUNT(*), k.ranks FROM checkpoint_phases p
+		JOIN checkpoints k ON k.run_id = p.run_id AND k.step_id = p.step_id
+		JOIN step_file_jobs j ON j.run_id = p.run_id AND j.step_id = p.phase_step_id
+		GROUP BY p.pass, p.phase, p.seconds, k.ranks ORDER BY p.phase DESC`)
+	if len(passes) != 2 || passes[0][1] != "write" || passes[1][1] != "read" {
+		t.Fatalf("checkpoint_phases of the run: %v, want pass 1's write and read", passes)
+	}
+	for _, p := range passes {
+		if p[0] != float64(1) || p[2] != p[3] || p[2].(float64) <= 0 || p[4] != p[5] || p[5] != float64(8) {
+			t.Errorf("pass %v: want pass 1, its seconds its slowest of 8 ranks' (pass, phase, seconds, slowest rank, ranks' rows, ranks)", p)
+		}
+	}
+	if ops := query(`SELECT o.op, o.count FROM step_file_ops o JOIN checkpoint_phases p ON p.run_id = o.run_id AND p.phase_step_id = o.step_id
+		WHERE p.phase = 'write' AND o.op = 'fsync'`); len(ops) != 1 || ops[0][1] != float64(8) {
+		t.Errorf("fsyncs of the write: %v, want one per rank", ops)
+	}
+	loaders := query(`SELECT s.source, d.au, d.batch_wait_p99_ns FROM step_dataloader d JOIN steps s ON s.run_id = d.run_id AND s.step_id = d.step_id ORDER BY s.source`)
+	if len(loaders) != 3 || loaders[2][0] != "unet3d" {
+		t.Fatalf("step_dataloader: %v, want cosmoflow, resnet50, unet3d", loaders)
+	}
+	for _, l := range loaders {
+		if au := l[1].(float64); au <= 0 || au > 1 || l[2].(float64) <= 0 {
+			t.Errorf("dataloader %v: want an AU in (0, 1] and a p99 batch wait", l)
+		}
+	}
+}
