@@ -33,15 +33,8 @@ var catalogCommands = []command{
 
 // cmdCatalog dispatches drivebench catalog SUBCOMMAND.
 func cmdCatalog(ctx context.Context, args []string, io stdio) int {
-	return dispatchSub(ctx, "catalog", catalogCommands, args, io, catalogUsage)
-}
-
-func catalogUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: drivebench catalog SUBCOMMAND [flags] [args]\n\nSubcommands:")
-	for _, c := range catalogCommands {
-		fmt.Fprintf(w, "  %-7s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nEach takes -catalog PATH|DSN, else $"+catalog.EnvVar+", else the default file; docs/catalog.md explains the schema.")
+	return dispatchSub(ctx, "catalog", catalogCommands, args, io,
+		"Each takes -catalog PATH|DSN, else $"+catalog.EnvVar+", else the default file; docs/catalog.md explains the schema.")
 }
 
 // catalogFlags are the flags every catalog subcommand shares.

@@ -26,21 +26,22 @@ var nvmeCommands = []command{
 
 // cmdNVMe dispatches drivebench nvme SUBCOMMAND.
 func cmdNVMe(ctx context.Context, args []string, io stdio) int {
-	return dispatchSub(ctx, "nvme", nvmeCommands, args, io, nvmeUsage)
+	return dispatchSub(ctx, "nvme", nvmeCommands, args, io, "JSON output (--json) uses nvme-cli's field names.")
 }
 
-// dispatchSub runs the subcommand of a command group (nvme, catalog)
-// that args name, or shows the group's usage.
-func dispatchSub(ctx context.Context, group string, subs []command, args []string, io stdio, usage func(io.Writer)) int {
+// dispatchSub runs the subcommand of a command group (nvme, catalog,
+// trace) that args name, or shows the group's usage (subUsage) with
+// note, the group's closing paragraph.
+func dispatchSub(ctx context.Context, group string, subs []command, args []string, io stdio, note string) int {
 	if len(args) == 0 {
-		usage(io.err)
+		subUsage(io.err, group, subs, note)
 		return exitUsage
 	}
 	if slices.Contains([]string{"-h", "-help", "--help", "help"}, args[0]) {
 		if args[0] == "help" && len(args) > 1 {
-			return dispatchSub(ctx, group, subs, append(args[1:], "-h"), io, usage)
+			return dispatchSub(ctx, group, subs, append(args[1:], "-h"), io, note)
 		}
-		usage(io.out)
+		subUsage(io.out, group, subs, note)
 		return exitOK
 	}
 	for _, c := range subs {
@@ -49,16 +50,22 @@ func dispatchSub(ctx context.Context, group string, subs []command, args []strin
 		}
 	}
 	fmt.Fprintf(io.err, "drivebench %s: unknown subcommand %q\n\n", group, args[0])
-	usage(io.err)
+	subUsage(io.err, group, subs, note)
 	return exitUsage
 }
 
-func nvmeUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: drivebench nvme SUBCOMMAND [flags] [args]\n\nSubcommands:")
-	for _, c := range nvmeCommands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+// subUsage lists a command group's subcommands, their summaries in a
+// column after the longest name, and ends with note.
+func subUsage(w io.Writer, group string, subs []command, note string) {
+	fmt.Fprintf(w, "Usage: drivebench %s SUBCOMMAND [flags] [args]\n\nSubcommands:\n", group)
+	width := 0
+	for _, c := range subs {
+		width = max(width, len(c.name))
 	}
-	fmt.Fprintln(w, "\nJSON output (--json) uses nvme-cli's field names.")
+	for _, c := range subs {
+		fmt.Fprintf(w, "  %-*s %s\n", width+1, c.name, c.summary)
+	}
+	fmt.Fprintf(w, "\n%s\n", note)
 }
 
 // writeJSON writes v as indented JSON.

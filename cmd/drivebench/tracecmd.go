@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,15 +24,8 @@ var traceCommands = []command{
 
 // cmdTrace dispatches drivebench trace SUBCOMMAND.
 func cmdTrace(ctx context.Context, args []string, io stdio) int {
-	return dispatchSub(ctx, "trace", traceCommands, args, io, traceUsage)
-}
-
-func traceUsage(w io.Writer) {
-	fmt.Fprintln(w, "Usage: drivebench trace SUBCOMMAND [flags] [args]\n\nSubcommands:")
-	for _, c := range traceCommands {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nFormats, detected from the content: fio iolog v2 and v3, blkparse -d binary, MSR Cambridge,\nAlibaba and Tencent CBS CSV. See docs/trace.md (drivebench help trace).")
+	return dispatchSub(ctx, "trace", traceCommands, args, io,
+		"Formats, detected from the content: fio iolog v2 and v3, blkparse -d binary, MSR Cambridge,\nAlibaba and Tencent CBS CSV. See docs/trace.md (drivebench help trace).")
 }
 
 // characterize opens and characterizes the trace at path, of one device
