@@ -84,21 +84,7 @@ func TestTraceStatFio(t *testing.T) {
 	if err != nil {
 		t.Fatalf("fio: %v", err)
 	}
-	var doc struct {
-		Jobs []struct {
-			Read, Write struct {
-				TotalIOs int64 `json:"total_ios"`
-				IOBytes  int64 `json:"io_bytes"`
-			}
-			Sync struct {
-				TotalIOs int64 `json:"total_ios"`
-			}
-		}
-	}
-	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Jobs) != 1 {
-		t.Fatalf("fio JSON: %v", err)
-	}
-	j := doc.Jobs[0]
+	j := fioJob(t, out)
 	s := traceStatJSON(t, log)
 	got := []int64{s.IOs, s.Reads, s.Writes, s.Flushes, s.ReadBytes, s.WriteBytes}
 	want := []int64{j.Read.TotalIOs + j.Write.TotalIOs + j.Sync.TotalIOs, j.Read.TotalIOs, j.Write.TotalIOs, j.Sync.TotalIOs, j.Read.IOBytes, j.Write.IOBytes}
@@ -251,21 +237,7 @@ func TestTraceCaptureLoop(t *testing.T) {
 	if code != exitOK || !strings.Contains(out.String(), "Captured ") || !strings.Contains(out.String(), "Wrote "+file+" (fio iolog v3") {
 		t.Fatalf("trace capture: exit %d\n%s\n%s", code, out.String(), errW.buf.String())
 	}
-	var doc struct {
-		Jobs []struct {
-			Read, Write struct {
-				TotalIOs int64 `json:"total_ios"`
-				IOBytes  int64 `json:"io_bytes"`
-			}
-			Sync struct {
-				TotalIOs int64 `json:"total_ios"`
-			}
-		}
-	}
-	if err := json.Unmarshal(fioOut, &doc); err != nil || len(doc.Jobs) != 1 {
-		t.Fatalf("fio JSON: %v", err)
-	}
-	j := doc.Jobs[0]
+	j := fioJob(t, fioOut)
 	s := traceStatJSON(t, file)
 	if s.Format != trace.IologV3 || s.Writes != j.Write.TotalIOs || s.WriteBytes != j.Write.IOBytes || s.Flushes != j.Sync.TotalIOs || s.Reads < j.Read.TotalIOs {
 		t.Errorf("trace stat of the capture: %d writes (%d bytes), %d flushes, %d reads; fio did %d writes (%d bytes), %d syncs, %d reads",
@@ -377,4 +349,26 @@ func TestTraceCaptureNotRoot(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, ".c.iolog.capture-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %v", left)
 	}
+}
+
+// fioJobJSON is what the trace tests read of fio's one job: its I/O
+// counts and bytes by direction, and its syncs.
+type fioJobJSON struct {
+	Read, Write struct {
+		TotalIOs int64 `json:"total_ios"`
+		IOBytes  int64 `json:"io_bytes"`
+	}
+	Sync struct {
+		TotalIOs int64 `json:"total_ios"`
+	}
+}
+
+// fioJob reads fio's one job from its JSON output.
+func fioJob(t *testing.T, out []byte) fioJobJSON {
+	t.Helper()
+	var doc struct{ Jobs []fioJobJSON }
+	if err := json.Unmarshal(out, &doc); err != nil || len(doc.Jobs) != 1 {
+		t.Fatalf("fio JSON: %v (%d jobs)", err, len(doc.Jobs))
+	}
+	return doc.Jobs[0]
 }
