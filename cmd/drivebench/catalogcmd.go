@@ -323,6 +323,19 @@ func (p *pointCommand) parse(fs *flagSet, args []string) (code int, done bool) {
 	return 0, false
 }
 
+// parseOpen reads the arguments and checks the point (parse), then opens
+// the catalog to read; ok is false, with the exit code, when the command
+// must stop.
+func (p *pointCommand) parseOpen(ctx context.Context, fs *flagSet, args []string) (c *catalog.Catalog, code int, ok bool) {
+	if code, done := p.parse(fs, args); done {
+		return nil, code, false
+	}
+	if c, ok = p.cf.open(ctx, fs, catalog.Read); !ok {
+		return nil, exitUsage, false
+	}
+	return c, exitOK, true
+}
+
 func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
 	fs := newFlagSet("catalog fleet", "-profile NAME [-point P]",
 		"Show one profile point across the drives that match the filters (each drive's latest run), grouped by model or firmware: "+
@@ -331,15 +344,12 @@ func cmdCatalogFleet(ctx context.Context, args []string, io stdio) int {
 	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "model", "group by model, or by model and firmware")
 	fs.choose("by", false, "model", "firmware")
-	if code, done := p.parse(fs, args); done {
+	c, code, ok := p.parseOpen(ctx, fs, args)
+	if !ok {
 		return code
 	}
-	cf, pf := &p.cf, &p.pf
-	c, ok := cf.open(ctx, fs, catalog.Read)
-	if !ok {
-		return exitUsage
-	}
 	defer c.Close()
+	cf, pf := &p.cf, &p.pf
 	f, err := c.Fleet(ctx, catalog.FleetQuery{Point: pf.point, Figure: pf.figure, GroupBy: *by, Filter: cf.filter})
 	if err != nil || cf.format != "table" {
 		return show(fs, cf.format, f, err, func(h bool) *catalog.Table { return catalog.FleetTable(f, h) })
@@ -402,15 +412,12 @@ func cmdCatalogTrend(ctx context.Context, args []string, io stdio) int {
 	p.register(fs, "table", "csv", "json")
 	by := fs.String("by", "firmware", "firmware (in the order versions were first measured), day or month")
 	fs.choose("by", false, "firmware", "day", "month")
-	if code, done := p.parse(fs, args); done {
+	c, code, ok := p.parseOpen(ctx, fs, args)
+	if !ok {
 		return code
 	}
-	cf, pf := &p.cf, &p.pf
-	c, ok := cf.open(ctx, fs, catalog.Read)
-	if !ok {
-		return exitUsage
-	}
 	defer c.Close()
+	cf, pf := &p.cf, &p.pf
 	tr, err := c.Trend(ctx, catalog.TrendQuery{Point: pf.point, Figure: pf.figure, By: *by, Filter: cf.filter})
 	return show(fs, cf.format, tr, err, func(h bool) *catalog.Table { return catalog.TrendTable(tr, h) })
 }
