@@ -70,6 +70,8 @@ func TestAddKeepsFileSetsAndCheckpoints(t *testing.T) {
 			}
 		}
 
+		checkRunCounts(t, c, sets, 1, 0)
+
 		rows, err := c.db.Query(`SELECT step_id, files, dirs, bytes, setup_created, setup_measured, slowest_job_s, lowest_job_bw_bytes, aggregate_bw_bytes FROM step_files`)
 		if err != nil {
 			t.Fatal(err)
@@ -206,10 +208,21 @@ func TestAddKeepsDataloaders(t *testing.T) {
 			t.Errorf("dataloader steps: %v, want cosmoflow, resnet50, unet3d", sources)
 		}
 		// Each dataloader read a file set too.
-		if n := count(t, c, "step_files"); n != 3 {
-			t.Errorf("%d rows of step_files, want 3", n)
-		}
+		checkRunCounts(t, c, 3, 0, 3)
 	})
+}
+
+// checkRunCounts fails unless ls lists the catalog's one run with these
+// counts of steps on file sets, checkpoints and dataloader steps.
+func checkRunCounts(t *testing.T, c *Catalog, sets, checkpoints, dataloaders int) {
+	t.Helper()
+	runs, err := c.Runs(context.Background(), Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 1 || runs[0].FileSets != sets || runs[0].Checkpoints != checkpoints || runs[0].Dataloaders != dataloaders {
+		t.Errorf("ls: %+v, want one run of %d steps on file sets, %d checkpoints, %d dataloaders", runs, sets, checkpoints, dataloaders)
+	}
 }
 
 // toInt is an integer cell of a query's table, as either driver hands it.

@@ -18,8 +18,21 @@ type RunRow struct {
 	Firmware string `json:"firmware"`
 	Identity string `json:"identity"`
 	Steps    int    `json:"steps"`
-	Failed   int    `json:"failed_verdicts"`
-	Dir      string `json:"source_dir"`
+	// FileSets, Checkpoints and Dataloaders count the drive's steps on a
+	// file set, checkpoints and dataloader steps: the rows it has in
+	// step_files, checkpoints and step_dataloader.
+	FileSets    int    `json:"file_set_steps"`
+	Checkpoints int    `json:"checkpoints"`
+	Dataloaders int    `json:"dataloaders"`
+	Failed      int    `json:"failed_verdicts"`
+	Dir         string `json:"source_dir"`
+}
+
+// stepsIn counts the steps of the run and drive of ls's row that have a
+// row in table.
+func stepsIn(table string) string {
+	return `(SELECT COUNT(*) FROM ` + table + ` x JOIN steps s ON s.run_id = x.run_id AND s.step_id = x.step_id
+		WHERE x.run_id = r.run_id AND s.drive = rd.drive)`
 }
 
 // Runs lists the drives of the runs that match f, newest first.
@@ -27,6 +40,7 @@ func (c *Catalog) Runs(ctx context.Context, f Filter) ([]RunRow, error) {
 	cond, args := f.where(1)
 	q := `SELECT r.run_id, r.created, r.plan, r.testbed, r.host, rd.drive, d.model, d.serial, rd.firmware, rd.identity, r.source_dir,
 		(SELECT COUNT(*) FROM steps s WHERE s.run_id = r.run_id AND s.drive = rd.drive),
+		` + stepsIn("step_files") + `, ` + stepsIn("checkpoints") + `, ` + stepsIn("step_dataloader") + `,
 		(SELECT COUNT(*) FROM verdicts v WHERE v.run_id = r.run_id AND v.drive = rd.drive AND v.status IN ('fail', 'error'))
 		FROM ` + runDrives + ` WHERE ` + cond + ` ORDER BY r.created DESC, r.run_id, rd.drive`
 	rows, err := c.db.QueryContext(ctx, q, args...)
@@ -38,7 +52,7 @@ func (c *Catalog) Runs(ctx context.Context, f Filter) ([]RunRow, error) {
 	for rows.Next() {
 		var r RunRow
 		if err := rows.Scan(&r.RunID, &r.Created, &r.Plan, &r.Testbed, &r.Host, &r.Drive, &r.Model, &r.Serial, &r.Firmware,
-			&r.Identity, &r.Dir, &r.Steps, &r.Failed); err != nil {
+			&r.Identity, &r.Dir, &r.Steps, &r.FileSets, &r.Checkpoints, &r.Dataloaders, &r.Failed); err != nil {
 			return nil, err
 		}
 		out = append(out, r)

@@ -21,9 +21,11 @@ func unitColumn(name, unit string, human bool) string {
 
 // RunsTable lists runs.
 func RunsTable(rows []RunRow) *Table {
-	t := &Table{Columns: []string{"created", "run", "plan", "testbed", "drive", "model", "serial", "firmware", "identity", "steps", "failed", "folder"}}
+	t := &Table{Columns: []string{"created", "run", "plan", "testbed", "drive", "model", "serial", "firmware", "identity", "steps",
+		"file sets", "checkpoints", "dataloaders", "failed", "folder"}}
 	for _, r := range rows {
-		t.Rows = append(t.Rows, []any{r.Created, r.RunID, r.Plan, r.Testbed, r.Drive, r.Model, r.Serial, r.Firmware, r.Identity, int64(r.Steps), int64(r.Failed), r.Dir})
+		t.Rows = append(t.Rows, []any{r.Created, r.RunID, r.Plan, r.Testbed, r.Drive, r.Model, r.Serial, r.Firmware, r.Identity, int64(r.Steps),
+			int64(r.FileSets), int64(r.Checkpoints), int64(r.Dataloaders), int64(r.Failed), r.Dir})
 	}
 	return t
 }
