@@ -93,6 +93,12 @@ func TestAcceptanceConditions(t *testing.T) {
 			plan.SpecEntry{Name: "r", RW: "randread", BS: 4096, IODepth: 1, Values: map[string]float64{"iops": 10e3}},
 			[]Candidate{point(65536, 1, 1, 15e3), point(4096, 8, 1, 90e3)}, "p QD8 x 1 job", "pass",
 			[]string{"spec at QD1 (1 outstanding I/O); the closest measured is QD8 x 1 job (8)"}},
+		// Block sizes read as the bs row of workload.Options writes them
+		// in tables and step names: 1536 bytes is 1536B, not 1.5KiB.
+		{"other block size",
+			plan.SpecEntry{Name: "r", RW: "randread", BS: 1536, IODepth: 32, NumJobs: 1, Values: map[string]float64{"iops": 1}},
+			[]Candidate{point(3<<19, 32, 1, 15e3)}, "p QD32 x 1 job", "pass",
+			[]string{"spec at 1536B blocks, measured at 1536KiB: no step ran rw = randread at 1536B"}},
 		{"link not stated",
 			plan.SpecEntry{Name: "r", RW: "randread", BS: 4096, IODepth: 32, NumJobs: 1, PCIeGen: 4, Values: map[string]float64{"iops": 1}},
 			matrix, "p QD32 x 1 job", "pass",

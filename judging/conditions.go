@@ -33,12 +33,13 @@ func linkCondition(a *plan.Accept, e *plan.SpecEntry) results.Condition {
 	return results.Condition{Kind: results.ConditionLink, Unstated: true, Text: fmt.Sprintf("the spec is for a PCIe Gen %d link; the link of the drive under test is not stated (set pcie_gen in the accept block)", e.PCIeGen)}
 }
 
-// sizeText names a workload's transfer size.
+// sizeText names a workload's transfer size as the bs row of
+// workload.Options writes it, in tables and step names alike.
 func sizeText(w workload.Workload) string {
 	if len(w.BSSplit) > 0 {
 		return "a mix of transfer sizes"
 	}
-	return workload.FormatSize(w.BS)
+	return workload.Lookup("bs").Text(&w)
 }
 
 func bsCondition(e *plan.SpecEntry, c Candidate) results.Condition {
@@ -46,8 +47,9 @@ func bsCondition(e *plan.SpecEntry, c Candidate) results.Condition {
 	case e.BS == 0:
 		return results.Condition{Kind: results.ConditionBlockSize, Unstated: true, Text: "the spec does not state a block size, so its own conditions are unknown; measured at " + sizeText(c.Workload)}
 	case c.Workload.BS != e.BS || len(c.Workload.BSSplit) > 0:
+		spec := sizeText(workload.Workload{BS: e.BS})
 		return results.Condition{Kind: results.ConditionBlockSize, Text: fmt.Sprintf("spec at %s blocks, measured at %s: no step ran rw = %s at %s",
-			workload.FormatSize(e.BS), sizeText(c.Workload), e.RW, workload.FormatSize(e.BS))}
+			spec, sizeText(c.Workload), e.RW, spec)}
 	}
 	return results.Condition{}
 }

@@ -33,9 +33,15 @@ var driveBlockSchema = &hcl.BodySchema{
 	},
 }
 
+// specParams are the conditions of a spec entry that are workload
+// parameters, decoded by their rows of workload.Options as a profile's
+// are, so that "4KiB" or a queue depth out of range reads the same in a
+// spec sheet as in a profile.
+var specParams = []string{"bs", "iodepth", "numjobs", "rw"}
+
 // specConditionKeys are the keys of a spec entry that state the conditions
 // of a figure rather than the figure itself.
-var specConditionKeys = []string{"bs", "iodepth", "numjobs", "rw", "state", "pcie_gen"}
+var specConditionKeys = append(slices.Clone(specParams), "state", "pcie_gen")
 
 // specMetricKeys are the figures a spec entry commonly claims; any other
 // key with a number is a figure too.
@@ -276,10 +282,16 @@ func (l *loader) decodeSpecEntry(attr *hcl.Attribute) *SpecEntry {
 		return e
 	}
 	sites := objectItemSites(attr)
+	var cond workload.Workload
 	for it := v.ElementIterator(); it.Next(); {
 		k, ev := it.Element()
+		if o := workload.Lookup(k.AsString()); o != nil && slices.Contains(specParams, o.Name) {
+			l.setParam(o, ev, sites(o.Name).value, &cond)
+			continue
+		}
 		l.decodeSpecItem(e, k.AsString(), ev, sites(k.AsString()))
 	}
+	e.BS, e.IODepth, e.NumJobs, e.RW = cond.BS, cond.IODepth, cond.NumJobs, cond.RW
 	if !hasFigureKey(v) {
 		l.errorAt(attrSite(attr), "Spec Entry Without A Figure",
 			fmt.Sprintf("Spec entry %q states conditions but no figure. Add the claimed figure, such as iops = 1000000, bw = \"6200MB/s\" or lat_us = 80.", e.Name))
@@ -302,16 +314,6 @@ func hasFigureKey(entry cty.Value) bool {
 // decodeSpecItem decodes one key of a spec entry: a condition or a figure.
 func (l *loader) decodeSpecItem(e *SpecEntry, key string, v cty.Value, s itemSites) {
 	switch key {
-	case "bs":
-		e.BS, _ = l.positiveSizeValue(v, s.value)
-	case "iodepth":
-		e.IODepth = l.intOrZero(v, s.value, workload.MaxIODepth)
-	case "numjobs":
-		e.NumJobs = l.intOrZero(v, s.value, workload.MaxNumJobs)
-	case "rw":
-		if rw, ok := l.stringValue(v, s.value); ok && l.oneOf(rw, workload.RWModes, s.value, "Invalid I/O Pattern") {
-			e.RW = rw
-		}
 	case "state":
 		if st, ok := l.stringValue(v, s.value); ok && l.oneOf(st, driveStates, s.value, "Invalid Drive State") {
 			e.State = st

@@ -51,7 +51,13 @@ func (l *loader) paramAttr(o *workload.Option, attr *hcl.Attribute, w *workload.
 	if !ok {
 		return
 	}
-	if x, ok := l.paramValue(o, v, attrSite(attr)); ok {
+	l.setParam(o, v, attrSite(attr), w)
+}
+
+// setParam decodes one value of a parameter by its row into w;
+// w keeps its value when v is not one the row takes.
+func (l *loader) setParam(o *workload.Option, v cty.Value, s site, w *workload.Workload) {
+	if x, ok := l.paramValue(o, v, s); ok {
 		o.Set(w, x)
 	}
 }
