@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -140,6 +141,48 @@ func zeroBuffersFromFio(w *Workload, v string) error {
 		w.Data = "zero"
 	}
 	return nil
+}
+
+// rateFromFio reads a job's cap from fio's rate or rate_iops: one value
+// for every direction, or READ,WRITE (a third, trim's, is refused). The
+// job's cap is the sum over the directions its pattern has (a pattern
+// read by its row before), so a mix capped at 500 does 1000 I/Os per
+// second; sizes take fio's units ("10m" is 10 MiB per second). A
+// direction left free (0, or nothing) beside one capped is refused.
+func rateFromFio(set func(*Workload, float64)) func(*Workload, string) error {
+	return func(w *Workload, v string) error {
+		parts := strings.Split(v, ",")
+		if len(parts) > 2 {
+			return fmt.Errorf("%q caps trims too, which drivebench does not issue", v)
+		}
+		caps := make([]int64, len(parts))
+		for i, p := range parts {
+			n, err := ParseSize(p)
+			if strings.TrimSpace(p) == "" {
+				n, err = 0, nil
+			}
+			if err != nil || n < 0 {
+				return fmt.Errorf("%q is not a rate, or READ,WRITE rates", v)
+			}
+			caps[i] = n
+		}
+		var mine []int64 // the caps of the pattern's directions
+		if w.RW != "write" && w.RW != "randwrite" {
+			mine = append(mine, caps[0])
+		}
+		if w.RW != "read" && w.RW != "randread" {
+			mine = append(mine, caps[len(caps)-1])
+		}
+		total := 0.0
+		for _, c := range mine {
+			if c == 0 && slices.Max(mine) > 0 {
+				return fmt.Errorf("%q caps one direction of %s and leaves the other free; the workload's cap is the whole step's", v, w.RW)
+			}
+			total += float64(c)
+		}
+		set(w, total)
+		return nil
+	}
 }
 
 // randomPctFromFio reads fio's percentage_random: the share of random

@@ -76,13 +76,38 @@ func TestFromFio(t *testing.T) {
 	}
 }
 
-// TestFromFioRows: every row that writes a fio option reads it back, but
-// for the rates, whose fio value is per job and per direction.
+// TestFromFioRows: every row that names a fio option reads it back.
 func TestFromFioRows(t *testing.T) {
 	for _, o := range Options {
-		perJobAndDirection := o.Name == "rate_iops" || o.Name == "rate_bw"
-		if o.Fio != "" && (o.FromFio == nil) != perJobAndDirection {
-			t.Errorf("%s (fio %s): FromFio %v", o.Name, o.Fio, o.FromFio != nil)
+		if o.Fio != "" && o.FromFio == nil {
+			t.Errorf("%s names fio's %s but does not read it", o.Name, o.Fio)
+		}
+	}
+}
+
+// TestRateFromFio: a job's cap is the sum over its pattern's directions;
+// one value caps each.
+func TestRateFromFio(t *testing.T) {
+	for _, c := range []struct {
+		fio, rw, value string
+		want           float64
+		err            string
+	}{
+		{"rate_iops", "randread", "500", 500, ""},
+		{"rate_iops", "randrw", "500", 1000, ""},
+		{"rate_iops", "randrw", "1750,750", 2500, ""},
+		{"rate_iops", "write", "1750,750", 750, ""},
+		{"rate", "read", "10m", 10 << 20, ""},
+		{"rate", "read", "10m,", 10 << 20, ""},
+		{"rate", "rw", "10m,", 0, "leaves the other free"},
+		{"rate_iops", "randread", "1,2,3", 0, "caps trims too"},
+		{"rate_iops", "randread", "fast", 0, "not a rate"},
+	} {
+		w := Workload{RW: c.rw}
+		err := fioRow(c.fio).FromFio(&w, c.value)
+		got := w.RateIOPS + w.RateBW
+		if c.err == "" && (err != nil || got != c.want) || c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err) || got != 0) {
+			t.Errorf("%s=%s on %s: %g, %v; want %g, %q", c.fio, c.value, c.rw, got, err, c.want, c.err)
 		}
 	}
 }

@@ -67,8 +67,8 @@ type Option struct {
 	// rate). FromFio sets the parameter in w from the option's value in
 	// a job fio ran, as fio means it for that job (a size per job, not
 	// per step): the importer builds an imported step's workload from
-	// every row that has one. nil where fio's value is per job and per
-	// direction (the rates).
+	// every row that has one, in the table's order (a rate reads the
+	// pattern, the first row).
 	Fio      string
 	FioValue func(w *Workload) string
 	FromFio  func(w *Workload, value string) error
@@ -344,6 +344,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "rate_iops", Kind: Rate, Adaptive: true, Measured: true, Fio: "rate_iops", Unset: "no limit",
+		FromFio: rateFromFio(func(w *Workload, r float64) { w.RateIOPS = r }),
 		Default: "no limit",
 		Doc:     "Cap the run at this many I/Os per second, open loop: each I/O is scheduled at its intended time and its latency counted from then, so queueing is not hidden.",
 		Get:     func(w *Workload) any { return w.RateIOPS },
@@ -352,6 +353,7 @@ var profileOptions = []Option{
 	},
 	{
 		Name: "rate_bw", Kind: Bandwidth, Measured: true, Fio: "rate", Unset: "no limit",
+		FromFio: rateFromFio(func(w *Workload, r float64) { w.RateBW = r }),
 		Default: "no limit",
 		Doc:     "Cap the run at this bandwidth, open loop.",
 		Text: func(w *Workload) string {

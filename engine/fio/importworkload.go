@@ -54,7 +54,7 @@ func (g jobGroup) workload() jobWorkload {
 		}
 		known[o.Fio] = true
 		if o.FromFio == nil {
-			unread = append(unread, fmt.Sprintf("%s=%s (fio's value is per job and per direction)", o.Fio, v))
+			unread = append(unread, o.Fio+"="+v)
 			continue
 		}
 		if err := o.FromFio(&jw.w, v); err != nil {
@@ -80,13 +80,15 @@ func (g jobGroup) workload() jobWorkload {
 }
 
 // stepBounds turns what fio sets per job into what the workload sets per
-// step, and how fio ends a job into the workload's bounds: io_size is
-// each job's, so the step's bytes are numjobs times it; numjobs clones
+// step, and how fio ends a job into the workload's bounds: io_size and
+// the rates are each job's, so the step's are numjobs times them; numjobs clones
 // offset_increment apart cover a region that long per job further; and a
 // job that is not time_based ends after loops passes over its region
 // (fio's default one), or at its runtime if that comes first.
 func stepBounds(w *workload.Workload, opts map[string]string) {
 	w.Bytes *= int64(w.NumJobs)
+	w.RateIOPS *= float64(w.NumJobs)
+	w.RateBW *= float64(w.NumJobs)
 	if inc, err := workload.ParseSize(opts["offset_increment"]); err == nil && inc > 0 && w.Size > 0 {
 		w.Size += inc * int64(w.NumJobs-1)
 	}

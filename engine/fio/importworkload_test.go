@@ -58,7 +58,8 @@ func TestImportedWorkload(t *testing.T) {
 // files the fio engine wrote (testdata/jobfiles, as fio echoes a job's
 // options: the global section's under the job's): it is the workload
 // translated, with what the translation fixed against the target (the
-// region, the I/O engine) and fio's per-job budget summed over the jobs.
+// region, the I/O engine) and fio's per-job budget and rates summed over
+// the jobs and directions.
 func TestWorkloadOfJobFile(t *testing.T) {
 	for _, c := range []struct {
 		file  string
@@ -73,15 +74,13 @@ func TestWorkloadOfJobFile(t *testing.T) {
 		{"bssplit-zones-compressible", workload.Workload{RW: "randwrite", ReadPct: 50, BS: 4096, IODepth: 1, NumJobs: 2, Bytes: 2 << 30, Size: 1 << 30,
 			BSSplit: []workload.SizeWeight{{Size: 4096, Weight: 50}, {Size: 65536, Weight: 50}}, SeqPct: 20,
 			Zones: []workload.Zone{{AccessPct: 80, RegionPct: 20}, {AccessPct: 20, RegionPct: 80}}, Data: "compressible", CompressPct: 60,
-			Seed: 3, Engine: "fio", IOEngine: "psync"},
-			[]string{"fio options the step's workload does not hold: rate=5242880 (fio's value is per job and per direction)"}},
+			RateBW: 10 << 20, Seed: 3, Engine: "fio", IOEngine: "psync"}, nil},
 		{"region-percent-ms", workload.Workload{RW: "read", ReadPct: 50, BS: 131072, IODepth: 1, NumJobs: 2, Runtime: 1500 * time.Millisecond,
 			Offset: 1 << 20, Size: 512 << 20, Bytes: 64 << 20, Engine: "fio", IOEngine: "psync"}, nil},
 		{"verify-fill-zero", workload.Workload{RW: "write", ReadPct: 50, BS: 1 << 20, IODepth: 4, NumJobs: 1, Size: 256 << 20, Bytes: 256 << 20,
 			Verify: true, Data: "zero", Engine: "fio", IOEngine: "io_uring"}, nil},
 		{"randrw-rate-poisson", workload.Workload{RW: "randrw", ReadPct: 70, BS: 8192, IODepth: 8, NumJobs: 4, Runtime: 30 * time.Second,
-			Size: 1 << 30, Arrival: "poisson", Seed: 1, Engine: "fio", IOEngine: "io_uring"},
-			[]string{"fio options the step's workload does not hold: rate_iops=1750,750 (fio's value is per job and per direction)"}},
+			Size: 1 << 30, RateIOPS: 10000, Arrival: "poisson", Seed: 1, Engine: "fio", IOEngine: "io_uring"}, nil},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			g := jobGroup{name: c.file, jobs: []Job{{Name: c.file, Options: jobFileOptions(t, filepath.Join("testdata", "jobfiles", c.file+".fio"))}}}
@@ -102,12 +101,13 @@ func TestWorkloadOfJobFile(t *testing.T) {
 // and the parameter keeps fio's default.
 func TestWorkloadNotes(t *testing.T) {
 	g := jobGroup{name: "odd", jobs: []Job{{Name: "odd", Options: map[string]string{
-		"rw": "randread", "bs": "4k,64k", "random_distribution": "zipf:1.2", "offset": "10%", "time_based": "", "runtime": "30", "exitall": "1"}}}}
+		"rw": "randread", "bs": "4k,64k", "random_distribution": "zipf:1.2", "offset": "10%", "time_based": "", "runtime": "30", "exitall": "1",
+		"rate_iops": "100,,50"}}}}
 	jw := g.workload()
 	want := []string{
 		`fio options the step's workload does not hold: bs=4k,64k ("4k,64k" is not one size); ` +
 			`random_distribution=zipf:1.2 ("zipf:1.2" is not a distribution drivebench draws (random, or zoned:ACCESS/REGION:... for reads and writes alike)); ` +
-			`offset=10% ("10%" is not a number of bytes)`,
+			`offset=10% ("10%" is not a number of bytes); rate_iops=100,,50 ("100,,50" caps trims too, which drivebench does not issue)`,
 		"fio options drivebench's workload has no parameter for, left out of the step's workload: exitall=1",
 	}
 	if !slices.Equal(jw.notes, want) {
