@@ -53,6 +53,11 @@ func TestImportFio(t *testing.T) {
 	if !strings.Contains(string(md), "dio-iouring-qd32") {
 		t.Errorf("the markdown report does not show the imported job")
 	}
+	// The step's workload, read from the job's options (size=2g), gives
+	// the methodology its region.
+	if want := "`size=2g`; region: first 2GiB."; !strings.Contains(string(md), want) {
+		t.Errorf("the methodology lacks %q", want)
+	}
 }
 
 const exportPlan = `
