@@ -12,6 +12,7 @@ import (
 
 	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/results"
+	"github.com/drivebench/drivebench/workload"
 )
 
 // fioFixtures are real fio outputs kept by the fio engine's tests.
@@ -209,6 +210,38 @@ func TestExportImportRoundTrip(t *testing.T) {
 		if !slices.ContainsFunc(nat.Manifest.Steps, func(n results.StepInfo) bool { return n.ID == s.ID && n.Name == s.Name && n.Source == s.Source }) {
 			t.Errorf("imported step %+v is not a step of the native run", s)
 		}
+	}
+	sameWorkloads(t, nat, folder)
+}
+
+// sameWorkloads: each step fio ran from an exported job file holds, read
+// back from fio's options, the workload the native run's step ran: its
+// pattern, transfer size, depth, jobs, O_DIRECT and run length.
+func sameWorkloads(t *testing.T, native, imported *results.Folder) {
+	t.Helper()
+	nat, _ := native.Records()
+	imp, _ := imported.Records()
+	byID := map[string]*results.Record{}
+	for _, r := range nat {
+		byID[r.StepID] = r
+	}
+	checked := 0
+	for _, r := range imp {
+		n := byID[r.StepID]
+		if n == nil || n.Workload == nil || r.Workload == nil {
+			t.Errorf("step %s: workload %v, the native run's %v", r.Name, r.Workload, n)
+			continue
+		}
+		for _, name := range []string{"rw", "read_pct", "bs", "iodepth", "numjobs", "direct", "runtime", "ramp"} {
+			o := workload.Lookup(name)
+			if got, want := o.Value(r.Workload), o.Value(n.Workload); got != want {
+				t.Errorf("step %s: imported %s = %q, the native run's %q", r.Name, name, got, want)
+			}
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no imported step to compare")
 	}
 }
 
