@@ -22,7 +22,10 @@
 //     through fio's client mode, with a per-host breakdown and a
 //     cluster-wide merge; live samples come from fio's status reports and
 //     the time series from its interval logs.
-//   - importer.go turns existing fio outputs into a results folder.
+//   - importer.go turns existing fio outputs into a results folder;
+//     importworkload.go reads each step's workload back from its job's
+//     options through the rows of workload.Options, the way jobfile.go
+//     writes them, so an imported step's record holds what it ran.
 //
 // # Latency
 //
