@@ -64,7 +64,7 @@ func checkSNIA(t *testing.T, steps map[string]*guestStep) {
 // round by SNIA's rule; the IOPS test's last round judged the 5-round
 // window by range and slope as shares of its mean, against 20 % and 10 %.
 func checkSNIASteadyState(t *testing.T, rep *reports.Summary) {
-	want := map[string]string{"iops": "iops", "throughput.1024KiB": "bw", "throughput.128KiB": "bw", "latency": "lat_mean"}
+	want := map[string]string{"iops": "iops", "throughput.1024KiB": "bw", "throughput.128KiB": "bw", "latency": "mean"}
 	for _, ss := range rep.SteadyState {
 		variable, ok := want[ss.Profile]
 		if !ok {
