@@ -106,17 +106,24 @@ func TestWarningFigures(t *testing.T) {
 			if tc.edit != nil {
 				r.Markdown = tc.edit(r.Markdown)
 			}
-			var found []string
-			for _, f := range Check(r) {
-				found = append(found, f.String())
-			}
-			got := strings.Join(found, "\n")
-			switch {
-			case tc.want == "" && got != "":
-				t.Errorf("false sentences in a true report:\n%s", got)
-			case tc.want != "" && !strings.Contains(got, tc.want):
-				t.Errorf("want a falsehood saying %q; found:\n%s", tc.want, got)
-			}
+			checkFalsehoods(t, r, tc.want)
 		})
+	}
+}
+
+// checkFalsehoods checks what Check finds in r: nothing when want is
+// empty, else a falsehood whose text holds want.
+func checkFalsehoods(t *testing.T, r *Report, want string) {
+	t.Helper()
+	var found []string
+	for _, f := range Check(r) {
+		found = append(found, f.String())
+	}
+	got := strings.Join(found, "\n")
+	switch {
+	case want == "" && got != "":
+		t.Errorf("false sentences in a true report:\n%s", got)
+	case want != "" && !strings.Contains(got, want):
+		t.Errorf("want a falsehood saying %q; found:\n%s", want, got)
 	}
 }
