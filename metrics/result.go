@@ -55,9 +55,10 @@ type Dataloader struct {
 	// SamplesPerSec is the samples the accelerator consumed per second of
 	// the run.
 	SamplesPerSec float64 `json:"samples_per_s"`
-	// ComputeNs is the accelerator's compute time over the run: the time
-	// it slept for its batches, at least the batches times the compute
-	// time per batch (a loaded host wakes a sleeper late).
+	// ComputeNs is the accelerator's compute time over the run: the
+	// batches times the compute time per batch. Time a sleeper was woken
+	// late (a loaded host, a stopped process) is not compute; it stays in
+	// the run's length.
 	ComputeNs int64 `json:"compute_ns"`
 	// AU is the accelerator utilisation: ComputeNs over the run's length.
 	AU float64 `json:"au"`

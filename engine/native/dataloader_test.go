@@ -106,6 +106,40 @@ func TestLoaderWaitsAreWhatReadsTake(t *testing.T) {
 	}
 }
 
+// lateClock wakes every sleeper late by a fixed delay, as a process
+// stopped mid-compute (Ctrl-Z) or a host holding the machine would.
+type lateClock struct {
+	stepClock
+	late time.Duration
+}
+
+func (c *lateClock) sleep(_ context.Context, d time.Duration) error {
+	c.advance(d + c.late)
+	return nil
+}
+
+// TestLoaderStallsDoNotRaiseAU: a sleeper woken 990 ms late on every 10
+// ms batch, by a stopped process or a held host, does not turn 30 ms
+// reads into a busy accelerator: compute is the batches' 10 ms each, so
+// AU falls (20 ms in 2,060 ms) where counting the time slept would give
+// 2,000 in 2,060 ms, 97 %, and pass a 90 % target storage never met.
+func TestLoaderStallsDoNotRaiseAU(t *testing.T) {
+	clock := &lateClock{late: 990 * time.Millisecond}
+	shape := loaderShape{files: 1, samplesPerFile: 1, batch: 1, threads: 1, epochs: 2, compute: 10 * time.Millisecond}
+	read := func(int, int, int) error {
+		clock.advance(30 * time.Millisecond)
+		return nil
+	}
+	tot, err := runLoader(context.Background(), shape, read, clock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := dataloaderFigures(tot)
+	if figs.ComputeNs != int64(20*time.Millisecond) || figs.AU > 0.25 {
+		t.Errorf("compute %d ns, AU %v over %s; want 20 ms of compute and an AU no higher than without the stalls (0.25)", figs.ComputeNs, figs.AU, tot.wall)
+	}
+}
+
 // TestLoaderStopsAtAReadError: a failed read ends the run with its
 // error and the batches consumed before it.
 func TestLoaderStopsAtAReadError(t *testing.T) {
