@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
@@ -18,7 +19,7 @@ import (
 func checkpointDir(t *testing.T, base string) string {
 	t.Helper()
 	if _, err := os.Stat(base); err != nil {
-		t.Skipf("no %s here: %v", base, err)
+		testenv.Require(t, base, "the checkpoint runs on that file system: %v", err)
 	}
 	dir, err := os.MkdirTemp(base, "checkpoint-")
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/drivebench/drivebench/internal/reporttruth"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/reports"
 )
 
@@ -47,7 +48,7 @@ func TestAIExamplesOnFileSystems(t *testing.T) {
 	for _, ex := range aiRuns {
 		t.Run(ex.name, func(t *testing.T) {
 			if _, err := os.Stat(ex.fsRoot); err != nil {
-				t.Skipf("no %s on this machine: %v", ex.fsRoot, err)
+				testenv.Require(t, ex.fsRoot, "the example runs on that file system: %v", err)
 			}
 			scratch, err := os.MkdirTemp(ex.fsRoot, "drivebench-ai-")
 			if err != nil {

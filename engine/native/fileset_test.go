@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine/driver"
+	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/workload"
 )
@@ -285,9 +286,7 @@ func TestDropCache(t *testing.T) {
 		}
 	})
 	t.Run("root", func(t *testing.T) {
-		if os.Geteuid() != 0 {
-			t.Skip("dropping the page cache needs root")
-		}
+		testenv.Root(t, "dropping the page cache writes /proc/sys/vm/drop_caches")
 		res, _ := runSet(t, t.TempDir(), w)
 		if d := res.CacheDrop; d == nil || d.Method != metrics.CacheDropped || d.Refused != "" {
 			t.Fatalf("cache drop %+v, want the page cache dropped", d)
