@@ -279,14 +279,16 @@ func (r *runner) checkHoles(n *plan.Node, rec *results.Record) {
 // and its figures then look like a drive's but are memory's.
 func (r *runner) checkFileSystem(n *plan.Node, rec *results.Record) {
 	t := r.targets[n.Drive]
-	if t == nil || n.Workload == nil || rec.DriveState == nil || t.facts["type"] == "block" {
+	if t == nil || n.Workload == nil || t.facts["type"] == "block" {
 		return
 	}
 	fs, err := blockdev.Host.FileSystemOf(t.io.Path)
 	if fs.Type == "" {
 		return
 	}
-	rec.DriveState.FileSystem = fs.Type
+	if rec.DriveState != nil {
+		rec.DriveState.FileSystem = fs.Type
+	}
 	if err != nil || !fs.Memory {
 		return
 	}

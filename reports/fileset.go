@@ -66,6 +66,9 @@ type CheckpointRun struct {
 	Evicted int `json:"evicted"`
 	// Chart is the file of its seconds-per-pass chart.
 	Chart string `json:"chart,omitempty"`
+	// Flags are the warning kinds of its pass steps (a file system in
+	// memory, a busy or held host), carried beside its figures.
+	Flags []string `json:"flags,omitempty"`
 }
 
 // CheckpointPassRow is one pass of a checkpoint; a phase is absent when
@@ -135,10 +138,31 @@ func buildCheckpoints(steps []step) []CheckpointRun {
 		run := CheckpointRun{StepID: s.info.ID, Name: s.source(), Drive: s.info.Drive, Status: s.status(), Passes: []CheckpointPassRow{}}
 		if s.rec != nil && s.rec.Checkpoint != nil {
 			setCheckpointFigures(&run, s.rec.Checkpoint)
+			run.Flags = passFlags(steps, s.rec.Checkpoint)
 		}
 		out = append(out, run)
 	}
 	return out
+}
+
+// passFlags are the warning kinds of a checkpoint's pass steps.
+func passFlags(steps []step, c *results.Checkpoint) []string {
+	var flags []string
+	for _, p := range c.Passes {
+		for _, ph := range []*results.CheckpointPhase{p.Write, p.Read} {
+			if ph == nil {
+				continue
+			}
+			for _, s := range steps {
+				if s.rec != nil && s.rec.StepID == ph.Step {
+					for _, w := range s.rec.Warnings {
+						flags = addFlags(flags, w.Kind)
+					}
+				}
+			}
+		}
+	}
+	return flags
 }
 
 // setCheckpointFigures copies a checkpoint's summary.

@@ -68,11 +68,12 @@ func checkpointSentences(c CheckpointRun, u bwUnit) []string {
 			done++
 		}
 	}
-	out := []string{fmt.Sprintf("%s on %s: %d ranks wrote %s per pass in %s s (the slowest rank, mean of %d passes), %s for the slowest rank and %s in all.",
-		c.Name, c.Drive, c.Ranks, format.Bytes(uint64(c.Bytes)), format.Grouped(c.Write.Seconds, 3), done, u.text(c.Write.LowestBW), u.text(c.Write.AggregateBW))}
+	note := flagNote(c.Flags)
+	out := []string{fmt.Sprintf("%s on %s: %d ranks wrote %s per pass in %s s (the slowest rank, mean of %d passes), %s for the slowest rank and %s in all%s.",
+		c.Name, c.Drive, c.Ranks, format.Bytes(uint64(c.Bytes)), format.Grouped(c.Write.Seconds, 3), done, u.text(c.Write.LowestBW), u.text(c.Write.AggregateBW), note)}
 	if r := c.Read; r != nil {
-		out = append(out, fmt.Sprintf("%s on %s read it back in %s s, %s for the slowest rank and %s in all.",
-			c.Name, c.Drive, format.Grouped(r.Seconds, 3), u.text(r.LowestBW), u.text(r.AggregateBW)))
+		out = append(out, fmt.Sprintf("%s on %s read it back in %s s, %s for the slowest rank and %s in all%s.",
+			c.Name, c.Drive, format.Grouped(r.Seconds, 3), u.text(r.LowestBW), u.text(r.AggregateBW), note))
 	}
 	if c.Evicted > 0 {
 		out = append(out, fmt.Sprintf("%s on %s: the page cache could not be dropped before %d of its read-backs, as drop_caches needs root; "+

@@ -97,7 +97,8 @@ func TestFalseSentencesFound(t *testing.T) {
 		{"qemu", "serial deadbeef, 1GiB).", "serial deadbeef, 2GiB).", "target"},
 		{"checkpoint", "8 ranks wrote 16.78 MB per pass", "4 ranks wrote 16.78 MB per pass", "checkpoint write"},
 		{"checkpoint", "per pass in 0.042 s (the slowest rank, mean of 2 passes)", "per pass in 0.024 s (the slowest rank, mean of 2 passes)", "checkpoint write"},
-		{"checkpoint", "51.8 MB/s for the slowest rank and 414.0 MB/s in all.", "51.8 MB/s for the slowest rank and 441.0 MB/s in all.", "checkpoint write"},
+		{"checkpoint", "51.8 MB/s for the slowest rank and 414.0 MB/s in all (⚠ host-bound).", "51.8 MB/s for the slowest rank and 441.0 MB/s in all (⚠ host-bound).", "checkpoint write"},
+		{"checkpoint", "940.6 MB/s in all (⚠ host-bound).", "940.6 MB/s in all.", "checkpoint read-back"},
 		{"checkpoint", "read it back in 0.021 s, 117.6 MB/s", "read it back in 0.021 s, 171.6 MB/s", "checkpoint read-back"},
 		// A sentence with a number that no kind knows.
 		{"quickstart", "p99 stayed under 1 ms throughout.", "p99 stayed under 1 ms throughout. The drive wrote 5 GB.", ""},

@@ -16,12 +16,12 @@ import (
 var checkpointKinds = []kind{
 	{
 		name: "checkpoint write", in: "Checkpoints",
-		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): {count:ranks} ranks wrote (?P<bytes>[\d,.]+ [kMGTP]?B) per pass in {num:sec} s \(the slowest rank, mean of {count:passes} passes\), {bw:low} for the slowest rank and {bw:all} in all\.`),
+		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): {count:ranks} ranks wrote (?P<bytes>[\d,.]+ [kMGTP]?B) per pass in {num:sec} s \(the slowest rank, mean of {count:passes} passes\), {bw:low} for the slowest rank and {bw:all} in all{flags}\.`),
 		check:   checkCheckpointWrite,
 	},
 	{
 		name: "checkpoint read-back", in: "Checkpoints",
-		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?) read it back in {num:sec} s, {bw:low} for the slowest rank and {bw:all} in all\.`),
+		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?) read it back in {num:sec} s, {bw:low} for the slowest rank and {bw:all} in all{flags}\.`),
 		check:   func(sc *scope, g groups) []string { return checkCheckpointPhase(sc, g, "read") },
 	},
 	{
@@ -106,6 +106,7 @@ func checkCheckpointPhase(sc *scope, g groups, phase string) []string {
 	}
 	n := float64(len(recs))
 	var p problems
+	checkPassFlags(&p, sc, sum, g["flags"])
 	p.eq("seconds", g["sec"], format.Grouped(sec/n, 3), "the pass steps' slowest jobs")
 	p.eq("slowest rank's bandwidth", g["low"], sc.bw(low/n), "the pass steps' jobs")
 	p.eq("aggregate bandwidth", g["all"], sc.bw(all/n), "the pass steps' jobs")
@@ -132,4 +133,23 @@ func checkFileSetCache(sc *scope, g groups) []string {
 		}
 	}
 	return []string{"no record of this step says the page cache was refused and its files evicted"}
+}
+
+// checkPassFlags holds a checkpoint sentence's flag note to the warnings
+// of its pass steps: flagged when one of them warned, and only then.
+func checkPassFlags(p *problems, sc *scope, sum *results.Record, note string) {
+	warned := false
+	for _, ps := range sum.Checkpoint.Passes {
+		for _, ph := range []*results.CheckpointPhase{ps.Write, ps.Read} {
+			if ph != nil && sc.r.Records[ph.Step] != nil && len(sc.r.Records[ph.Step].Warnings) > 0 {
+				warned = true
+			}
+		}
+	}
+	switch {
+	case note == "" && warned:
+		p.add("carries no flag, its pass steps warned")
+	case note != "" && !warned:
+		p.add("carries the flag%s, its pass steps did not warn", note)
+	}
 }
