@@ -32,6 +32,9 @@ func setDataloaderFigures(run *DataloaderRun, rec *results.Record) {
 		return
 	}
 	res, d := rec.Result, rec.Result.Dataloader
+	for _, w := range rec.Warnings {
+		run.Flags = addFlags(run.Flags, w.Kind)
+	}
 	run.RuntimeNs, run.Samples, run.Batches, run.EpochsRun = res.RuntimeNs, d.Samples, d.Batches, d.Epochs
 	if d.Epochs > 0 {
 		run.EpochSeconds = float64(res.RuntimeNs) / 1e9 / float64(d.Epochs)

@@ -80,9 +80,9 @@ func dataloaderSentence(r DataloaderRun) string {
 	if r.AUTarget != nil {
 		target = " (target " + pct(*r.AUTarget) + ")"
 	}
-	return fmt.Sprintf("%s on %s: the accelerator computed %s of the run%s, at %s samples/s; its batches waited %s at p50 and %s at p99.",
+	return fmt.Sprintf("%s on %s: the accelerator computed %s of the run%s, at %s samples/s; its batches waited %s at p50 and %s at p99%s.",
 		r.Name, r.Drive, pct(r.AU), target, format.Grouped(r.SamplesPerSec, 1),
-		format.Latency(float64(r.BatchWait.P50Ns)), format.Latency(float64(r.BatchWait.P99Ns)))
+		format.Latency(float64(r.BatchWait.P50Ns)), format.Latency(float64(r.BatchWait.P99Ns)), flagNote(r.Flags))
 }
 
 // pct writes a share from 0 to 1 in percent: "82.3%".

@@ -744,6 +744,9 @@ type DataloaderRun struct {
 	AUTarget *float64 `json:"au_target,omitempty"`
 	Verdict  string   `json:"verdict,omitempty"`
 	Code     string   `json:"code,omitempty"`
+	// Flags are the warning kinds of its step (a file system in memory,
+	// a busy or held host), carried beside its figures.
+	Flags []string `json:"flags,omitempty"`
 }
 
 // MetadataOp is one kind of file operation a step timed: how many and

@@ -12,7 +12,7 @@ import (
 var dataloaderKinds = []kind{
 	{
 		name: "dataloader", in: "Dataloaders",
-		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): the accelerator computed {num:au}% of the run(?: \(target {num:target}%\))?, at {num:sps} samples/s; its batches waited {lat:p50} at p50 and {lat:p99} at p99\.`),
+		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): the accelerator computed {num:au}% of the run(?: \(target {num:target}%\))?, at {num:sps} samples/s; its batches waited {lat:p50} at p50 and {lat:p99} at p99{flags}\.`),
 		check:   checkDataloader,
 	},
 }
@@ -40,5 +40,11 @@ func checkDataloader(sc *scope, g groups) []string {
 		}
 	}
 	p.eq("AU target", g["target"], target, "the record's AU verdict")
+	switch {
+	case g["flags"] == "" && len(rec.Warnings) > 0:
+		p.add("carries no flag, its step warned")
+	case g["flags"] != "" && len(rec.Warnings) == 0:
+		p.add("carries the flag%s, its step did not warn", g["flags"])
+	}
 	return p
 }
