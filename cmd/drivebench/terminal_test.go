@@ -14,12 +14,16 @@ import (
 )
 
 // TestQuickstartInTmux runs the README's first command, the quickstart
-// (shortened: -var runtime=1s), on a real terminal, a tmux pane of 120 by
+// (shortened: -var runtime=4s), on a real terminal, a tmux pane of 120 by
 // 40, and reads the pane as a user sees it: while it runs, a progress bar
 // with the step's and the plan's progress labelled and the last
 // interval's IOPS, MB/s and p99; at the end, each
 // step's line with its latency, the closing table and no trace of the
-// redrawn block.
+// redrawn block. The live figures are the last measured interval's: after
+// a profile's 2 s ramp they show from the first second of its runtime to
+// its end, so a runtime of 1 s would show them for an instant, a moment
+// the pane may never be captured in (a CI run missed it in 300 s); 4 s
+// shows them for 3 s in each of four steps.
 func TestQuickstartInTmux(t *testing.T) {
 	tmux := testenv.Command(t, "tmux", "tmux")
 	dir := t.TempDir()
@@ -36,7 +40,7 @@ func TestQuickstartInTmux(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	command := fmt.Sprintf("cd %s && env DRIVEBENCH_TEST_AS_COMMAND=1 TERM=xterm-256color NO_COLOR= %s run -var runtime=1s -out %s examples/quickstart.hcl; echo \"[exit $?]\"; sleep 3600",
+	command := fmt.Sprintf("cd %s && env DRIVEBENCH_TEST_AS_COMMAND=1 TERM=xterm-256color NO_COLOR= %s run -var runtime=4s -out %s examples/quickstart.hcl; echo \"[exit $?]\"; sleep 3600",
 		root, os.Args[0], filepath.Join(dir, "out"))
 	run("new-session", "-d", "-x", "120", "-y", "40", command)
 	t.Cleanup(func() { exec.Command(tmux, "-S", socket, "kill-server").Run() })
