@@ -290,9 +290,12 @@ type ReplayStats struct {
 	TraceNs    int64   `json:"trace_ns"`
 	ScheduleNs int64   `json:"schedule_ns"`
 	Speed      float64 `json:"speed"`
-	// Lag is the time from each I/O's scheduled time to its issue, and
-	// LagSeries the lag over the schedule, an interval a sample.
+	// Lag is the time from each I/O's scheduled time to its issue,
+	// LagHist the histogram it is read from (so that lags merge across
+	// runs, as latencies do), and LagSeries the lag over the schedule, an
+	// interval a sample.
 	Lag       LatencySummary `json:"lag"`
+	LagHist   *Histogram     `json:"lag_histogram,omitempty"`
 	LagSeries []LagSample    `json:"lag_series,omitempty"`
 	// SlotWaits counts the I/Os that were due while every one of the
 	// IODepth slots had an I/O in flight, and so waited: where the drive

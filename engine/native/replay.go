@@ -491,6 +491,10 @@ func (rp *replayState) stats(res *metrics.Result, w workload.Workload) *metrics.
 		TraceNs: int64(rp.survey.window) * loops, Speed: rp.spec.Speed, IODepth: w.IODepth, SlotWaits: rp.waits,
 		Lag: rp.lag.Summary(metrics.DefaultPercentiles), LagSeries: rp.series,
 	}
+	if rp.lag.Count() > 0 {
+		h := rp.lag
+		st.LagHist = &h
+	}
 	if rp.spec.Speed > 0 {
 		st.ScheduleNs = int64(float64(st.TraceNs) / rp.spec.Speed)
 	}
