@@ -336,9 +336,9 @@ var (
 )
 
 // stepRows turns the records into the rows of steps, step_latency,
-// step_metrics and verdicts, then those of file sets, checkpoints and
-// dataloaders (fileRows), in that order (the order of their foreign
-// keys).
+// step_metrics and verdicts, then those of file sets, checkpoints,
+// dataloaders and trace replays (fileRows), in that order (the order of
+// their foreign keys).
 func stepRows(r *run) []*batch {
 	steps := newBatch("steps", "run_id", "step_id", "drive", "kind", "name", "source", "pass", "point", "engine",
 		"workload_json", "status", "error", "started", "finished", "runtime_ns", "iops", "bw_bytes")

@@ -6,14 +6,15 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// The figures of a step on a file set (step_files) and of a dataloader
-// (step_dataloader) that the figure registry has rows for, read by those
-// rows and named as the catalog names figures; and the latency figures
-// of step_latency (figure.Column) that each metadata operation's row of
-// step_file_ops holds.
+// The figures of a step on a file set (step_files), of a dataloader
+// (step_dataloader) and of a trace replay (step_replay) that the figure
+// registry has rows for, read by those rows and named as the catalog
+// names figures; and the latency figures of step_latency (figure.Column)
+// that each metadata operation's row of step_file_ops holds.
 var (
 	fileSetColumns    = stepFigures(figure.Files, func(f *figure.Figure) bool { return f.Latency == "" })
 	dataloaderColumns = stepFigures(figure.Dataloader, func(*figure.Figure) bool { return true })
+	replayColumns     = stepFigures(figure.Replay, func(*figure.Figure) bool { return true })
 	fileOpColumns     = stepFigures(figure.Column, func(f *figure.Figure) bool { return f.Latency != "" })
 )
 
@@ -38,11 +39,11 @@ func columnNames(figs []*figure.Figure) []string {
 	return out
 }
 
-// fileRows collects the rows of the tables of file sets, checkpoints and
-// dataloaders, which each reference a row of steps (checkpoint_phases
-// one of checkpoints).
+// fileRows collects the rows of the tables of file sets, checkpoints,
+// dataloaders and trace replays, which each reference a row of steps
+// (checkpoint_phases one of checkpoints).
 type fileRows struct {
-	sets, ops, jobs, checkpoints, phases, loaders *batch
+	sets, ops, jobs, checkpoints, phases, loaders, replays *batch
 }
 
 func newFileRows() *fileRows {
@@ -56,12 +57,14 @@ func newFileRows() *fileRows {
 			"lowest_rank_bw_bytes", "aggregate_bw_bytes", "cache_drop"),
 		loaders: newBatch("step_dataloader", append(append([]string{"run_id", "step_id", "samples", "batches", "epochs", "compute_ns"},
 			columnNames(dataloaderColumns)...), "batch_wait_histogram")...),
+		replays: newBatch("step_replay", append(append([]string{"run_id", "step_id", "trace_ios", "trace_bytes", "issued_ios", "issued_bytes",
+			"trace_ns", "schedule_ns", "speed", "iodepth", "slot_waits"}, columnNames(replayColumns)...), "lag_histogram")...),
 	}
 }
 
 // batches are the tables in the order of their foreign keys.
 func (b *fileRows) batches() []*batch {
-	return []*batch{b.sets, b.ops, b.jobs, b.checkpoints, b.phases, b.loaders}
+	return []*batch{b.sets, b.ops, b.jobs, b.checkpoints, b.phases, b.loaders, b.replays}
 }
 
 // add puts in the rows of one record.
@@ -72,6 +75,9 @@ func (b *fileRows) add(runID string, rec *results.Record) {
 		}
 		if res.Dataloader != nil {
 			b.addDataloader(runID, rec.StepID, res.Dataloader)
+		}
+		if res.Replay != nil {
+			b.addReplay(runID, rec.StepID, res.Replay)
 		}
 	}
 	if rec.Checkpoint != nil {
@@ -110,6 +116,14 @@ func (b *fileRows) addDataloader(runID, stepID string, d *metrics.Dataloader) {
 		row = append(row, fig.ReadDataloader(d))
 	}
 	b.loaders.add(append(row, histogramBytes(d.BatchWaitHist))...)
+}
+
+func (b *fileRows) addReplay(runID, stepID string, r *metrics.ReplayStats) {
+	row := []any{runID, stepID, r.TraceIOs, r.TraceBytes, r.IssuedIOs, r.IssuedBytes, r.TraceNs, r.ScheduleNs, r.Speed, r.IODepth, r.SlotWaits}
+	for _, fig := range replayColumns {
+		row = append(row, fig.ReadReplay(r))
+	}
+	b.replays.add(append(row, histogramBytes(r.LagHist))...)
 }
 
 func (b *fileRows) addCheckpoint(runID, stepID string, c *results.Checkpoint) {

@@ -251,6 +251,31 @@ var migrations = []string{
 		PRIMARY KEY (run_id, step_id),
 		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
 	)`,
+	// 7: what a trace replay did beside its I/O: the trace's reads and
+	// writes against those it issued, how it was paced, and the lag of
+	// each issue behind its scheduled time, the figure registry's replay
+	// rows named by figure.Column's rule, with the lag histogram so that
+	// lags merge across runs as latencies do.
+	`CREATE TABLE step_replay (
+		run_id        TEXT NOT NULL,
+		step_id       TEXT NOT NULL,
+		trace_ios     BIGINT NOT NULL,
+		trace_bytes   BIGINT NOT NULL,
+		issued_ios    BIGINT NOT NULL,
+		issued_bytes  BIGINT NOT NULL,
+		trace_ns      BIGINT NOT NULL,
+		schedule_ns   BIGINT NOT NULL,
+		speed         DOUBLE PRECISION NOT NULL,
+		iodepth       INTEGER NOT NULL,
+		slot_waits    BIGINT NOT NULL,
+		lag_mean_ns   DOUBLE PRECISION NOT NULL,
+		lag_p50_ns    DOUBLE PRECISION NOT NULL,
+		lag_p99_ns    DOUBLE PRECISION NOT NULL,
+		lag_max_ns    DOUBLE PRECISION NOT NULL,
+		lag_histogram {blob},
+		PRIMARY KEY (run_id, step_id),
+		FOREIGN KEY (run_id, step_id) REFERENCES steps (run_id, step_id) ON DELETE CASCADE
+	)`,
 }
 
 // verdictDrives fills the model, firmware and serial of the verdicts of a

@@ -42,7 +42,7 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 // a verdict. Each is migrated to the current version, keeping its rows.
 func TestOlderSchemaMigrates(t *testing.T) {
 	dir := writeRun(t, t.TempDir(), drive{"ACME X1", "S001", "1.0"}, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC), nil, nil)
-	for _, from := range []int{0, 1} {
+	for _, from := range []int{0, 1, 6} {
 		for _, b := range backends(t) {
 			t.Run(fmt.Sprintf("%s/from-%d", b.name, from), func(t *testing.T) {
 				ctx := context.Background()
