@@ -297,6 +297,11 @@ type ReplayStats struct {
 	Lag       LatencySummary `json:"lag"`
 	LagHist   *Histogram     `json:"lag_histogram,omitempty"`
 	LagSeries []LagSample    `json:"lag_series,omitempty"`
+	// TraceSeries is the replay over the trace's own time: its reads and
+	// writes binned by the time the trace gives each, TraceBinNs of trace
+	// time a bin, whatever the speed and however late they were issued.
+	TraceSeries []TraceBin `json:"trace_series,omitempty"`
+	TraceBinNs  int64      `json:"trace_bin_ns,omitempty"`
 	// SlotWaits counts the I/Os that were due while every one of the
 	// IODepth slots had an I/O in flight, and so waited: where the drive
 	// (at that cap) did not keep up with the trace.
@@ -324,6 +329,28 @@ type TraceStat struct {
 // KeptUp reports whether every I/O found a free slot at its scheduled
 // time: the drive kept up with the trace at the replay's iodepth cap.
 func (r *ReplayStats) KeptUp() bool { return r.SlotWaits == 0 }
+
+// TraceBin is what a replay did with the reads and writes the trace
+// times within one bin of its own clock. T is the bin's start in seconds
+// of trace time: the trace's timestamps as they are (a replay that skips
+// into the trace starts at the skip), running on across loops (loop k's
+// I/Os at their time plus k windows); Loop is the loop the bin begins in,
+// from 0. Due are the I/Os of the bin the replay came to (all of them
+// when it ran to its end); Reads, Writes and Bytes those it completed,
+// with the mean and p99 of their latency (from their scheduled time) and
+// of their issue lag; no latency for a bin without completions, no lag at
+// speed 0.
+type TraceBin struct {
+	T         float64 `json:"t"`
+	Loop      int     `json:"loop,omitempty"`
+	Due       int64   `json:"due"`
+	Reads     int64   `json:"reads"`
+	Writes    int64   `json:"writes"`
+	Bytes     int64   `json:"bytes"`
+	MeanLatNs float64 `json:"mean_lat_ns,omitempty"`
+	P99Ns     uint64  `json:"p99_ns,omitempty"`
+	LagP99Ns  uint64  `json:"lag_p99_ns,omitempty"`
+}
 
 // LagSample is the lag of the I/Os scheduled in one interval of a
 // replay, T seconds into the schedule at the interval's end.

@@ -24,7 +24,8 @@ import (
 // latency counts from its scheduled time, so a late issue is charged to
 // the drive; its service time (submission to completion) is kept beside.
 // The dispatcher also records the lag itself, issue time minus scheduled
-// time, in a histogram and a series over the schedule.
+// time, in a histogram and a series over the schedule; and every read and
+// write is binned by its time in the trace as well (replay_bins.go).
 
 // sectorSize is the unit a folded offset is aligned to on a buffered
 // target; block traces address sectors.
@@ -46,6 +47,8 @@ type replayState struct {
 	// windowEnd is the schedule time the current lag sample ends at.
 	windowEnd int64
 	series    []metrics.LagSample
+	// bins are the replay's reads and writes over trace time.
+	bins *traceBins
 }
 
 // replayCounts counts what a replay does with a trace's I/Os.
@@ -223,7 +226,8 @@ func prepareReplay(t driver.Target, w workload.Workload, sys syscalls, interval 
 	if err != nil {
 		return nil, err
 	}
-	rp := &replayState{spec: spec, survey: sv, region: reg, granule: granule, interval: int64(interval)}
+	rp := &replayState{spec: spec, survey: sv, region: reg, granule: granule, interval: int64(interval),
+		bins: newTraceBins(spec.Skip, sv.window, spec.LoopCount(), interval)}
 	rp.windowEnd = rp.interval
 	if err := rp.checkFit(t, w); err != nil {
 		return nil, err
@@ -409,6 +413,7 @@ func (rp *replayState) issue(r *run, in chan<- ioRequest, x trace.IO, passStart 
 	req := ioRequest{op: o, flush: kind == replayFlush, size: x.Size}
 	if kind == replayIO {
 		req.offset = rp.place(x.Offset, x.Size)
+		req.bin = rp.bins.bin(x.At, passStart)
 	}
 	if rp.spec.Speed > 0 {
 		req.due = rp.due(x.At, passStart)
@@ -421,8 +426,12 @@ func (rp *replayState) issue(r *run, in chan<- ioRequest, x trace.IO, passStart 
 }
 
 // send hands req to the first free slot, waiting for one when every slot
-// is busy, and records the lag of its issue.
+// is busy, and records the lag of its issue, a read's or write's in its
+// trace-time bin too.
 func (rp *replayState) send(r *run, in chan<- ioRequest, req ioRequest) {
+	if !req.flush {
+		rp.bins.dispatched(req.bin)
+	}
 	if rp.spec.Speed == 0 {
 		in <- req // as fast as allowed: req.due is set by the slot, no lag
 		return
@@ -433,7 +442,11 @@ func (rp *replayState) send(r *run, in chan<- ioRequest, req ioRequest) {
 		rp.waits++
 		in <- req
 	}
-	rp.recordLag(req.due, r.clock()-req.due)
+	lag := r.clock() - req.due
+	rp.recordLag(req.due, lag)
+	if !req.flush {
+		rp.bins.lagged(req.bin, lag)
+	}
 }
 
 // recordLag adds the lag of an I/O scheduled at due.
@@ -460,8 +473,12 @@ func (rp *replayState) closeLagSample() {
 // is done. After the run fails it takes and drops them, so the dispatcher
 // never waits for a slot that is gone.
 func (r *run) replaySlot(s *slot, in <-chan ioRequest) {
+	bins := r.replay.bins
 	for req := range in {
 		if r.stop.Load() && r.firstError() != nil {
+			if !req.flush {
+				bins.abandoned(req.bin)
+			}
 			continue
 		}
 		if req.flush {
@@ -476,7 +493,12 @@ func (r *run) replaySlot(s *slot, in <-chan ioRequest) {
 			req.due = s.issued
 		}
 		n, err := r.transfer(s.job.fd, &req, s.holdP)
-		s.complete(r, &req, n, r.clock()-s.issued, err)
+		service := r.clock() - s.issued
+		if s.complete(r, &req, n, service, err) {
+			bins.completed(req.bin, req.op, s.latency(r, &req, service), n)
+		} else {
+			bins.abandoned(req.bin)
+		}
 	}
 }
 
@@ -490,6 +512,7 @@ func (rp *replayState) stats(res *metrics.Result, w workload.Workload) *metrics.
 		WritesSkipped: rp.counts.skipped, WritesRead: rp.counts.converted, Flushes: rp.counts.flushes, Discards: rp.counts.discards,
 		TraceNs: int64(rp.survey.window) * loops, Speed: rp.spec.Speed, IODepth: w.IODepth, SlotWaits: rp.waits,
 		Lag: rp.lag.Summary(metrics.DefaultPercentiles), LagSeries: rp.series,
+		TraceSeries: rp.bins.series(), TraceBinNs: rp.bins.width,
 	}
 	if rp.lag.Count() > 0 {
 		h := rp.lag

@@ -117,8 +117,10 @@ type ioRequest struct {
 	buf    []byte
 	// due is the intended start on the run's clock of a paced I/O.
 	due int64
-	// flush asks a replay's slot for an fsync instead of a transfer.
+	// flush asks a replay's slot for an fsync instead of a transfer; bin
+	// is the trace-time bin of a replay's read or write (traceBins).
 	flush bool
+	bin   int64
 	// file is the file of a file-set run the I/O goes to, and offset is
 	// within it; fd is its open file while the I/O is issued.
 	file int
