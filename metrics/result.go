@@ -333,16 +333,16 @@ func (r *ReplayStats) KeptUp() bool { return r.SlotWaits == 0 }
 // TraceBin is what a replay did with the reads and writes the trace
 // times within one bin of its own clock. T is the bin's start in seconds
 // of trace time: the trace's timestamps as they are (a replay that skips
-// into the trace starts at the skip), running on across loops (loop k's
-// I/Os at their time plus k windows); Loop is the loop the bin begins in,
-// from 0. Due are the I/Os of the bin the replay came to (all of them
+// into the trace starts at the skip), running on across loops (the k-th loop's
+// I/Os at their time plus k-1 windows); Loop is the loop the bin begins in,
+// from 1. Due are the I/Os of the bin the replay came to (all of them
 // when it ran to its end); Reads, Writes and Bytes those it completed,
 // with the mean and p99 of their latency (from their scheduled time) and
 // of their issue lag; no latency for a bin without completions, no lag at
 // speed 0.
 type TraceBin struct {
 	T         float64 `json:"t"`
-	Loop      int     `json:"loop,omitempty"`
+	Loop      int     `json:"loop"`
 	Due       int64   `json:"due"`
 	Reads     int64   `json:"reads"`
 	Writes    int64   `json:"writes"`

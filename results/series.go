@@ -57,6 +57,40 @@ func SeriesCSV(series []metrics.Sample) []byte {
 	return []byte(b.String())
 }
 
+// TraceSeriesExt ends the name of a trace replay's series over trace
+// time, series/<step>.trace-time.csv, beside its series over run time;
+// a step's slug has no dot, so no step's series has this name.
+const TraceSeriesExt = ".trace-time.csv"
+
+// TraceSeriesColumns are the columns of a replay's series over trace
+// time (metrics.TraceBin), in order, each named with its unit: the bin
+// in seconds of the trace's own clock, the loop it begins in (from 1),
+// the I/Os due in it and those issued, the rates in I/Os and decimal
+// megabytes a second of trace time, and the latency and lag columns as
+// the figure registry names them in a series CSV and a replay's
+// expectation (lat_mean_us, lat_p99_us, lag_p99_us).
+var TraceSeriesColumns = []string{"trace_t_start_s", "trace_t_end_s", "loop", "due", "issued", "read_iops", "write_iops", "mb_s",
+	figure.Lookup("mean").Key(figure.SeriesColumn), figure.Lookup("p99").Key(figure.SeriesColumn), figure.Lookup("lag_p99").Key(figure.Replay)}
+
+// TraceSeriesCSV is the CSV of a replay's series over trace time: a
+// header of TraceSeriesColumns, then a line per bin. A latency or lag the
+// bin did not measure is an empty cell.
+func TraceSeriesCSV(rp *metrics.ReplayStats) []byte {
+	var b strings.Builder
+	b.WriteString(strings.Join(TraceSeriesColumns, ",") + "\n")
+	width := float64(rp.TraceBinNs) / 1e9
+	for _, s := range rp.TraceSeries {
+		cells := []string{
+			fixed(s.T, 6), fixed(s.T+width, 6), strconv.Itoa(s.Loop),
+			strconv.FormatInt(s.Due, 10), strconv.FormatInt(s.Reads+s.Writes, 10),
+			fixed(float64(s.Reads)/width, 1), fixed(float64(s.Writes)/width, 1), fixed(float64(s.Bytes)/width/1e6, 3),
+			micros(s.MeanLatNs / 1e3), micros(float64(s.P99Ns) / 1e3), micros(float64(s.LagP99Ns) / 1e3),
+		}
+		b.WriteString(strings.Join(cells, ",") + "\n")
+	}
+	return []byte(b.String())
+}
+
 // splitBandwidth shares an interval's bandwidth of both directions between
 // them by their I/O counts: a step draws the transfer sizes of its reads
 // and of its writes from one distribution (bs, bs_split).
@@ -142,13 +176,22 @@ func directions(series []metrics.Sample) (read, write bool) {
 }
 
 // WriteSeries writes the interval series of r's step, series/<step>.csv,
-// and with fioLogs fio's logs of it too (FioLogPath); nothing for a step
-// without a series.
+// a trace replay's series over trace time beside it
+// (series/<step>.trace-time.csv), and with fioLogs fio's logs of it too
+// (FioLogPath); nothing for a step without a series.
 func (f *Folder) WriteSeries(r *Record, fioLogs bool) error {
-	if r.Result == nil || len(r.Result.Series) == 0 {
+	if r.Result == nil {
 		return nil
 	}
 	base, unique := f.seriesName(r)
+	if rp := r.Result.Replay; rp != nil && len(rp.TraceSeries) > 0 && rp.TraceBinNs > 0 {
+		if err := f.writeInto(filepath.Join(SeriesDir, base+TraceSeriesExt), TraceSeriesCSV(rp)); err != nil {
+			return err
+		}
+	}
+	if len(r.Result.Series) == 0 {
+		return nil
+	}
 	if err := f.writeInto(filepath.Join(SeriesDir, base+".csv"), SeriesCSV(r.Result.Series)); err != nil {
 		return err
 	}

@@ -161,3 +161,38 @@ func readText(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestTraceSeriesCSV: a trace replay's series over trace time is written
+// beside its series over run time, a line per bin of 10 ms of trace time
+// from the skip (1.5 s) on, its rates per second of trace time, an empty
+// bin with empty latency cells, the second loop marked.
+func TestTraceSeriesCSV(t *testing.T) {
+	rp := &metrics.ReplayStats{TraceBinNs: 10_000_000, TraceSeries: []metrics.TraceBin{
+		{T: 1.5, Loop: 1, Due: 12, Reads: 9, Writes: 3, Bytes: 12 * 4096, MeanLatNs: 150_500, P99Ns: 480_000, LagP99Ns: 21_000},
+		{T: 1.51, Loop: 1},
+		{T: 1.52, Loop: 2, Due: 2, Reads: 1, Bytes: 65536, MeanLatNs: 90_000, P99Ns: 90_000},
+	}}
+	want := `trace_t_start_s,trace_t_end_s,loop,due,issued,read_iops,write_iops,mb_s,lat_mean_us,lat_p99_us,lag_p99_us
+1.500000,1.510000,1,12,12,900.0,300.0,4.915,150.500,480.000,21.000
+1.510000,1.520000,1,0,0,0.0,0.0,0.000,,,
+1.520000,1.530000,2,2,1,100.0,0.0,6.554,90.000,90.000,
+`
+	if got := string(TraceSeriesCSV(rp)); got != want {
+		t.Errorf("CSV:\n%s\nwant:\n%s", got, want)
+	}
+	f, err := Create(filepath.Join(t.TempDir(), "run"), &Manifest{Plan: "p", PlanHash: "h", Steps: []StepInfo{{ID: "r1", Name: "d / boot"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &Record{StepID: "r1", Name: "d / boot", Drive: "d", Source: "boot", Status: StatusOK, Finished: time.Unix(1, 0),
+		Result: &metrics.Result{Series: read4k(), Replay: rp}}
+	if err := f.WriteRecord(r); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(seriesFiles(t, f.Dir), " "); got != "series/d-boot.csv series/d-boot.trace-time.csv" {
+		t.Errorf("files: %s", got)
+	}
+	if got := readText(t, filepath.Join(f.Dir, "series/d-boot.trace-time.csv")); got != want {
+		t.Errorf("written:\n%s\nwant:\n%s", got, want)
+	}
+}

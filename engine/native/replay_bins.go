@@ -163,7 +163,7 @@ func (b *traceBins) reduce(all bool) {
 // sample is bin i's sample; o is nil for a bin without I/Os.
 func (b *traceBins) sample(i int64, o *openBin) metrics.TraceBin {
 	start := i * b.width
-	s := metrics.TraceBin{T: float64(b.origin+start) / 1e9, Loop: int(start / b.window)}
+	s := metrics.TraceBin{T: float64(b.origin+start) / 1e9, Loop: int(start/b.window) + 1}
 	if o == nil {
 		return s
 	}

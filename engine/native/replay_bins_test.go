@@ -62,15 +62,15 @@ func TestTraceBins(t *testing.T) {
 				dispatch(35*ms, 0, 50).open(1), complete(2, opRead, 500, 4096).open(1),
 			},
 			want: []metrics.TraceBin{
-				{T: 0, Due: 2, Reads: 1, Writes: 1, Bytes: 12288, MeanLatNs: 1500, P99Ns: 2000, LagP99Ns: 300},
-				{T: 0.01}, {T: 0.02},
-				{T: 0.03, Due: 1, Reads: 1, Bytes: 4096, MeanLatNs: 500, P99Ns: 500, LagP99Ns: 50},
+				{T: 0, Loop: 1, Due: 2, Reads: 1, Writes: 1, Bytes: 12288, MeanLatNs: 1500, P99Ns: 2000, LagP99Ns: 300},
+				{T: 0.01, Loop: 1}, {T: 0.02, Loop: 1},
+				{T: 0.03, Loop: 1, Due: 1, Reads: 1, Bytes: 4096, MeanLatNs: 500, P99Ns: 500, LagP99Ns: 50},
 			},
 		},
 		{
 			name: "skip puts the axis at the trace's clock", skip: 1 * time.Second, window: 2 * time.Second, loops: 1, width: int64(10 * ms),
 			events: []binEvent{dispatch(1005*ms, 0, 0), complete(0, opRead, 10, 512), dispatch(1012*ms, 0, 0), complete(1, opRead, 20, 512)},
-			want:   []metrics.TraceBin{{T: 1.0, Due: 1, Reads: 1, Bytes: 512, MeanLatNs: 10, P99Ns: 10}, {T: 1.01, Due: 1, Reads: 1, Bytes: 512, MeanLatNs: 20, P99Ns: 20}},
+			want:   []metrics.TraceBin{{T: 1.0, Loop: 1, Due: 1, Reads: 1, Bytes: 512, MeanLatNs: 10, P99Ns: 10}, {T: 1.01, Loop: 1, Due: 1, Reads: 1, Bytes: 512, MeanLatNs: 20, P99Ns: 20}},
 		},
 		{
 			name: "loops run on past the window", skip: 0, window: 25 * ms, loops: 2, width: int64(10 * ms),
@@ -79,9 +79,9 @@ func TestTraceBins(t *testing.T) {
 				dispatch(1*ms, 25*ms, 0), complete(2, opRead, 1, 1), dispatch(21*ms, 25*ms, 0), complete(3, opRead, 1, 1),
 			},
 			want: []metrics.TraceBin{
-				{T: 0, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1}, {T: 0.01},
-				{T: 0.02, Due: 2, Reads: 2, Bytes: 2, MeanLatNs: 1, P99Ns: 1},
-				{T: 0.03, Loop: 1}, {T: 0.04, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1},
+				{T: 0, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1}, {T: 0.01, Loop: 1},
+				{T: 0.02, Loop: 1, Due: 2, Reads: 2, Bytes: 2, MeanLatNs: 1, P99Ns: 1},
+				{T: 0.03, Loop: 2}, {T: 0.04, Loop: 2, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1},
 			},
 		},
 		{
@@ -93,17 +93,17 @@ func TestTraceBins(t *testing.T) {
 				dispatch(41*ms, 0, 0).open(1), {kind: "abandon", i: 4, wantOpen: 1},
 			},
 			want: []metrics.TraceBin{
-				{T: 0, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 30_000_000, P99Ns: 30_000_000},
-				{T: 0.01, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
-				{T: 0.02, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
-				{T: 0.03, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
-				{T: 0.04, Due: 1},
+				{T: 0, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 30_000_000, P99Ns: 30_000_000},
+				{T: 0.01, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
+				{T: 0.02, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
+				{T: 0.03, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 5, P99Ns: 5},
+				{T: 0.04, Loop: 1, Due: 1},
 			},
 		},
 		{
 			name: "a long trace has bins of at most the engine's interval", window: time.Hour, loops: 1, width: int64(time.Second),
 			events: []binEvent{dispatch(2500*ms, 0, 0), complete(0, opRead, 1, 1)},
-			want:   []metrics.TraceBin{{T: 0}, {T: 1}, {T: 2, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1}},
+			want:   []metrics.TraceBin{{T: 0, Loop: 1}, {T: 1, Loop: 1}, {T: 2, Loop: 1, Due: 1, Reads: 1, Bytes: 1, MeanLatNs: 1, P99Ns: 1}},
 		},
 		{name: "nothing dispatched", window: time.Second, loops: 1, width: int64(10 * ms)},
 	}
@@ -222,8 +222,8 @@ func TestReplayTraceSeriesOverTraceTime(t *testing.T) {
 					t.Errorf("bin at %g s has a lag p99 of %d ns at speed 0, which follows no schedule", b.T, b.LagP99Ns)
 				}
 			}
-			if !slices.Equal(at, []float64{10, 20, 30, 40}) || !slices.Equal(loops, []float64{0, 0, 1, 1}) {
-				t.Errorf("bins at %v ms of trace time, in loops %v; want 10, 20, 30 and 40 ms, the last two in loop 1", at, loops)
+			if !slices.Equal(at, []float64{10, 20, 30, 40}) || !slices.Equal(loops, []float64{1, 1, 2, 2}) {
+				t.Errorf("bins at %v ms of trace time, in loops %v; want 10, 20, 30 and 40 ms, the last two in loop 2", at, loops)
 			}
 			if !slices.Equal(due, []int64{100, 101, 100, 99}) || !slices.Equal(ios, due) {
 				t.Errorf("due %v, issued %v; want 100, 101, 100 and 99 each", due, ios)
