@@ -223,17 +223,17 @@ var Figures = []Figure{
 	lag("lag_max", "maximum lag", 0, "The latest a replay issued an I/O behind its scheduled time.",
 		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Max) }),
 	{
-		Name: "slowest_job_s", Title: "slowest job's seconds", Unit: Seconds, Better: Lower, Merge: Totals, In: Files,
+		Name: "slowest_job_s", Title: "slowest job's seconds", Unit: Seconds, Better: Lower, Merge: Totals, In: Files | Checkpoint,
 		Doc:       "A file-set step's slowest job: seconds from the start of the measured phase to its last transfer, flush and close (a checkpoint pass's time, its slowest rank's).",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.Slowest() },
 	},
 	{
-		Name: "lowest_job_bw", Title: "slowest job's bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files,
+		Name: "lowest_job_bw", Title: "slowest job's bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint,
 		Doc:       "The lowest bandwidth of a file-set step's jobs, each job's bytes over its seconds (a checkpoint's slowest rank).",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.LowestBW() },
 	},
 	{
-		Name: "aggregate_bw", Title: "aggregate bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files,
+		Name: "aggregate_bw", Title: "aggregate bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint,
 		Doc:       "A file-set step's bytes, every job's, over its slowest job's seconds.",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.AggregateBW() },
 	},

@@ -105,8 +105,10 @@ func TestRows(t *testing.T) {
 			t.Errorf("figure %s: a dataloader's figure is known in place %s alone, and only a dataloader's is", f.Name, Dataloader)
 		case (f.ReadReplay != nil) != (f.In == Replay):
 			t.Errorf("figure %s: a replay's figure is known in place %s alone, and only a replay's is", f.Name, Replay)
-		case (f.ReadFiles != nil) != (f.In == Files):
-			t.Errorf("figure %s: a file set's figure is known in place %s alone, and only a file set's is", f.Name, Files)
+		case (f.ReadFiles != nil) != (f.In&^Checkpoint == Files):
+			t.Errorf("figure %s: a file set's figure is known in place %s (and a checkpoint's) alone, and only a file set's is", f.Name, Files)
+		case f.In&Checkpoint != 0 && f.Merge != Totals:
+			t.Errorf("figure %s: a checkpoint's figure is a phase's total, not merged by %s", f.Name, f.Merge)
 		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":
 			t.Errorf("figure %s: unit %s with latency %q", f.Name, f.Unit, f.Latency)
 		case f.Merge != Add && f.Merge != Histogram && f.Merge != Totals:

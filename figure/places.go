@@ -52,6 +52,9 @@ const (
 	// Files: result.files.<key> in the expect of a profile on a file set,
 	// latencies in µs (result.files.open_p99_us).
 	Files
+	// Checkpoint: result.checkpoint.<phase>.<key> in a checkpoint's
+	// expect, a phase of each pass (result.checkpoint.write.slowest_job_s).
+	Checkpoint
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -65,6 +68,7 @@ var places = []struct {
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
 	{Stop, "rate_curve stop stat"}, {Event, "step_finished event"}, {Files, "file set expectation"},
+	{Checkpoint, "checkpoint expectation"},
 }
 
 // String names a place for people: "steady_state metric".

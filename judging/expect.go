@@ -15,9 +15,12 @@ func IsExpectVerdict(v results.Verdict) bool {
 }
 
 // Expect evaluates each of n's expectations on its record, against the
-// drive's spec; a step that failed or was skipped is reported as such,
+// drive's spec (a checkpoint's on each of its passes); a step that failed or was skipped is reported as such,
 // not judged, so it gets no verdicts.
 func Expect(n *plan.Node, rec *results.Record, spec []*plan.SpecEntry) []results.Verdict {
+	if n.Kind == plan.KindCheckpoint {
+		return checkpointExpect(n, rec, spec)
+	}
 	if rec.Status != results.StatusOK || rec.Result == nil {
 		return nil
 	}

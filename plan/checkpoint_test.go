@@ -1,6 +1,7 @@
 package plan
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -75,5 +76,73 @@ func TestCheckpointPresets(t *testing.T) {
 		if w, ok := want[p.Name]; ok && (p.Ranks != w.Ranks || p.Bytes != w.Bytes) {
 			t.Errorf("%s: %d ranks, %s; want %d, %s", p.Name, p.Ranks, workload.FormatSize(p.Bytes), w.Ranks, workload.FormatSize(w.Bytes))
 		}
+	}
+}
+
+// TestCheckpointExpect decodes a checkpoint's expectations: valid ones go
+// to the summary step alone and judge one pass's phases; invalid ones
+// are refused at their place, with the figure, phase or unit named.
+func TestCheckpointExpect(t *testing.T) {
+	pass := Measured{Checkpoint: map[string]map[string]float64{
+		CheckpointWrite: {"slowest_job_s": 12, "lowest_job_bw": 1.5e9, "aggregate_bw": 6e9},
+		CheckpointRead:  {"slowest_job_s": 8, "lowest_job_bw": 2.5e9, "aggregate_bw": 9e9},
+	}}
+	for _, tt := range []struct {
+		name, expect, readBack string
+		holds                  []bool
+		err, at                string
+	}{
+		{name: "seconds and bandwidths", expect: `[result.checkpoint.write.slowest_job_s <= 30, result.checkpoint.read.lowest_job_bw >= gb(2),
+    result.checkpoint.write.aggregate_bw >= parse_size("8GB")]`, holds: []bool{true, true, false}},
+		{name: "one condition", expect: `result.checkpoint.write.slowest_job_s < var.limit_s`, holds: []bool{false}},
+		{name: "write only", readBack: "false", expect: `result.checkpoint.write.lowest_job_bw >= 1e9`, holds: []bool{true}},
+		{name: "unknown figure", expect: `result.checkpoint.write.seconds <= 30`, err: "Unknown Checkpoint Figure", at: "plan.hcl:9:12"},
+		{name: "a profile's figure", expect: `result.read.bw >= 1e9`, err: "Unknown Checkpoint Figure", at: "plan.hcl:9:12"},
+		{name: "unknown phase", expect: `result.checkpoint.flush.slowest_job_s <= 30`, err: "Unknown Checkpoint Phase", at: "plan.hcl:9:12"},
+		{name: "seconds as a string", expect: `result.checkpoint.write.slowest_job_s <= "30s"`, err: "Wrong Unit", at: "plan.hcl:9:53"},
+		{name: "bandwidth as a string", expect: `[result.checkpoint.read.aggregate_bw >= "2GB/s"]`, err: "Wrong Unit", at: "plan.hcl:9:52"},
+		{name: "no read-back", readBack: "false", expect: `result.checkpoint.read.slowest_job_s <= 30`, err: "Checkpoint Reads Nothing Back", at: "plan.hcl:9:12"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			readBack := "true"
+			if tt.readBack != "" {
+				readBack = tt.readBack
+			}
+			src := "variable \"limit_s\" {\n  default = 10\n}\ndrive \"d\" {\n  writable = true\n}\ncheckpoint \"c\" {\n  ranks = 2\n  expect = " +
+				tt.expect + "\n  size = \"8MiB\"\n  read_back = " + readBack + "\n}\n"
+			path := filepath.Join(t.TempDir(), "plan.hcl")
+			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p, _, diags := Load(path, LoadOptions{})
+			if tt.err != "" {
+				if len(diags) != 1 || diags[0].Summary != tt.err || diags[0].Subject == nil ||
+					fmt.Sprintf("plan.hcl:%d:%d", diags[0].Subject.Start.Line, diags[0].Subject.Start.Column) != tt.at {
+					t.Fatalf("diagnostics %v, want one %q at %s", diags, tt.err, tt.at)
+				}
+				return
+			}
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			var holds []bool
+			for _, n := range Expand(p).Nodes {
+				switch {
+				case n.Checkpoint != nil && n.Kind != KindCheckpoint && len(n.Expect) > 0:
+					t.Errorf("pass step %s carries the checkpoint's expectations", n.Name)
+				case n.Kind == KindCheckpoint:
+					for _, e := range n.Expect {
+						j, err := e.Eval(pass, nil)
+						if err != nil {
+							t.Fatalf("%s: %v", e.Text, err)
+						}
+						holds = append(holds, j.Holds)
+					}
+				}
+			}
+			if fmt.Sprint(holds) != fmt.Sprint(tt.holds) {
+				t.Errorf("holds %v, want %v", holds, tt.holds)
+			}
+		})
 	}
 }

@@ -22,6 +22,7 @@ var checkpointBlockSchema = &hcl.BodySchema{
 		{Name: "bs"},
 		{Name: "direct"},
 		{Name: "drives"},
+		{Name: "expect"},
 	},
 }
 
@@ -98,6 +99,9 @@ func (l *loader) decodeCheckpoint(block *hcl.Block, name string, body hcl.Body) 
 	p.Drives = drives
 	if ok {
 		l.checkFileSetDrives(p, l.drivesOf(drives))
+	}
+	if attr := attrs["expect"]; attr != nil && ok {
+		p.Expect = l.decodeExpect(p, attr, l.drivesOf(drives))
 	}
 	return p
 }

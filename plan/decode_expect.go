@@ -57,7 +57,7 @@ func (l *loader) decodeExpectation(p *Profile, expr hcl.Expression, attr *hcl.At
 			ok = false
 		}
 	}
-	if !ok {
+	if !ok || !l.checkUnits(expr) {
 		return nil
 	}
 	for _, name := range drives {
@@ -98,6 +98,8 @@ func (l *loader) checkResultRef(t hcl.Traversal, p *Profile) bool {
 	s := site{name: traversalText(t), subject: t.SourceRange(), context: t.SourceRange()}
 	field := names[0]
 	switch {
+	case p.Checkpoint != nil || field == "checkpoint":
+		return l.checkCheckpointRef(s, names, p)
 	case !slices.Contains(resultFields, field):
 		l.errorAt(s, "Unknown Result Field", fmt.Sprintf("result has %s; %q is not one of them.%s",
 			quotedList(resultFields), field, didYouMean(field, resultFields)))
@@ -134,6 +136,36 @@ func (l *loader) checkDataloaderRef(s site, names []string, p *Profile) bool {
 	if len(names) > 1 && !slices.Contains(DataloaderStats, names[1]) {
 		l.errorAt(s, "Unknown Dataloader Figure", fmt.Sprintf("result.dataloader has %s (au from 0 to 1, batch waits in µs); %q is not one of them.%s",
 			quotedList(DataloaderStats), names[1], didYouMean(names[1], DataloaderStats)))
+		return false
+	}
+	return true
+}
+
+// checkCheckpointRef checks a reference of a checkpoint's expectation,
+// which judges result.checkpoint.<phase>.<figure> of each pass, and
+// result.checkpoint of any other step.
+func (l *loader) checkCheckpointRef(s site, names []string, p *Profile) bool {
+	switch {
+	case p.Checkpoint == nil:
+		l.errorAt(s, "Checkpoint Figure Of Another Step", fmt.Sprintf(
+			"result.checkpoint holds a checkpoint's passes; %q is not a checkpoint block, so judge its I/O with result.read, result.write or result.total.", p.Name))
+		return false
+	case names[0] != "checkpoint":
+		l.errorAt(s, "Unknown Checkpoint Figure", fmt.Sprintf(
+			"A checkpoint's expectations judge each pass's phases: result.checkpoint.write.<figure> and result.checkpoint.read.<figure>, where the figure is one of %s (seconds, bandwidths in bytes per second); %s is not one of them.",
+			quotedList(CheckpointStats), s.name))
+		return false
+	case len(names) > 1 && !slices.Contains(checkpointPhases, names[1]):
+		l.errorAt(s, "Unknown Checkpoint Phase", fmt.Sprintf("result.checkpoint has %s, a pass's write and its read-back; %q is not one of them.%s",
+			quotedList(checkpointPhases), names[1], didYouMean(names[1], checkpointPhases)))
+		return false
+	case len(names) > 1 && names[1] == CheckpointRead && !p.Checkpoint.ReadBack:
+		l.errorAt(s, "Checkpoint Reads Nothing Back", fmt.Sprintf(
+			"Checkpoint %q has read_back = false, so result.checkpoint.read is never set. Judge result.checkpoint.write, or remove read_back = false.", p.Name))
+		return false
+	case len(names) > 2 && !slices.Contains(CheckpointStats, names[2]):
+		l.errorAt(s, "Unknown Checkpoint Figure", fmt.Sprintf("result.checkpoint.%s has %s (seconds, bandwidths in bytes per second); %q is not one of them.%s",
+			names[1], quotedList(CheckpointStats), names[2], didYouMean(names[2], CheckpointStats)))
 		return false
 	}
 	return true

@@ -388,7 +388,7 @@ func addCheckpoint(c *chain, pr *Profile) []string {
 			ids = append(ids, c.add(n).ID)
 		}
 	}
-	n := &Node{Kind: KindCheckpoint, Name: group, Drive: c.d.Name, Source: pr.Name,
+	n := &Node{Kind: KindCheckpoint, Name: group, Drive: c.d.Name, Source: pr.Name, Expect: pr.Expect,
 		Checkpoint: &CheckpointPass{Passes: ck.Passes}, DependsOn: slices.Clone(ids)}
 	c.g.addOnDrive(n, c.d)
 	return append(ids, n.ID)

@@ -57,6 +57,10 @@ type Measured struct {
 	// Files maps each of FileSetStats to its value on a step on a file
 	// set; nil on others.
 	Files map[string]float64
+	// Checkpoint maps each phase of one checkpoint pass ("write",
+	// "read") to its figures, each of CheckpointStats; nil on other
+	// steps, and a phase is absent when its step did not complete.
+	Checkpoint map[string]map[string]float64
 }
 
 // DataloaderStats are the figures of result.dataloader, as the figure
@@ -74,6 +78,15 @@ var ReplayStats = figure.Keys(figure.Replay)
 // job's and the aggregate bandwidth, and the p99 of each file operation
 // in µs.
 var FileSetStats = figure.Keys(figure.Files)
+
+// CheckpointStats are the figures of each phase of result.checkpoint
+// (write, read), as the figure registry names them there
+// (figure.Checkpoint): a pass's slowest rank's seconds, the lowest
+// rank's and the aggregate bandwidth in bytes per second.
+var CheckpointStats = figure.Keys(figure.Checkpoint)
+
+// checkpointPhases are the phases of result.checkpoint.
+var checkpointPhases = []string{CheckpointWrite, CheckpointRead}
 
 // DirMeasure is one direction's statistics, as result.read.<...>.
 type DirMeasure struct {
@@ -102,7 +115,7 @@ var (
 	expectFigures   = figure.Keys(figure.Expect)
 	oldLatency      = oldLatencyStats()
 	directionFields = append(slices.Clone(expectFigures), "ios", "bytes", "lat")
-	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader", "replay", "files"}
+	resultFields    = []string{"read", "write", "total", "metrics", "runtime_s", "dataloader", "replay", "files", "checkpoint"}
 	directionType   = func() cty.Type {
 		attrs := map[string]cty.Type{"ios": cty.Number, "bytes": cty.Number, "lat": latencyType}
 		for _, k := range expectFigures {
@@ -120,9 +133,12 @@ var (
 	dataloaderType = numbersType(DataloaderStats)
 	replayType     = numbersType(ReplayStats)
 	filesType      = numbersType(FileSetStats)
+	phaseType      = numbersType(CheckpointStats)
+	checkpointType = cty.Object(map[string]cty.Type{CheckpointWrite: phaseType, CheckpointRead: phaseType})
 	resultType     = cty.Object(map[string]cty.Type{
 		"read": directionType, "write": directionType, "total": directionType,
 		"metrics": cty.Map(cty.Number), "runtime_s": cty.Number, "dataloader": dataloaderType, "replay": replayType, "files": filesType,
+		"checkpoint": checkpointType,
 	})
 )
 
@@ -208,6 +224,9 @@ func missingValues(expr hcl.Expression, m Measured) error {
 		if names[0] == "files" && m.Files == nil {
 			return errors.New("result.files is not set: the step ran on no file set, or has no figures of it")
 		}
+		if names[0] == "checkpoint" && len(names) > 1 && m.Checkpoint[names[1]] == nil {
+			return fmt.Errorf("result.checkpoint.%s is not set: the pass's %s step did not complete", names[1], names[1])
+		}
 		if names[0] == "metrics" && len(names) > 1 {
 			if _, ok := m.Metrics[names[1]]; !ok {
 				return fmt.Errorf("result.metrics has no %q; the step's metrics are %s", names[1], metricList(m.Metrics))
@@ -274,8 +293,24 @@ func measuredValue(m Measured) cty.Value {
 		"read": directionValue(m.Read), "write": directionValue(m.Write), "total": directionValue(m.Total),
 		"metrics": metricsVal, "runtime_s": cty.NumberFloatVal(m.RuntimeS),
 		"dataloader": numbersValue(m.Dataloader, DataloaderStats, dataloaderType), "replay": numbersValue(m.Replay, ReplayStats, replayType),
-		"files": numbersValue(m.Files, FileSetStats, filesType),
+		"files": numbersValue(m.Files, FileSetStats, filesType), "checkpoint": checkpointValue(m.Checkpoint),
 	})
+}
+
+// checkpointValue is result.checkpoint of one pass: each phase's
+// figures, a phase that did not complete null; null on other steps.
+func checkpointValue(phases map[string]map[string]float64) cty.Value {
+	if phases == nil {
+		return cty.NullVal(checkpointType)
+	}
+	attrs := map[string]cty.Value{}
+	for _, ph := range checkpointPhases {
+		attrs[ph] = cty.NullVal(phaseType)
+		if phases[ph] != nil {
+			attrs[ph] = numbersValue(phases[ph], CheckpointStats, phaseType)
+		}
+	}
+	return cty.ObjectVal(attrs)
 }
 
 // numbersValue is result.dataloader or result.replay, the figures names

@@ -43,6 +43,17 @@ type CheckpointPhase struct {
 	CacheDrop   *metrics.CacheDrop `json:"cache_drop,omitempty"`
 }
 
+// phaseFigures are the figure registry's rows a phase holds
+// (figure.Checkpoint), each with its field.
+var phaseFigures = []struct {
+	name  string
+	field func(*CheckpointPhase) *float64
+}{
+	{"slowest_job_s", func(p *CheckpointPhase) *float64 { return &p.Seconds }},
+	{"lowest_job_bw", func(p *CheckpointPhase) *float64 { return &p.LowestBW }},
+	{"aggregate_bw", func(p *CheckpointPhase) *float64 { return &p.AggregateBW }},
+}
+
 // CheckpointPhaseOf reads a phase's figures from its step's file-set
 // figures, by their rows of the figure registry (slowest_job_s,
 // lowest_job_bw, aggregate_bw); nil when the step has none.
@@ -50,10 +61,21 @@ func CheckpointPhaseOf(rec *Record) *CheckpointPhase {
 	if rec == nil || rec.Result == nil || rec.Result.Files == nil {
 		return nil
 	}
-	f := rec.Result.Files
-	read := func(name string) float64 { return figure.Lookup(name).ReadFiles(f) }
-	return &CheckpointPhase{Step: rec.StepID, Seconds: read("slowest_job_s"), LowestBW: read("lowest_job_bw"), AggregateBW: read("aggregate_bw"),
-		CacheDrop: rec.Result.CacheDrop}
+	p := &CheckpointPhase{Step: rec.StepID, CacheDrop: rec.Result.CacheDrop}
+	for _, f := range phaseFigures {
+		*f.field(p) = figure.Lookup(f.name).ReadFiles(rec.Result.Files)
+	}
+	return p
+}
+
+// Figures are the phase's figures by their canonical names in the
+// figure registry, as a checkpoint's expectations read them.
+func (p *CheckpointPhase) Figures() map[string]float64 {
+	out := make(map[string]float64, len(phaseFigures))
+	for _, f := range phaseFigures {
+		out[f.name] = *f.field(p)
+	}
+	return out
 }
 
 // MeanPhase is the mean of phases' figures; nil for none.

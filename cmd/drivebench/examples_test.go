@@ -1,13 +1,16 @@
 package main
 
 import (
+	"html"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/internal/reporttruth"
 	"github.com/drivebench/drivebench/internal/testenv"
 	"github.com/drivebench/drivebench/reports"
+	"github.com/drivebench/drivebench/results"
 )
 
 // exampleRuns are example plans run in-process on small scratch files
@@ -149,4 +152,57 @@ func checkReportTrue(t *testing.T, dir string) {
 	for _, f := range reporttruth.Check(r) {
 		t.Error(f)
 	}
+}
+
+// TestCheckpointExpectationsJudged runs the checkpoint example on a
+// scratch folder with a write limit every pass meets and a read-back
+// claim none can (1 PB/s): the run exits 1, and its closing list,
+// report.json, report.md and report.html give both verdicts.
+func TestCheckpointExpectationsJudged(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs an example plan (-short)")
+	}
+	scratch := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "out")
+	plan := filepath.Join("..", "..", "examples", "ai", "checkpoint.hcl")
+	code, out, errOut := runCLI(t, "run", "-out", dir, "-var-file", filepath.Join(filepath.Dir(plan), "smoke.vars.hcl"),
+		"-var", "directory="+filepath.Join(scratch, "set"), "-var", "max_write_s=3600", "-var", "min_read_gbps=1000000", plan)
+	if code != exitCheckFailed {
+		t.Fatalf("exit %d, want %d for a failed expectation\nstdout:\n%s\nstderr:\n%s", code, exitCheckFailed, out, errOut)
+	}
+	const (
+		holds  = "checkpoint: result.checkpoint.write.slowest_job_s <= var.max_write_s in its one pass (pass 1: result.checkpoint.write.slowest_job_s = "
+		misses = "checkpoint: result.checkpoint.read.lowest_job_bw >= var.min_read_gbps * 1e9 does not hold in pass 1 of 1 (pass 1: result.checkpoint.read.lowest_job_bw = "
+	)
+	for _, want := range []string{"  pass  expect checkpoint on fs: " + holds, "  fail  expect checkpoint on fs: " + misses} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the run's closing output lacks %q:\n%s", want, out)
+		}
+	}
+	s, err := reports.Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := map[string]string{}
+	for _, v := range s.Checks {
+		codes[v.Code] = v.Message
+	}
+	if !strings.HasPrefix(codes[results.CodeHolds], holds) || !strings.HasPrefix(codes[results.CodeDoesNotHold], misses) {
+		t.Errorf("report.json's checks %+v lack the checkpoint's verdicts", s.Checks)
+	}
+	for file, wants := range map[string][]string{
+		"report.md":   {"| expect checkpoint | fs | ✅ pass | `checkpoint.hcl:", "| expect checkpoint | fs | ❌ fail | `checkpoint.hcl:", misses},
+		"report.html": {misses},
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range wants {
+			if !strings.Contains(html.UnescapeString(string(b)), want) {
+				t.Errorf("%s lacks %q", file, want)
+			}
+		}
+	}
+	checkNoFilesLeft(t, scratch)
 }

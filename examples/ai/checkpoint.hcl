@@ -13,6 +13,10 @@
 # Scaled down to seconds on a scratch folder:
 #
 #   drivebench run -var-file examples/ai/smoke.vars.hcl examples/ai/checkpoint.hcl
+#
+# A drive's claim is judged on every pass: with -var max_write_s=30 -var
+# min_read_gbps=2, a pass whose slowest rank wrote for more than 30 s, or
+# read back at less than 2 GB/s, fails the run (exit code 1).
 
 variable "directory" {
   description = "Folder on the file system under test for the checkpoint's files."
@@ -36,6 +40,18 @@ variable "passes" {
   default     = 3
 }
 
+variable "max_write_s" {
+  description = "The most seconds a write pass may take (its slowest rank's); the default only catches a stalled run."
+  type        = number
+  default     = 3600
+}
+
+variable "min_read_gbps" {
+  description = "The least GB/s (decimal) the slowest rank must read back at in each pass; 0 judges nothing."
+  type        = number
+  default     = 0
+}
+
 testbed "local" {
   description = "the machine this runs on"
 }
@@ -49,4 +65,8 @@ checkpoint "checkpoint" {
   preset = var.model
   scale  = var.scale
   passes = var.passes
+  expect = [
+    result.checkpoint.write.slowest_job_s <= var.max_write_s,
+    result.checkpoint.read.lowest_job_bw >= var.min_read_gbps * 1e9,
+  ]
 }

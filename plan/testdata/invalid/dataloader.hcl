@@ -25,3 +25,9 @@ profile "plain" {
   batch_size = 4                               # ERROR: Unsupported argument
   expect     = [result.dataloader.au >= 0.9] # ERROR: Dataloader Figure Of Another Step
 }
+
+dataloader "percent" {
+  preset = "resnet50"
+  scale  = 0.001
+  expect = [result.dataloader.au >= 90] # ERROR: Wrong Unit
+}

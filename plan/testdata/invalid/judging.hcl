@@ -37,7 +37,7 @@ profile "writes" {
     result.wrte.iops > 1,              # ERROR: Unknown Result Field
     result.write.iops > spec.seq.iops, # ERROR: Reference To Undefined Spec Entry
     spec.rand_read_4k.lat_us > 1,      # ERROR: Spec Entry Lacks The Figure
-    result.write.iops > "fast",        # ERROR: Invalid operand
+    result.write.iops > "fast",        # ERROR: Wrong Unit
     result.write.iops,                 # ERROR: Expectation Is Not A Condition
     drive.size > 0,                    # ERROR: Unknown Reference
   ]
