@@ -55,7 +55,7 @@ func checkpointRow(pass string, w, r *CheckpointPhaseRow, u bwUnit) []string {
 
 // checkpointSentences say what a checkpoint measured: "ckpt on nvme: 8
 // ranks wrote 105.0 MB per pass in 0.21 s (the slowest rank, mean of 3
-// passes), 62.1 MB/s for the slowest rank and 498.0 MB/s in all.", the
+// passes; "1 pass" for one), 62.1 MB/s for the slowest rank and 498.0 MB/s in all.", the
 // same of its read-back, and whether a read-back could not drop the
 // page cache.
 func checkpointSentences(c CheckpointRun, u bwUnit) []string {
@@ -69,8 +69,12 @@ func checkpointSentences(c CheckpointRun, u bwUnit) []string {
 		}
 	}
 	note := flagNote(c.Flags)
-	out := []string{fmt.Sprintf("%s on %s: %d ranks wrote %s per pass in %s s (the slowest rank, mean of %d passes), %s for the slowest rank and %s in all%s.",
-		c.Name, c.Drive, c.Ranks, format.Bytes(uint64(c.Bytes)), format.Grouped(c.Write.Seconds, 3), done, u.text(c.Write.LowestBW), u.text(c.Write.AggregateBW), note)}
+	over := "1 pass"
+	if done > 1 {
+		over = fmt.Sprintf("mean of %d passes", done)
+	}
+	out := []string{fmt.Sprintf("%s on %s: %d ranks wrote %s per pass in %s s (the slowest rank, %s), %s for the slowest rank and %s in all%s.",
+		c.Name, c.Drive, c.Ranks, format.Bytes(uint64(c.Bytes)), format.Grouped(c.Write.Seconds, 3), over, u.text(c.Write.LowestBW), u.text(c.Write.AggregateBW), note)}
 	if r := c.Read; r != nil {
 		out = append(out, fmt.Sprintf("%s on %s read it back in %s s, %s for the slowest rank and %s in all%s.",
 			c.Name, c.Drive, format.Grouped(r.Seconds, 3), u.text(r.LowestBW), u.text(r.AggregateBW), note))

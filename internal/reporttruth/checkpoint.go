@@ -16,7 +16,7 @@ import (
 var checkpointKinds = []kind{
 	{
 		name: "checkpoint write", in: "Checkpoints",
-		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): {count:ranks} ranks wrote (?P<bytes>[\d,.]+ [kMGTP]?B) per pass in {num:sec} s \(the slowest rank, mean of {count:passes} passes\), {bw:low} for the slowest rank and {bw:all} in all{flags}\.`),
+		pattern: pattern(`(?P<name>.+?) on (?P<drive>.+?): {count:ranks} ranks wrote (?P<bytes>[\d,.]+ [kMGTP]?B) per pass in {num:sec} s \(the slowest rank, (?P<over>1 pass|mean of [\d,]+ passes)\), {bw:low} for the slowest rank and {bw:all} in all{flags}\.`),
 		check:   checkCheckpointWrite,
 	},
 	{
@@ -87,7 +87,11 @@ func checkCheckpointWrite(sc *scope, g groups) []string {
 	}
 	p := problems(checkCheckpointPhase(sc, g, "write"))
 	p.eq("ranks", g["ranks"], strconv.Itoa(len(recs[0].Result.Files.Jobs)), "the write step's jobs")
-	p.eq("passes", g["passes"], strconv.Itoa(len(recs)), "the completed write steps")
+	over := "1 pass"
+	if len(recs) > 1 {
+		over = "mean of " + strconv.Itoa(len(recs)) + " passes"
+	}
+	p.eq("passes", g["over"], over, "the completed write steps")
 	p.eq("size", g["bytes"], format.Bytes(uint64(recs[0].Result.Files.Bytes)), "the write step's file set")
 	return p
 }

@@ -53,3 +53,47 @@ func TestCacheRefusedSentences(t *testing.T) {
 		t.Errorf("a wrong count of read-backs gave %v, want one falsehood of kind checkpoint cache", found)
 	}
 }
+
+// TestCheckpointPasses: a checkpoint's write sentence says over how many
+// passes its figures are a mean, "1 pass" when one completed, and a
+// sentence that says another count, or a mean of one, is caught.
+func TestCheckpointPasses(t *testing.T) {
+	cases := []struct {
+		name    string
+		onePass bool
+		edit    [2]string
+		want    string
+	}{
+		{"two passes", false, [2]string{}, ""},
+		{"one pass", true, [2]string{}, ""},
+		{"three passes said", false, [2]string{"mean of 2 passes", "mean of 3 passes"}, "passes: says mean of 3 passes, the completed write steps has mean of 2 passes"},
+		{"a mean of one", true, [2]string{"(the slowest rank, 1 pass)", "(the slowest rank, mean of 1 passes)"}, "passes: says mean of 1 passes, the completed write steps has 1 pass"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f, err := results.Open("../../reports/testdata/checkpoint")
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := f.Records()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range recs {
+				if c := rec.Checkpoint; c != nil && tc.onePass {
+					c.Passes = c.Passes[:1]
+					c.Write, c.Read = c.Passes[0].Write, c.Passes[0].Read
+				}
+			}
+			r := report(t, f.Manifest, recs)
+			if !tc.onePass && !strings.Contains(r.Markdown, "(the slowest rank, mean of 2 passes)") ||
+				tc.onePass && !strings.Contains(r.Markdown, "(the slowest rank, 1 pass)") {
+				t.Fatalf("the report does not say its passes as the case expects:\n%s", r.Markdown)
+			}
+			if tc.edit[0] != "" {
+				r.Markdown = strings.Replace(r.Markdown, tc.edit[0], tc.edit[1], 1)
+			}
+			checkFalsehoods(t, r, tc.want)
+		})
+	}
+}
