@@ -38,7 +38,7 @@ func TestResolveRate(t *testing.T) {
 
 func TestAggregateUsesLastRounds(t *testing.T) {
 	r := &runner{records: map[string]*results.Record{}}
-	n := &plan.Node{Aggregate: &plan.Aggregate{Use: "last", Keep: 2}}
+	n := &plan.Node{Aggregate: &workload.Aggregate{Use: "last", Keep: 2}}
 	for i, iops := range []float64{100, 200, 300} {
 		id := string(rune('a' + i))
 		r.records[id] = okRecord(id, iops, uint64(1000*(i+1)))
@@ -65,7 +65,7 @@ func TestAggregateUsesLastRounds(t *testing.T) {
 
 func TestAggregateUsesBestRounds(t *testing.T) {
 	r := &runner{records: map[string]*results.Record{}}
-	n := &plan.Node{Aggregate: &plan.Aggregate{Use: "best", Keep: 2}}
+	n := &plan.Node{Aggregate: &workload.Aggregate{Use: "best", Keep: 2}}
 	for i, iops := range []float64{300, 100, 200} {
 		id := string(rune('a' + i))
 		rec := okRecord(id, iops, 1000)

@@ -45,7 +45,7 @@ func buildManifest(p *plan.Plan, g *plan.Graph, targets map[string]*target, opt 
 	for _, n := range g.Nodes {
 		s := results.StepInfo{
 			ID: n.ID, Kind: string(n.Kind), Name: n.Name, Drive: n.Drive, Source: n.Source, Pass: n.Pass, DependsOn: n.DependsOn,
-			Group: n.Group, Round: n.Round, Rounds: n.Rounds,
+			Group: n.Group, Round: n.Round, Rounds: n.Rounds, Aggregate: n.Aggregate,
 		}
 		if n.Workload != nil {
 			s.RatePct = n.Workload.RatePct

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -60,5 +61,28 @@ func TestWorkloadParams(t *testing.T) {
 				t.Errorf("%s: param %d = %v, want %v", tt.name, i, got[i], tt.want[i])
 			}
 		}
+	}
+}
+
+// TestManifestKeepsAggregateRule: an aggregate step's entry in the
+// manifest carries its rule, which the reports say from; its name says
+// the same words.
+func TestManifestKeepsAggregateRule(t *testing.T) {
+	p, g := load(t, "../plan/testdata/valid/language.hcl", nil)
+	m := buildManifest(p, g, nil, Options{})
+	n := 0
+	for _, s := range m.Steps {
+		if s.Kind != string(plan.KindAggregate) {
+			continue
+		}
+		n++
+		if s.Aggregate == nil || *s.Aggregate != (workload.Aggregate{Use: "last", Keep: 2}) || len(s.DependsOn) != 3 {
+			t.Errorf("%s: aggregate %+v of %d rounds, want the last 2 of 3", s.Name, s.Aggregate, len(s.DependsOn))
+		} else if want := s.Aggregate.Describe(len(s.DependsOn)); !strings.HasSuffix(s.Name, " / "+want) {
+			t.Errorf("%s: the name does not end in %q", s.Name, want)
+		}
+	}
+	if n == 0 {
+		t.Fatal("the plan has no aggregate step")
 	}
 }

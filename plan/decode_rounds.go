@@ -243,7 +243,7 @@ func (l *loader) decodeRepeat(block *hcl.Block) *Repeat {
 	content, diags := l.content(block.Body, repeatBlockSchema)
 	l.diags = append(l.diags, diags...)
 	attrs := content.Attributes
-	r := &Repeat{Rounds: 1, Aggregate: Aggregate{Use: "all"}}
+	r := &Repeat{Rounds: 1, Aggregate: workload.Aggregate{Use: "all"}}
 	l.countAttr(attrs["rounds"], &r.Rounds, maxRounds)
 	r.Aggregate.Keep = r.Rounds
 	if l.stringAttr(attrs["use"], &r.Aggregate.Use) && !l.oneOf(r.Aggregate.Use, aggregateUses, attrSite(attrs["use"]), "Unknown Aggregate") {

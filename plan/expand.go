@@ -260,7 +260,7 @@ func addRepeat(c *chain, pr *Profile, pt []workload.Param) []string {
 	agg := r.Aggregate
 	n := &Node{
 		Kind:      KindAggregate,
-		Name:      group + " / " + describeAggregate(agg, r.Rounds),
+		Name:      group + " / " + agg.Describe(r.Rounds),
 		Drive:     c.d.Name,
 		Source:    pr.Name,
 		Point:     pt,
@@ -272,15 +272,6 @@ func addRepeat(c *chain, pr *Profile, pt []workload.Param) []string {
 	}
 	c.g.addOnDrive(n, c.d)
 	return append(rounds, n.ID)
-}
-
-// describeAggregate says which rounds are averaged: "mean of last 5 of 10
-// rounds".
-func describeAggregate(a Aggregate, rounds int) string {
-	if a.Use == "all" || a.Keep == rounds {
-		return fmt.Sprintf("mean of %d rounds", rounds)
-	}
-	return fmt.Sprintf("mean of %s %d of %d rounds", a.Use, a.Keep, rounds)
 }
 
 // addRateCurve adds the points of one rate curve: the uncontrolled
@@ -445,25 +436,25 @@ func applyParam(w *workload.Workload, p workload.Param) {
 // IDs of its own nodes only, while the report, which covers everything,
 // changes with any node.
 type nodeIdentity struct {
-	Kind        NodeKind           `json:"kind"`
-	Drive       *driveIdentity     `json:"drive,omitempty"`
-	Source      string             `json:"source,omitempty"`
-	Pass        int                `json:"pass,omitempty"`
-	Passes      int                `json:"passes,omitempty"`
-	Point       []workload.Param   `json:"point,omitempty"`
-	Workload    *workload.Workload `json:"workload,omitempty"`
-	Check       *checkIdentity     `json:"check,omitempty"`
-	Formats     []string           `json:"formats,omitempty"`
-	DependsOn   []string           `json:"depends_on,omitempty"`
-	Round       int                `json:"round,omitempty"`
-	Rounds      int                `json:"rounds,omitempty"`
-	Aggregate   *Aggregate         `json:"aggregate,omitempty"`
-	PurgeMethod string             `json:"purge_method,omitempty"`
-	Before      string             `json:"before,omitempty"`
-	Exec        *Exec              `json:"exec,omitempty"`
-	Adaptive    *Adaptive          `json:"adaptive,omitempty"`
-	Accept      *Accept            `json:"accept,omitempty"`
-	Checkpoint  *CheckpointPass    `json:"checkpoint,omitempty"`
+	Kind        NodeKind            `json:"kind"`
+	Drive       *driveIdentity      `json:"drive,omitempty"`
+	Source      string              `json:"source,omitempty"`
+	Pass        int                 `json:"pass,omitempty"`
+	Passes      int                 `json:"passes,omitempty"`
+	Point       []workload.Param    `json:"point,omitempty"`
+	Workload    *workload.Workload  `json:"workload,omitempty"`
+	Check       *checkIdentity      `json:"check,omitempty"`
+	Formats     []string            `json:"formats,omitempty"`
+	DependsOn   []string            `json:"depends_on,omitempty"`
+	Round       int                 `json:"round,omitempty"`
+	Rounds      int                 `json:"rounds,omitempty"`
+	Aggregate   *workload.Aggregate `json:"aggregate,omitempty"`
+	PurgeMethod string              `json:"purge_method,omitempty"`
+	Before      string              `json:"before,omitempty"`
+	Exec        *Exec               `json:"exec,omitempty"`
+	Adaptive    *Adaptive           `json:"adaptive,omitempty"`
+	Accept      *Accept             `json:"accept,omitempty"`
+	Checkpoint  *CheckpointPass     `json:"checkpoint,omitempty"`
 }
 
 // driveIdentity is what identifies the target of a step.

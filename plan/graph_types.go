@@ -50,14 +50,6 @@ type StopCondition struct {
 	LimitNs uint64 `json:"limit_ns"`
 }
 
-// Aggregate says how the rounds of a repeated step are combined: Keep of
-// them, chosen by Use ("last": the final Keep rounds; "best": the Keep
-// rounds of highest bandwidth; "all"), averaged.
-type Aggregate struct {
-	Use  string `json:"use"`
-	Keep int    `json:"keep"`
-}
-
 // Node is one step of the expanded plan.
 type Node struct {
 	// ID is derived from the node's content alone (kind, drive, source,
@@ -88,7 +80,7 @@ type Node struct {
 	Round  int `json:"round,omitempty"`
 	Rounds int `json:"rounds,omitempty"`
 	// Aggregate is set on aggregate nodes, which depend on their rounds.
-	Aggregate *Aggregate `json:"aggregate,omitempty"`
+	Aggregate *workload.Aggregate `json:"aggregate,omitempty"`
 	// SteadyState is set on the rounds of a profile run to steady state:
 	// all of the profile's nodes on a drive share one Group, Round counts
 	// whole sweeps, and once the tracked point's metric is steady the

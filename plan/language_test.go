@@ -295,7 +295,7 @@ func TestAggregateDependsOnItsRounds(t *testing.T) {
 		if n.Kind != KindAggregate {
 			continue
 		}
-		if len(n.DependsOn) != 3 || *n.Aggregate != (Aggregate{Use: "last", Keep: 2}) || n.Workload != nil {
+		if len(n.DependsOn) != 3 || *n.Aggregate != (workload.Aggregate{Use: "last", Keep: 2}) || n.Workload != nil {
 			t.Errorf("%s: %+v", n.Name, *n)
 		}
 		for i, dep := range n.DependsOn {

@@ -352,7 +352,7 @@ func (c *RateCurve) MaxWorkload(w workload.Workload) workload.Workload {
 // Repeat runs each point Rounds times and combines the rounds.
 type Repeat struct {
 	Rounds    int
-	Aggregate Aggregate
+	Aggregate workload.Aggregate
 }
 
 // SteadyState repeats the profile's whole sweep, round after round, until

@@ -38,7 +38,7 @@ func TestGrids(t *testing.T) {
 
 func TestChosenRounds(t *testing.T) {
 	tests := []struct{ aggregate, want string }{
-		{"mean of best 1 of 5 rounds", "best of 5 rounds"},
+		{"best of 5 rounds", "best of 5 rounds"},
 		{"mean of last 3 of 5 rounds", "mean of last 3 of 5 rounds"},
 		{"", "avg of 2 rounds"},
 	}

@@ -590,12 +590,9 @@ func roundNotes(r Row) []string {
 
 // chosenRounds says which rounds a repeated point's figures stand for,
 // in the plan's words: "best of 5 rounds" for the best one round of five,
-// "mean of last 3 of 5 rounds"; "avg of 3 rounds" when the record does
+// "mean of last 3 of 5 rounds"; "avg of 3 rounds" when the manifest does
 // not say.
 func chosenRounds(r Row) string {
-	if strings.HasPrefix(r.Aggregate, "mean of best 1 of ") {
-		return "best of " + strings.TrimPrefix(r.Aggregate, "mean of best 1 of ")
-	}
 	if r.Aggregate != "" {
 		return r.Aggregate
 	}

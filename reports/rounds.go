@@ -2,7 +2,6 @@ package reports
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/results"
@@ -135,8 +134,8 @@ func setRounds(row *Row, p pointSteps, w window, rev *revisions) {
 	}
 	if p.aggregate {
 		row.Averaged = len(used)
-		if _, rule, ok := cutLast(p.shown.info.Name, " / "); ok && strings.HasPrefix(rule, "mean of ") {
-			row.Aggregate = rule
+		if a := p.shown.info.Aggregate; a != nil {
+			row.Aggregate = a.Describe(len(p.shown.info.DependsOn))
 		}
 		return
 	}
@@ -168,11 +167,3 @@ func windowAverage(row *Row, rounds []step, w window) {
 // combined reports whether the row's figures combine several rounds: an
 // aggregate's, or a steady-state window's.
 func (r Row) combined() bool { return r.Averaged > 0 || r.WindowFirst > 0 }
-
-// cutLast splits s around the last sep.
-func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
-	}
-	return s, "", false
-}

@@ -27,7 +27,7 @@ func repeatRun() *results.Manifest {
 				Name: fmt.Sprintf("d / rep / iodepth=%d / round %d/3", qd, r)})
 		}
 		m.Steps = append(m.Steps, results.StepInfo{ID: fmt.Sprintf("q%davg", qd), Kind: "aggregate", Drive: "d", Source: "rep",
-			Point: point, DependsOn: rounds, Name: fmt.Sprintf("d / rep / iodepth=%d / mean of last 2 of 3 rounds", qd)})
+			Point: point, DependsOn: rounds, Aggregate: &workload.Aggregate{Use: "last", Keep: 2}, Name: fmt.Sprintf("d / rep / iodepth=%d / mean of last 2 of 3 rounds", qd)})
 	}
 	return m
 }

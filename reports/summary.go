@@ -426,7 +426,7 @@ type Row struct {
 	// THROTTLED: ...".
 	Thermal string `json:"thermal,omitempty"`
 	// Aggregate says, in the plan's words, which rounds the row of a
-	// repeated point averages: "mean of best 1 of 5 rounds".
+	// repeated point averages: "mean of last 3 of 5 rounds", "best of 5 rounds".
 	Aggregate string `json:"aggregate,omitempty"`
 	// Round is set on the row of a steady-state profile's point: the
 	// round whose figures the row shows, the point's last round that ran.

@@ -61,6 +61,7 @@ func Open(dir string) (*Folder, error) {
 	if err := checkSchema(m.Schema, ManifestSchema); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, ManifestFile), err)
 	}
+	m.earlierAggregates()
 	return &Folder{Dir: dir, Manifest: &m}, nil
 }
 

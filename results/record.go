@@ -466,6 +466,9 @@ type StepInfo struct {
 	Round   int     `json:"round,omitempty"`
 	Rounds  int     `json:"rounds,omitempty"`
 	RatePct float64 `json:"rate_pct,omitempty"`
+	// Aggregate is set on an aggregate step: which of its rounds it
+	// combines, so the reports say it from data, not from its name.
+	Aggregate *workload.Aggregate `json:"aggregate,omitempty"`
 	// Phase is set on a checkpoint's pass steps: "write" or "read"; the
 	// checkpoint's summary step tells them apart, and the reports show
 	// them there rather than as points of a profile.
