@@ -30,6 +30,7 @@ const (
 	chartGrid          = "grid"
 	chartLadder        = "latency_ladder"
 	chartReplayLag     = "replay_lag"
+	chartReplayTrace   = "replay_trace_time"
 	chartCheckpoint    = "checkpoint"
 )
 
@@ -149,6 +150,9 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 	if slices.ContainsFunc(long, func(e entry) bool { return e.table.Series[len(e.table.Series)-1].BytesWritten > 0 }) {
 		lat := seriesLatency(long).Title
 		add(chartSeriesWritten, "", sec.Profile+": IOPS and "+lat+" against data written", func() *plot.Chart { return seriesChart(sec.Profile, long, true) })
+	}
+	if slices.ContainsFunc(entries, func(e entry) bool { rp := replayOfEntry(e); return rp != nil && len(rp.TraceSeries) >= 2 }) {
+		add(chartReplayTrace, "", traceTimeTitle(sec.Profile), func() *plot.Chart { return replayTraceChart(sec.Profile, entries) })
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(lagSeries(e)) >= 2 }) {
 		add(chartReplayLag, "", sec.Profile+": issue lag over the schedule", func() *plot.Chart { return replayLagChart(sec.Profile, entries) })

@@ -86,6 +86,11 @@ var goldenCases = []struct {
 	// was dropped, and a zipf-skewed read of 64 small files in 4 folders
 	// whose setup was measured and whose files it removed, on tmpfs.
 	{"checkpoint", func(t testing.TB) *Summary { return mustLoad(t, "checkpoint") }},
+	// examples/vdi-replay at ten times the traces' speed: the boot and
+	// login traces' fidelity, lag and statistics, their run over 0.6 s of
+	// run time and their IOPS, latency and lag over the traces' 6 s and
+	// 3 s of trace time.
+	{"replay", func(t testing.TB) *Summary { return mustLoad(t, "replay") }},
 }
 
 // TestGolden renders each case in every format and compares every file

@@ -1,12 +1,14 @@
 package reports
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/judging"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/workload"
-	"math"
 )
 
 // Replay is what a row's trace replay did beside its I/O figures: the
@@ -52,6 +54,12 @@ type Replay struct {
 	Stat *TraceStat `json:"trace_stat,omitempty"`
 	// LagSeries is the lag over the schedule, a sample an interval.
 	LagSeries []metrics.LagSample `json:"lag_series"`
+	// TraceSeries is the replay over the trace's own time, a bin each
+	// TraceBinNs of trace time (metrics.TraceBin); Loops is how many
+	// times the window was replayed, one after the other on that axis.
+	TraceBinNs  int64              `json:"trace_bin_ns"`
+	TraceSeries []metrics.TraceBin `json:"trace_series"`
+	Loops       int                `json:"loops"`
 }
 
 // TraceStat is a trace's own rate, read and sequential shares and queue
@@ -77,9 +85,13 @@ func replayOf(w *workload.Workload, res *metrics.Result) *Replay {
 		TraceReads: st.TraceReads, TraceWrites: st.TraceWrites, WritesSkipped: st.WritesSkipped, WritesRead: st.WritesRead,
 		Flushes: st.Flushes, Discards: st.Discards, TraceNs: st.TraceNs, ScheduleNs: st.ScheduleNs, SlotWaits: st.SlotWaits,
 		LagMaxNs: st.Lag.Max, Faithful: st.IssuedIOs == st.TraceIOs && st.IssuedBytes == st.TraceBytes, KeptUp: st.KeptUp(),
-		ReadPct: readShare(res), Stat: traceStat(st.Trace), LagSeries: st.LagSeries}
+		ReadPct: readShare(res), Stat: traceStat(st.Trace), LagSeries: st.LagSeries,
+		TraceBinNs: st.TraceBinNs, TraceSeries: st.TraceSeries, Loops: w.Replay.LoopCount()}
 	if r.LagSeries == nil {
 		r.LagSeries = []metrics.LagSample{}
+	}
+	if r.TraceSeries == nil {
+		r.TraceSeries = []metrics.TraceBin{}
 	}
 	for _, p := range st.Lag.Percentiles {
 		switch p.P {
@@ -203,10 +215,8 @@ func replaySentence(rp *Replay) string {
 // lagSeries is the lag series of an entry's replay; nil for a profile
 // that replays nothing.
 func lagSeries(e entry) []metrics.LagSample {
-	for _, r := range e.table.Rows {
-		if r.Replay != nil {
-			return r.Replay.LagSeries
-		}
+	if rp := replayOfEntry(e); rp != nil {
+		return rp.LagSeries
 	}
 	return nil
 }
@@ -237,5 +247,80 @@ func replayLagChart(profile string, entries []entry) *plot.Chart {
 	}
 	c.X = plot.LinearAxis("Schedule (s)", xs, true, format.Trim)
 	c.Y = plot.LogAxis("Lag", lags, format.ShortLatency)
+	return c
+}
+
+// replayOfEntry is the replay of an entry's profile; nil for a profile
+// that replays nothing.
+func replayOfEntry(e entry) *Replay {
+	for _, r := range e.table.Rows {
+		if r.Replay != nil {
+			return r.Replay
+		}
+	}
+	return nil
+}
+
+// traceTimeTitle is the title of a profile's chart over trace time.
+func traceTimeTitle(profile string) string {
+	return profile + ": IOPS, p99 latency and lag over trace time"
+}
+
+// maxLoopMarks is the most loops whose starts the trace-time chart
+// marks; more would hide the lines (the series CSV has each bin's loop).
+const maxLoopMarks = 8
+
+// replayTraceChart draws each replay's reads and writes over the trace's
+// own time, whatever its speed: IOPS per second of trace time on the
+// left, the p99 latency and p99 issue lag of each bin on a log scale on
+// the right, and where each loop after the first begins. A bin without
+// I/Os is a 0 of IOPS and no latency.
+func replayTraceChart(profile string, entries []entry) *plot.Chart {
+	c := &plot.Chart{Title: traceTimeTitle(profile), Y2Room: true}
+	var end float64
+	for _, e := range entries {
+		if rp := replayOfEntry(e); rp != nil && len(rp.TraceSeries) > 0 {
+			end = max(end, rp.TraceSeries[len(rp.TraceSeries)-1].T)
+		}
+	}
+	factor, unit := timeUnit(end)
+	var xs, iops, lats []float64
+	for i, e := range entries {
+		rp := replayOfEntry(e)
+		if rp == nil || rp.TraceBinNs <= 0 {
+			continue
+		}
+		width := float64(rp.TraceBinNs) / 1e9
+		iopsLine := plot.Line{Name: e.label + " IOPS", Color: plot.SeriesColor(i)}
+		latLine := plot.Line{Name: e.label + " p99", Color: plot.SeriesColor(i), Dashed: true, OnY2: true}
+		lagLine := plot.Line{Name: e.label + " lag p99", Color: plot.SeriesColor(i + len(entries)), Dashed: true, OnY2: true}
+		loop := 1
+		for _, b := range rp.TraceSeries {
+			x, v := b.T/factor, float64(b.Reads+b.Writes)/width
+			xs, iops = append(xs, x), append(iops, v)
+			iopsLine.Points = append(iopsLine.Points, plot.Point{X: x, Y: v})
+			if b.Loop > loop && rp.Loops <= maxLoopMarks {
+				c.Marks = append(c.Marks, plot.Mark{At: plot.Point{X: x, Y: v}, Label: "loop " + strconv.Itoa(b.Loop), Color: plot.SeriesColor(i)})
+			}
+			loop = b.Loop
+			// a latency of 0 has no place on a log scale
+			for _, p := range []struct {
+				line *plot.Line
+				ns   float64
+			}{{&latLine, float64(b.P99Ns)}, {&lagLine, float64(b.LagP99Ns)}} {
+				if p.ns > 0 {
+					lats = append(lats, p.ns)
+					p.line.Points = append(p.line.Points, plot.Point{X: x, Y: p.ns})
+				}
+			}
+		}
+		c.Lines = append(c.Lines, iopsLine, latLine)
+		if len(lagLine.Points) > 0 {
+			c.Lines = append(c.Lines, lagLine)
+		}
+	}
+	c.X = plot.LinearAxis("Trace time ("+unit+")", xs, true, format.Trim)
+	c.Y = plot.LinearAxis("IOPS (per second of trace time)", iops, true, format.ShortCount)
+	c.Y2 = plot.LogAxis("Latency, lag", lats, format.ShortLatency)
 	return c
 }
