@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,5 +83,34 @@ func checkReadSet(t *testing.T, rec *results.Record) {
 	}
 	if os.Geteuid() == 0 && (rec.Result.CacheDrop == nil || rec.Result.CacheDrop.Method != metrics.CacheDropped) {
 		t.Errorf("read_set ran as root and did not drop the page cache: %+v", rec.Result.CacheDrop)
+	}
+}
+
+// TestDirectoryDriveFolderItMade: a directory drive's folder that the run
+// created goes when the run completes, as its file sets do; one that
+// holds a file the run did not make stays with it.
+func TestDirectoryDriveFolderItMade(t *testing.T) {
+	for _, other := range []bool{false, true} {
+		t.Run(fmt.Sprintf("other file %v", other), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "made")
+			p, g := load(t, "testdata/fileset.hcl", map[string]string{"dir": dir})
+			opt := Options{Dir: filepath.Join(t.TempDir(), "out")}
+			if other {
+				// A file put in the folder while the run uses it.
+				opt.Observe = func(e Event) {
+					if e.Kind == StepFinished {
+						os.WriteFile(filepath.Join(dir, "theirs.txt"), []byte("not drivebench's"), 0o644)
+					}
+				}
+			}
+			out, err := Run(context.Background(), p, g, opt)
+			if err != nil || out.Failed != 0 {
+				t.Fatalf("%v, %d failed", err, out.Failed)
+			}
+			_, err = os.Stat(dir)
+			if gone := errors.Is(err, os.ErrNotExist); gone == other {
+				t.Errorf("the folder the run made: gone %v (%v), want gone %v", gone, err, !other)
+			}
+		})
 	}
 }

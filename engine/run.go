@@ -221,7 +221,8 @@ func (r *runner) resolveDrives() error {
 }
 
 // removeScratch removes the files and folders the run created for
-// scratch and directory drives.
+// scratch and directory drives: a directory drive's folder only when the
+// run created it and nothing else is left in it.
 func (r *runner) removeScratch() {
 	for name := range r.targets {
 		r.removeScratchOf(name)
@@ -238,6 +239,11 @@ func (r *runner) removeScratchOf(name string) {
 	}
 	if t.removeWorkDir {
 		os.RemoveAll(t.workDir)
+	}
+	if t.madeDir {
+		// The folder of a directory drive that the run created, once
+		// empty: what anyone else put in it keeps it.
+		os.Remove(t.workDir)
 	}
 }
 
