@@ -19,7 +19,11 @@
 # same files with rw = read and invalidate = 1. Seconds per pass: the
 # slowest rank's (drivebench: from the phase's start to the rank's last
 # I/O, flush and close; fio: its longest job's runtime); MB/s: every
-# rank's bytes over those seconds. How the shapes differ: drivebench
+# rank's bytes over those seconds. Start spread: how far apart the ranks
+# began, in ms (drivebench: its ranks' recorded starts, start_s, each
+# rank's first operation, the create or open of its file; fio: each
+# job's first I/O, from its latency log in Unix ms, the completion
+# less the latency, after its create). How the shapes differ: drivebench
 # drops the whole page cache before the read-back (as root; else it
 # evicts the checkpoint's files, as fio's invalidate does), and its write
 # phase is one step whose ranks start together, where fio's jobs start as
@@ -111,6 +115,7 @@ checkpoint_fio() {
   local dir=$1 ranks=$2 per=$3 bs=$4 phase=$5
   printf '%s\n' --name=ckpt --directory="$dir" --filename_format='ckpt.$jobnum' --numjobs="$ranks" --filesize="$per" \
     --size="$per" --bs="$bs" --ioengine=psync --direct=0 --output-format=json
+  printf '%s\n' --write_lat_log="$DIR/ckpt" --log_unix_epoch=1
   if [ "$phase" = write ]; then
     printf '%s\n' --rw=write --create_on_open=1 --fsync_on_close=1
   else
@@ -125,9 +130,11 @@ run_checkpoint_drivebench() {
   local shape=$1 round=$2 plan=$3 out=$DIR/db-out
   rm -rf "$out"
   "$DIR/drivebench" run -out "$out" "$plan" >/dev/null 2>&1 || [ $? = 1 ]
-  jq -r --arg s "$shape" --arg r "$round" 'select(.checkpoint != null) | .checkpoint.passes[0] as $p |
-    ([$s + " write", "drivebench", $r, $p.write.seconds, ($p.write.aggregate_bw_bytes / 1e6)] | @tsv),
-    ([$s + " read-back", "drivebench", $r, $p.read.seconds, ($p.read.aggregate_bw_bytes / 1e6)] | @tsv)' "$out"/steps/*.json >>"$RES"
+  local spread
+  spread=$(jq -s -c 'map(select(.result.files.jobs != null) | {(.name | split(" ") | last): ([.result.files.jobs[].start_s] | (max - min) * 1000)}) | add' "$out"/steps/*.json)
+  jq -r --arg s "$shape" --arg r "$round" --argjson sp "$spread" 'select(.checkpoint != null) | .checkpoint.passes[0] as $p |
+    ([$s + " write", "drivebench", $r, $p.write.seconds, ($p.write.aggregate_bw_bytes / 1e6), $sp.write] | @tsv),
+    ([$s + " read-back", "drivebench", $r, $p.read.seconds, ($p.read.aggregate_bw_bytes / 1e6), $sp.read] | @tsv)' "$out"/steps/*.json >>"$RES"
 }
 
 # quiesce writes back what is dirty and, as root, empties the page cache.
@@ -215,18 +222,25 @@ run_drivebench() {
   rm -rf "$out"
   "$DIR/drivebench" run -out "$out" "$plan" >/dev/null 2>&1 || [ $? = 1 ]
   jq -r --arg s "$shape" --arg r "$round" 'select(.result.dataloader != null) |
-    [$s, "drivebench", $r, (.result.runtime_ns / 1e9 / .result.dataloader.epochs), (.result.read.bw_bytes / 1e6)] | @tsv' \
+    [$s, "drivebench", $r, (.result.runtime_ns / 1e9 / .result.dataloader.epochs), (.result.read.bw_bytes / 1e6), "-"] | @tsv' \
     "$out"/steps/*.json >>"$RES"
 }
 
 # run_fio runs fio with the options in $3.. and adds its longest job's
-# seconds and the jobs' bytes over them to RES.
+# seconds and the jobs' bytes over them to RES, and, from the latency
+# logs of a checkpoint's jobs, how far apart their first I/Os began.
 run_fio() {
-  local shape=$1 round=$2
+  local shape=$1 round=$2 spread=-
   shift 2
+  rm -f "$DIR"/ckpt_*.log
   fio "$@" --output="$DIR/fio.json" >/dev/null
-  jq -r --arg s "$shape" --arg r "$round" '[.jobs[] | {t: ((.read.runtime + .write.runtime) / 1000), b: (.read.io_bytes + .write.io_bytes)}] |
-    (map(.t) | max) as $t | [$s, "fio", $r, $t, ((map(.b) | add) / $t / 1e6)] | @tsv' "$DIR/fio.json" >>"$RES"
+  if compgen -G "$DIR/ckpt_lat.*.log" >/dev/null; then
+    spread=$(for f in "$DIR"/ckpt_lat.*.log; do head -1 "$f" | awk -F', *' '{printf "%.3f\n", $1 - $2 / 1e6}'; done |
+      sort -n | awk 'NR == 1 {lo = $1} {hi = $1} END {print hi - lo}')
+    rm -f "$DIR"/ckpt_*.log
+  fi
+  jq -r --arg s "$shape" --arg r "$round" --arg sp "$spread" '[.jobs[] | {t: ((.read.runtime + .write.runtime) / 1000), b: (.read.io_bytes + .write.io_bytes)}] |
+    (map(.t) | max) as $t | [$s, "fio", $r, $t, ((map(.b) | add) / $t / 1e6), $sp] | @tsv' "$DIR/fio.json" >>"$RES"
 }
 
 # loader_round runs one dataloader shape with both tools, in the round's
@@ -269,24 +283,26 @@ done
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
-printf '%-24s %5s %12s %12s\n' shape round "s per pass" "MB/s"
-sort -t$'\t' -k1,1 -k3,3n -s "$RES" | awk -F'\t' '{printf "%-24s %5s %12.3f %12.1f  %s\n", $1, $3, $4, $5, $2}'
+printf '%-24s %5s %12s %12s %10s\n' shape round "s per pass" "MB/s" "spread ms"
+sort -t$'\t' -k1,1 -k3,3n -s "$RES" | awk -F'\t' '{printf "%-24s %5s %12.3f %12.1f %10s  %s\n", $1, $3, $4, $5, ($6 == "-" ? "-" : sprintf("%.1f", $6)), $2}'
 echo
-printf '%-24s %10s %10s %8s %10s %10s %8s\n' shape "fio s" "db s" ratio "fio MB/s" "db MB/s" ratio
+printf '%-24s %10s %10s %8s %10s %10s %8s %10s %10s\n' shape "fio s" "db s" ratio "fio MB/s" "db MB/s" ratio "fio ms" "db ms"
 python3 - "$RES" <<'PY'
 import collections, statistics, sys
 runs = collections.defaultdict(lambda: collections.defaultdict(list))
 order = []
 for line in open(sys.argv[1]):
-    shape, tool, _, secs, mbps = line.rstrip("\n").split("\t")
+    shape, tool, _, secs, mbps, spread = line.rstrip("\n").split("\t")
     if shape not in order:
         order.append(shape)
-    runs[shape][tool].append((float(secs), float(mbps)))
+    runs[shape][tool].append((float(secs), float(mbps), None if spread == "-" else float(spread)))
 for shape in order:
     f, d = runs[shape]["fio"], runs[shape]["drivebench"]
     if not f or not d:
         continue
-    fs, ds = statistics.median(s for s, _ in f), statistics.median(s for s, _ in d)
-    fb, db = statistics.median(b for _, b in f), statistics.median(b for _, b in d)
-    print(f"{shape:24s} {fs:10.3f} {ds:10.3f} {ds/fs:8.2f} {fb:10.1f} {db:10.1f} {db/fb:8.2f}")
+    fs, ds = statistics.median(r[0] for r in f), statistics.median(r[0] for r in d)
+    fb, db = statistics.median(r[1] for r in f), statistics.median(r[1] for r in d)
+    spreads = [[r[2] for r in runs if r[2] is not None] for runs in (f, d)]
+    shown = "".join(f" {statistics.median(s):10.1f}" if s else f" {'-':>10s}" for s in spreads)
+    print(f"{shape:24s} {fs:10.3f} {ds:10.3f} {ds/fs:8.2f} {fb:10.1f} {db:10.1f} {db/fb:8.2f}{shown}")
 PY

@@ -52,12 +52,14 @@ type MetaOp struct {
 	Hist  *Histogram     `json:"histogram,omitempty"`
 }
 
-// JobSpan is one job's share of a file-set step: the bytes it moved and
+// JobSpan is one job's share of a file-set step: the bytes it moved,
 // the seconds from the start of the measured phase until its last I/O,
-// flush and close completed.
+// flush and close completed, and until it issued its first operation
+// (StartS: how long after the common start the job began).
 type JobSpan struct {
 	Bytes   uint64  `json:"bytes"`
 	Seconds float64 `json:"seconds"`
+	StartS  float64 `json:"start_s"`
 }
 
 // Op returns the step's figures of one metadata operation, nil when it

@@ -26,6 +26,12 @@
 // that refuses io_uring gives an error that says so and suggests psync
 // when io_uring was asked for, and psync when it was the default.
 //
+// The jobs start together (gate.go): each job's goroutine is started and
+// held at a gate until all are there, and only then do the run's clock
+// and its measured phase start, as a checkpoint's ranks start behind a
+// barrier; a job started late on a busy machine no longer begins its
+// I/O after the others have, nor counts its wait in its seconds.
+//
 // Both spare the Go scheduler where they safely can, because on a
 // virtual machine every thread hand-off costs microseconds. A goroutine
 // that may block in the kernel, a psync slot or a ring's goroutine, does

@@ -112,6 +112,9 @@ type run struct {
 	base int64
 	// virtual, when set, is the clock instead of nanotime (tests).
 	virtual *virtualClock
+	// arriving, when set, is called by each job before it reaches the
+	// start gate (tests hold jobs back with it).
+	arriving func(*job)
 	// replay is set when the run replays a trace.
 	replay *replayState
 	// files is the file set of a file-set run; nil for a run on one
@@ -313,21 +316,33 @@ func (r *run) newSlot(j *job, index int, seed uint64, buf *int) *slot {
 	return s
 }
 
-// launch starts the run's clock and every job on the I/O method; the
-// returned channel closes when all have stopped.
-func (r *run) launch() <-chan struct{} {
+// launch starts every job on the I/O method, holds them at a gate
+// until all are there, then starts the run's clock, calls begin (the
+// measured phase's start, nil while a ramp runs first) and lets them go
+// together; the returned channel closes when all have stopped.
+func (r *run) launch(begin func()) <-chan struct{} {
 	granted, release := reserveProcs(r.method.waiters(r))
 	r.method.grant(r, granted)
-	r.base = nanotime()
+	g := newGate(len(r.jobs))
 	var wg sync.WaitGroup
-	for _, j := range r.jobs {
+	for i, j := range r.jobs {
 		wg.Go(func() {
+			if r.arriving != nil {
+				r.arriving(j)
+			}
+			g.wait(i < granted)
 			r.method.runJob(r, j)
 			if r.files != nil {
 				r.finishJob(j)
 			}
 		})
 	}
+	g.release(func() {
+		r.base = nanotime()
+		if begin != nil {
+			begin()
+		}
+	})
 	done := make(chan struct{})
 	go func() {
 		wg.Wait()

@@ -64,9 +64,11 @@ type jobFiles struct {
 	next    atomic.Int64
 	// zipf is the cumulative share of each file, for zipf selection.
 	zipf []float64
-	// moved counts the bytes the job transferred; end is when its last
-	// I/O, flush and close completed (Unix ns).
+	// moved counts the bytes the job transferred; begin is when it
+	// issued its first operation (an open or create) and end when its
+	// last I/O, flush and close completed (Unix ns).
 	moved atomic.Int64
+	begin atomic.Int64
 	end   atomic.Int64
 }
 
@@ -232,6 +234,9 @@ func (r *run) acquire(j *job, req *ioRequest) (int, error) {
 	local := req.file - jf.first
 	jf.mu.Lock()
 	defer jf.mu.Unlock()
+	if jf.begin.Load() == 0 {
+		jf.begin.Store(time.Now().UnixNano())
+	}
 	jf.tick++
 	jf.used[local] = jf.tick
 	if fd := jf.fds[local]; fd >= 0 {
@@ -492,6 +497,9 @@ func (fs *fileSet) stats(started time.Time) *metrics.FileSetStats {
 		span := metrics.JobSpan{Bytes: uint64(jf.moved.Load())}
 		if end := jf.end.Load(); end > 0 && !started.IsZero() {
 			span.Seconds = max(0, time.Unix(0, end).Sub(started).Seconds())
+		}
+		if begin := jf.begin.Load(); begin > 0 && !started.IsZero() {
+			span.StartS = max(0, time.Unix(0, begin).Sub(started).Seconds())
 		}
 		out.Jobs = append(out.Jobs, span)
 	}

@@ -34,15 +34,14 @@ func (r *run) supervise(ctx context.Context, w workload.Workload, live func(metr
 	defer holdGC()()
 	cpuStart := cpuTime()
 	var rampEnd <-chan time.Time
+	begin := s.beginMeasuring
 	if w.Runtime > 0 && w.Ramp > 0 {
 		ramp := time.NewTimer(w.Ramp)
 		defer ramp.Stop()
-		rampEnd = ramp.C
-	} else {
-		s.beginMeasuring()
+		rampEnd, begin = ramp.C, nil
 	}
 	defer s.stopClocks()
-	done := r.launch()
+	done := r.launch(begin)
 	cancelled := ctx.Done()
 	for {
 		select {

@@ -292,7 +292,15 @@ func (psync) grant(r *run, n int) {
 	}
 }
 
+// runJob runs each slot of j on a goroutine of its own; the one slot of a
+// job at iodepth 1 runs on the job's, which leaves the start gate
+// holding its P (gate.go), where a new goroutine could be taken by
+// another P's thread and wait for it to run.
 func (psync) runJob(r *run, j *job) {
+	if len(j.slots) == 1 {
+		r.runSlot(j.slots[0])
+		return
+	}
 	var wg sync.WaitGroup
 	for _, s := range j.slots {
 		wg.Go(func() { r.runSlot(s) })
