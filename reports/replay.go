@@ -319,7 +319,9 @@ func replayTraceChart(profile string, entries []entry) *plot.Chart {
 			c.Lines = append(c.Lines, lagLine)
 		}
 	}
-	c.X = plot.LinearAxis("Trace time ("+unit+")", xs, true, format.Trim)
+	// from the window's start: a replay that skips 30 minutes into a trace
+	// is not drawn in the last sliver of an axis from 0
+	c.X = plot.LinearAxis("Trace time ("+unit+")", xs, false, format.Trim)
 	c.Y = plot.LinearAxis("IOPS (per second of trace time)", iops, true, format.ShortCount)
 	c.Y2 = plot.LogAxis("Latency, lag", lats, format.ShortLatency)
 	return c

@@ -1,9 +1,13 @@
 package reports
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/plot"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -35,5 +39,47 @@ func TestReplayFidelity(t *testing.T) {
 	}
 	if replayOf(&workload.Workload{}, &metrics.Result{}) != nil {
 		t.Error("a step that replayed nothing has replay figures")
+	}
+}
+
+// TestReplayTraceChart: a replay that skipped 30 s into its trace and
+// ran its window three times at speed 0 is drawn over the trace's own
+// time from 30 s on, IOPS per second of trace time, the starts of loops
+// 2 and 3 circled, and no lag line (speed 0 has no schedule).
+func TestReplayTraceChart(t *testing.T) {
+	var bins []metrics.TraceBin
+	for i := range 30 {
+		b := metrics.TraceBin{T: 30 + 0.5*float64(i), Loop: 1 + i/10, Due: int64(i % 4), Reads: int64(i % 4), P99Ns: 200_000}
+		if b.Reads == 0 {
+			b.P99Ns = 0
+		}
+		bins = append(bins, b)
+	}
+	rp := &Replay{TraceBinNs: 500_000_000, TraceSeries: bins, Loops: 3}
+	e := entry{label: "vdi", table: &ProfileResult{Rows: []Row{{Replay: rp}}}}
+	c := replayTraceChart("login", []entry{e})
+	if c.Title != "login: IOPS, p99 latency and lag over trace time" {
+		t.Errorf("title %q", c.Title)
+	}
+	var names []string
+	for _, l := range c.Lines {
+		names = append(names, l.Name)
+	}
+	if !slices.Equal(names, []string{"vdi IOPS", "vdi p99"}) {
+		t.Errorf("lines %q, want IOPS and p99 without lag at speed 0", names)
+	}
+	if p := c.Lines[0].Points; len(p) != 30 || p[0].X != 30 || p[3] != (plot.Point{X: 31.5, Y: 6}) {
+		t.Errorf("IOPS points %v: want 30 from 30 s of trace time, 3 I/Os in half a second of it at 31.5 s drawn as 6 IOPS", p)
+	}
+	var marks []string
+	for _, m := range c.Marks {
+		marks = append(marks, format.Trim(m.At.X)+" s: "+m.Label)
+	}
+	if !slices.Equal(marks, []string{"35 s: loop 2", "40 s: loop 3"}) {
+		t.Errorf("marks %q", marks)
+	}
+	xTick := func(v string) string { return `text-anchor="middle" fill="#444">` + v + "</text>" }
+	if svg := string(c.SVG()); !strings.Contains(svg, ">Trace time (s)</text>") || !strings.Contains(svg, xTick("30")) || strings.Contains(svg, xTick("0")) {
+		t.Errorf("the x axis is not trace time from 30 s:\n%s", svg)
 	}
 }
