@@ -7,34 +7,48 @@ import (
 )
 
 // The figures of a step on a file set (step_files), of a dataloader
-// (step_dataloader) and of a trace replay (step_replay) that the figure
-// registry has rows for, read by those rows and named as the catalog
-// names figures; and the latency figures of step_latency (figure.Column)
-// that each metadata operation's row of step_file_ops holds.
+// (step_dataloader) and of a trace replay (step_replay): the figure
+// registry's rows of each kind's place that have a column there
+// (figure.KindColumn), read by those rows and named by them; and the
+// latency figures of step_latency (figure.Column) that each metadata
+// operation's row of step_file_ops holds.
 var (
-	fileSetColumns    = stepFigures(figure.Files, func(f *figure.Figure) bool { return f.Latency == "" })
-	dataloaderColumns = stepFigures(figure.Dataloader, func(*figure.Figure) bool { return true })
-	replayColumns     = stepFigures(figure.Replay, func(*figure.Figure) bool { return true })
-	fileOpColumns     = stepFigures(figure.Column, func(f *figure.Figure) bool { return f.Latency != "" })
+	fileSetColumns    = kindFigures(figure.Files)
+	dataloaderColumns = kindFigures(figure.Dataloader)
+	replayColumns     = kindFigures(figure.Replay)
+	fileOpColumns     = opFigures()
 )
 
-// stepFigures are the figures of place p that keep says a table has a
-// column for, in the registry's order.
-func stepFigures(p figure.Place, keep func(*figure.Figure) bool) []*figure.Figure {
+// kindFigures are the figures of place p (a kind of step's) that its
+// table has a column for, in the registry's order.
+func kindFigures(p figure.Place) []*figure.Figure {
 	var out []*figure.Figure
 	for _, f := range figure.In(p) {
-		if keep(f) {
+		if f.In&figure.KindColumn != 0 {
 			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// columnNames are the catalog's names of figures' columns.
-func columnNames(figs []*figure.Figure) []string {
+// opFigures are the latency figures of step_latency, which a metadata
+// operation's row of step_file_ops holds too.
+func opFigures() []*figure.Figure {
+	var out []*figure.Figure
+	for _, f := range figure.In(figure.Column) {
+		if f.Latency != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// columnNames are the names of figures' columns in place p, figure.Column
+// or figure.KindColumn.
+func columnNames(p figure.Place, figs []*figure.Figure) []string {
 	out := make([]string, len(figs))
 	for i, f := range figs {
-		out[i] = f.Key(figure.Column)
+		out[i] = f.Key(p)
 	}
 	return out
 }
@@ -49,16 +63,16 @@ type fileRows struct {
 func newFileRows() *fileRows {
 	return &fileRows{
 		sets: newBatch("step_files", append([]string{"run_id", "step_id", "files", "dirs", "bytes",
-			"setup_created", "setup_reused", "setup_seconds", "setup_measured"}, columnNames(fileSetColumns)...)...),
-		ops:         newBatch("step_file_ops", append(append([]string{"run_id", "step_id", "op", "count"}, columnNames(fileOpColumns)...), "histogram")...),
+			"setup_created", "setup_reused", "setup_seconds", "setup_measured"}, columnNames(figure.KindColumn, fileSetColumns)...)...),
+		ops:         newBatch("step_file_ops", append(append([]string{"run_id", "step_id", "op", "count"}, columnNames(figure.Column, fileOpColumns)...), "histogram")...),
 		jobs:        newBatch("step_file_jobs", "run_id", "step_id", "job", "bytes", "seconds", "bw_bytes"),
 		checkpoints: newBatch("checkpoints", "run_id", "step_id", "ranks", "bytes", "file_per_rank"),
 		phases: newBatch("checkpoint_phases", "run_id", "step_id", "pass", "phase", "phase_step_id", "seconds",
 			"lowest_rank_bw_bytes", "aggregate_bw_bytes", "cache_drop"),
 		loaders: newBatch("step_dataloader", append(append([]string{"run_id", "step_id", "samples", "batches", "epochs", "compute_ns"},
-			columnNames(dataloaderColumns)...), "batch_wait_histogram")...),
+			columnNames(figure.KindColumn, dataloaderColumns)...), "batch_wait_histogram")...),
 		replays: newBatch("step_replay", append(append([]string{"run_id", "step_id", "trace_ios", "trace_bytes", "issued_ios", "issued_bytes",
-			"trace_ns", "schedule_ns", "speed", "iodepth", "slot_waits"}, columnNames(replayColumns)...), "lag_histogram")...),
+			"trace_ns", "schedule_ns", "speed", "iodepth", "slot_waits"}, columnNames(figure.KindColumn, replayColumns)...), "lag_histogram")...),
 	}
 }
 

@@ -197,12 +197,12 @@ var Figures = []Figure{
 		Read: func(d *metrics.DirStats) float64 { return float64(serviceQuantile(d, 99)) },
 	},
 	{
-		Name: "au", Title: "accelerator utilisation", Unit: Share, Better: Higher, Merge: Totals, In: Dataloader,
+		Name: "au", Title: "accelerator utilisation", Unit: Share, Better: Higher, Merge: Totals, In: Dataloader | KindColumn,
 		Doc:            "A dataloader's accelerator utilisation: its compute time over the run's length, 0 to 1.",
 		ReadDataloader: func(d *metrics.Dataloader) float64 { return d.AU },
 	},
 	{
-		Name: "samples_per_s", Title: "samples per second", Unit: SamplesPerSec, Better: Higher, Merge: Add, In: Dataloader,
+		Name: "samples_per_s", Title: "samples per second", Unit: SamplesPerSec, Better: Higher, Merge: Add, In: Dataloader | KindColumn,
 		Doc:            "Samples a dataloader's accelerator consumed per second of the run.",
 		ReadDataloader: func(d *metrics.Dataloader) float64 { return d.SamplesPerSec },
 	},
@@ -223,17 +223,17 @@ var Figures = []Figure{
 	lag("lag_max", "maximum lag", 0, "The latest a replay issued an I/O behind its scheduled time.",
 		func(r *metrics.ReplayStats) float64 { return float64(r.Lag.Max) }),
 	{
-		Name: "slowest_job_s", Title: "slowest job's seconds", Unit: Seconds, Better: Lower, Merge: Totals, In: Files | Checkpoint,
+		Name: "slowest_job_s", Title: "slowest job's seconds", Unit: Seconds, Better: Lower, Merge: Totals, In: Files | Checkpoint | KindColumn,
 		Doc:       "A file-set step's slowest job: seconds from the start of the measured phase to its last transfer, flush and close (a checkpoint pass's time, its slowest rank's).",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.Slowest() },
 	},
 	{
-		Name: "lowest_job_bw", Title: "slowest job's bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint,
+		Name: "lowest_job_bw", Title: "slowest job's bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint | KindColumn,
 		Doc:       "The lowest bandwidth of a file-set step's jobs, each job's bytes over its seconds (a checkpoint's slowest rank).",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.LowestBW() },
 	},
 	{
-		Name: "aggregate_bw", Title: "aggregate bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint,
+		Name: "aggregate_bw", Title: "aggregate bandwidth", Unit: BytesPerSec, Better: Higher, Merge: Totals, In: Files | Checkpoint | KindColumn,
 		Doc:       "A file-set step's bytes, every job's, over its slowest job's seconds.",
 		ReadFiles: func(f *metrics.FileSetStats) float64 { return f.AggregateBW() },
 	},
@@ -243,7 +243,7 @@ var Figures = []Figure{
 // lag is the row of a trace replay's issue-lag statistic.
 func lag(name, title string, p float64, doc string, read func(*metrics.ReplayStats) float64) Figure {
 	return Figure{Name: name, Title: title, Unit: Nanoseconds, Better: Lower, Latency: Lag, Percentile: p,
-		Merge: Histogram, In: Replay, Doc: doc, ReadReplay: read}
+		Merge: Histogram, In: Replay | KindColumn, Doc: doc, ReadReplay: read}
 }
 
 // fileOp is the row of the p99 latency of a file operation of a step
@@ -262,7 +262,7 @@ func fileOp(op string) Figure {
 // batchWait is the row of a dataloader's batch-wait statistic.
 func batchWait(name, title string, p float64, doc string, read func(*metrics.Dataloader) float64) Figure {
 	return Figure{Name: name, Title: title, Unit: Nanoseconds, Better: Lower, Latency: BatchWait, Percentile: p,
-		Merge: Histogram, In: Dataloader, Doc: doc, ReadDataloader: read}
+		Merge: Histogram, In: Dataloader | KindColumn, Doc: doc, ReadDataloader: read}
 }
 
 // interval puts a percentile row in a step's series (places Interval and

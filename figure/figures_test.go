@@ -101,12 +101,14 @@ func TestRows(t *testing.T) {
 		switch {
 		case f.Name == "" || f.Title == "" || f.Doc == "" || readers(&f) != 1 || f.In == 0:
 			t.Errorf("figure %q lacks a name, title, doc line, reader (one of four) or place", f.Name)
-		case (f.ReadDataloader != nil) != (f.In == Dataloader):
-			t.Errorf("figure %s: a dataloader's figure is known in place %s alone, and only a dataloader's is", f.Name, Dataloader)
-		case (f.ReadReplay != nil) != (f.In == Replay):
-			t.Errorf("figure %s: a replay's figure is known in place %s alone, and only a replay's is", f.Name, Replay)
-		case (f.ReadFiles != nil) != (f.In&^Checkpoint == Files):
-			t.Errorf("figure %s: a file set's figure is known in place %s (and a checkpoint's) alone, and only a file set's is", f.Name, Files)
+		case (f.ReadDataloader != nil) != (f.In&^KindColumn == Dataloader):
+			t.Errorf("figure %s: a dataloader's figure is known in place %s (and the catalog's) alone, and only a dataloader's is", f.Name, Dataloader)
+		case (f.ReadReplay != nil) != (f.In&^KindColumn == Replay):
+			t.Errorf("figure %s: a replay's figure is known in place %s (and the catalog's) alone, and only a replay's is", f.Name, Replay)
+		case (f.ReadFiles != nil) != (f.In&^(Checkpoint|KindColumn) == Files):
+			t.Errorf("figure %s: a file set's figure is known in place %s (and a checkpoint's and the catalog's) alone, and only a file set's is", f.Name, Files)
+		case f.In&KindColumn != 0 && f.In&(Dataloader|Replay|Files) == 0:
+			t.Errorf("figure %s: a catalog column of a step kind is a figure of a kind of step (%s)", f.Name, Dataloader|Replay|Files)
 		case f.In&Checkpoint != 0 && f.Merge != Totals:
 			t.Errorf("figure %s: a checkpoint's figure is a phase's total, not merged by %s", f.Name, f.Merge)
 		case f.Unit == Nanoseconds && f.Latency == "", f.Unit != Nanoseconds && f.Latency != "":

@@ -55,6 +55,10 @@ const (
 	// Checkpoint: result.checkpoint.<phase>.<key> in a checkpoint's
 	// expect, a phase of each pass (result.checkpoint.write.slowest_job_s).
 	Checkpoint
+	// KindColumn: a column of the catalog's table of a kind of step, beside
+	// step_latency: step_files, step_dataloader and step_replay, latencies
+	// in ns (lag_p99_ns).
+	KindColumn
 )
 
 // places are the places in the order docs/figures.md lists them, with
@@ -68,7 +72,7 @@ var places = []struct {
 	{Dataloader, "dataloader expectation"}, {Replay, "replay expectation"},
 	{Interval, "interval series"}, {SeriesColumn, "series CSV column"},
 	{Stop, "rate_curve stop stat"}, {Event, "step_finished event"}, {Files, "file set expectation"},
-	{Checkpoint, "checkpoint expectation"},
+	{Checkpoint, "checkpoint expectation"}, {KindColumn, "catalog column of a step kind"},
 }
 
 // String names a place for people: "steady_state metric".
@@ -106,9 +110,9 @@ func suffix(u Unit, p Place) string {
 	switch {
 	case u == Nanoseconds && p&(Expect|Spec|Dataloader|Replay|Files) != 0:
 		return "_us"
-	case u == Nanoseconds && p&(Hook|Report|Column|Interval) != 0:
+	case u == Nanoseconds && p&(Hook|Report|Column|KindColumn|Interval) != 0:
 		return "_ns"
-	case u == BytesPerSec && p&(Hook|Report|Column|Interval|Event) != 0:
+	case u == BytesPerSec && p&(Hook|Report|Column|KindColumn|Interval|Event) != 0:
 		return "_bytes"
 	}
 	return ""
