@@ -22,7 +22,8 @@ import (
 // The series holds as many bins as the run-time series holds intervals
 // at speed 1: the same rule (replaySamples over the trace time, at least
 // minReplayInterval, at most the engine's interval) sizes them, so at
-// speed 1 the two series have the same intervals.
+// speed 1 the two series have the same intervals; but never more than
+// maxTraceBins.
 
 // traceBins bins a replay's reads and writes by trace time. Bin i covers
 // the trace time [origin + i*width, origin + (i+1)*width), trace time
@@ -46,12 +47,19 @@ type openBin struct {
 	lat, lag                  metrics.Histogram
 }
 
+// maxTraceBins caps a replay's bins, so that a long trace replayed fast
+// (a day of trace time in minutes at speed 0, or a short one looped a
+// million times) does not keep more bins than a day's run-time series
+// holds intervals: past a day of trace time a bin is longer than the
+// engine's interval.
+const maxTraceBins = 86400
+
 // newTraceBins bins the trace time of a replay whose window starts at
 // skip and lasts window, replayed loops times, sampled as the engine
 // samples at interval.
 func newTraceBins(skip, window time.Duration, loops int, interval time.Duration) *traceBins {
 	span := window * time.Duration(loops)
-	width := min(interval, max(minReplayInterval, span/replaySamples))
+	width := max(min(interval, max(minReplayInterval, span/replaySamples)), span/maxTraceBins+1)
 	return &traceBins{origin: int64(skip), width: int64(max(width, 1)), window: int64(max(window, 1)), open: map[int64]*openBin{}}
 }
 

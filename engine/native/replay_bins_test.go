@@ -144,6 +144,34 @@ func TestTraceBins(t *testing.T) {
 	}
 }
 
+// TestTraceBinsBounded: an hour's trace looped a thousand times, a
+// thousand hours of trace time, has no more than maxTraceBins bins, its
+// first and last I/O each in the bin of its time.
+func TestTraceBinsBounded(t *testing.T) {
+	b := newTraceBins(0, time.Hour, 1000, time.Second)
+	for _, pass := range []time.Duration{0, 999 * time.Hour} {
+		i := b.bin(30*time.Minute, pass)
+		b.dispatched(i)
+		b.completed(i, opRead, 1, 4096)
+	}
+	got := b.series()
+	if len(got) > maxTraceBins {
+		t.Fatalf("%d bins of %v, want at most %d", len(got), time.Duration(b.width), maxTraceBins)
+	}
+	var at []float64
+	for _, s := range got {
+		if s.Due > 0 {
+			if end := s.T + float64(b.width)/1e9; s.T > 1800+999*3600 || end <= 1800 {
+				t.Errorf("the bin from %g s to %g s holds an I/O", s.T, end)
+			}
+			at = append(at, float64(s.Loop))
+		}
+	}
+	if !slices.Equal(at, []float64{1, 1000}) {
+		t.Errorf("the I/Os are in bins of loops %v, want 1 and 1000", at)
+	}
+}
+
 // TestReplayTraceSeriesAtSpeed1 replays a 200 ms trace on a file at speed
 // 1, where trace time and run time are one clock: the trace-time series
 // has the run-time series' bins, holds the same I/Os, bytes and
