@@ -18,7 +18,11 @@ import (
 // but the dispatcher goes through the trace in time order, so only the
 // bins from the oldest with an I/O in flight to the dispatcher's are
 // open; a bin is reduced to a metrics.TraceBin as soon as it is behind
-// the dispatcher with nothing in flight, and its histograms are reused.
+// the dispatcher with nothing in flight, and its histograms (about 30 KB
+// a bin) are reused. An I/O that stalls keeps its bin and those after it
+// open until it completes: a stall of a minute at speed 1 holds a
+// minute of bins (60 of a long trace's, all of a short one's, at most
+// maxTraceBins).
 // The series holds as many bins as the run-time series holds intervals
 // at speed 1: the same rule (replaySamples over the trace time, at least
 // minReplayInterval, at most the engine's interval) sizes them, so at
