@@ -15,14 +15,13 @@ import (
 // its lag there, the slot that completes it adds its latency and bytes.
 //
 // A bin's percentiles need its histograms until its last I/O completes,
-// but the dispatcher goes through the trace in time order, so only the
-// bins from the oldest with an I/O in flight to the dispatcher's are
-// open; a bin is reduced to a metrics.TraceBin as soon as it is behind
-// the dispatcher with nothing in flight, and its histograms (about 30 KB
-// a bin) are reused. An I/O that stalls keeps its bin and those after it
-// open until it completes: a stall of a minute at speed 1 holds a
-// minute of bins (60 of a long trace's, all of a short one's, at most
-// maxTraceBins).
+// but the dispatcher goes through the trace in time order, so a bin
+// behind the dispatcher's gets no I/O more: it is reduced to a
+// metrics.TraceBin as soon as it has nothing in flight, and its
+// histograms (about 30 KB a bin) are reused. Each I/O in flight holds at
+// most one bin open, so a replay keeps at most iodepth + 1 bins open, an
+// I/O that stalls for a minute only its own.
+//
 // The series holds as many bins as the run-time series holds intervals
 // at speed 1: the same rule (replaySamples over the trace time, at least
 // minReplayInterval, at most the engine's interval) sizes them, so at
@@ -37,11 +36,12 @@ type traceBins struct {
 	origin, width int64
 	window        int64
 	// front is the bin of the dispatcher's latest I/O: the bins before it
-	// get no I/O more. next is the first bin not yet reduced.
-	front, next int64
-	open        map[int64]*openBin
-	free        []*openBin
-	out         []metrics.TraceBin
+	// get no I/O more. out holds a sample for each bin up to front, those
+	// still open zero until they are reduced.
+	front int64
+	open  map[int64]*openBin
+	free  []*openBin
+	out   []metrics.TraceBin
 }
 
 // openBin is a bin that may still get I/Os or completions.
@@ -85,7 +85,9 @@ func (b *traceBins) dispatched(i int64) {
 	o.inflight++
 	if i > b.front {
 		b.front = i
-		b.reduce(false)
+		for j, behind := range b.open {
+			b.done(j, behind)
+		}
 	}
 }
 
@@ -110,7 +112,7 @@ func (b *traceBins) completed(i int64, o op, lat int64, n int) {
 	}
 	ob.bytes += int64(n)
 	ob.lat.Record(uint64(max(lat, 0)))
-	b.reduce(false)
+	b.done(i, ob)
 }
 
 // abandoned takes an I/O of bin i out of flight that never completed: a
@@ -118,8 +120,9 @@ func (b *traceBins) completed(i int64, o op, lat int64, n int) {
 func (b *traceBins) abandoned(i int64) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.get(i).inflight--
-	b.reduce(false)
+	o := b.get(i)
+	o.inflight--
+	b.done(i, o)
 }
 
 // series reduces every bin still open, once the replay is over, and
@@ -128,8 +131,18 @@ func (b *traceBins) abandoned(i int64) {
 func (b *traceBins) series() []metrics.TraceBin {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.reduce(true)
+	for i, o := range b.open {
+		b.reduce(i, o)
+	}
 	return b.out
+}
+
+// done reduces bin i once it is behind the dispatcher with nothing in
+// flight.
+func (b *traceBins) done(i int64, o *openBin) {
+	if i < b.front && o.inflight <= 0 {
+		b.reduce(i, o)
+	}
 }
 
 // get is bin i, opened when it is not.
@@ -147,28 +160,19 @@ func (b *traceBins) get(i int64) *openBin {
 	return o
 }
 
-// reduce turns the bins from next on into the series' samples while
-// they are behind the dispatcher with nothing in flight; with all, every
-// bin up to the last one opened.
-func (b *traceBins) reduce(all bool) {
-	last := b.front - 1
-	if all {
-		last = b.front
-		if len(b.open) == 0 && len(b.out) == 0 && b.front == 0 {
-			return
-		}
-	}
-	for ; b.next <= last; b.next++ {
-		o := b.open[b.next]
-		if o != nil && o.inflight > 0 && !all {
-			return
-		}
-		b.out = append(b.out, b.sample(b.next, o))
-		if o != nil {
-			delete(b.open, b.next)
-			*o = openBin{}
-			b.free = append(b.free, o)
-		}
+// reduce turns open bin i into its sample and frees it.
+func (b *traceBins) reduce(i int64, o *openBin) {
+	b.extend(i)
+	b.out[i] = b.sample(i, o)
+	delete(b.open, i)
+	*o = openBin{}
+	b.free = append(b.free, o)
+}
+
+// extend makes out reach bin i, each new bin an empty sample at its time.
+func (b *traceBins) extend(i int64) {
+	for n := int64(len(b.out)); n <= i; n++ {
+		b.out = append(b.out, b.sample(n, nil))
 	}
 }
 

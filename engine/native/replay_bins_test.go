@@ -44,7 +44,8 @@ func (e binEvent) open(n int) binEvent { e.wantOpen = n; return e }
 // after the window; a bin holds its due I/Os, completions, bytes,
 // latency and lag; bins without I/Os are in the series; and a bin is
 // reduced, its histograms freed, once the dispatcher has passed it and
-// its last I/O completed, however the completions are ordered.
+// its last I/O completed, however the completions are ordered, so only
+// bins with I/Os in flight and the dispatcher's are open.
 func TestTraceBins(t *testing.T) {
 	ms := time.Millisecond
 	cases := []struct {
@@ -85,11 +86,11 @@ func TestTraceBins(t *testing.T) {
 			},
 		},
 		{
-			name: "a slow I/O keeps its bin and those after it open", window: 2 * time.Second, loops: 1, width: int64(10 * ms),
+			name: "a slow I/O keeps its own bin open, not those after it", window: 2 * time.Second, loops: 1, width: int64(10 * ms),
 			events: []binEvent{
-				dispatch(1*ms, 0, 0), dispatch(11*ms, 0, 0), complete(1, opRead, 5, 1),
-				dispatch(21*ms, 0, 0).open(3), complete(2, opRead, 5, 1).open(3),
-				dispatch(31*ms, 0, 0).open(4), complete(0, opRead, 30_000_000, 1).open(1), complete(3, opRead, 5, 1).open(1),
+				dispatch(1*ms, 0, 0), dispatch(11*ms, 0, 0).open(2), complete(1, opRead, 5, 1).open(2),
+				dispatch(21*ms, 0, 0).open(2), complete(2, opRead, 5, 1).open(2),
+				dispatch(31*ms, 0, 0).open(2), complete(0, opRead, 30_000_000, 1).open(1), complete(3, opRead, 5, 1).open(1),
 				dispatch(41*ms, 0, 0).open(1), {kind: "abandon", i: 4, wantOpen: 1},
 			},
 			want: []metrics.TraceBin{
