@@ -8,11 +8,10 @@ import (
 	"github.com/drivebench/drivebench/results"
 )
 
-// TestCacheRefusedSentences: where a read could not drop the page cache
-// (drop_caches refused, its files evicted instead), the report says so of
-// the checkpoint, with how many of its read-backs, and of the file set;
-// the sentences hold against the records, and a wrong count is found.
-func TestCacheRefusedSentences(t *testing.T) {
+// checkpointRun is the manifest and records of reports/testdata/checkpoint:
+// a checkpoint of two passes and a file set.
+func checkpointRun(t *testing.T) (*results.Manifest, []*results.Record) {
+	t.Helper()
 	f, err := results.Open("../../reports/testdata/checkpoint")
 	if err != nil {
 		t.Fatal(err)
@@ -21,6 +20,15 @@ func TestCacheRefusedSentences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return f.Manifest, recs
+}
+
+// TestCacheRefusedSentences: where a read could not drop the page cache
+// (drop_caches refused, its files evicted instead), the report says so of
+// the checkpoint, with how many of its read-backs, and of the file set;
+// the sentences hold against the records, and a wrong count is found.
+func TestCacheRefusedSentences(t *testing.T) {
+	m, recs := checkpointRun(t)
 	evicted := &metrics.CacheDrop{Method: metrics.CacheEvicted, Refused: "open /proc/sys/vm/drop_caches: permission denied"}
 	byID := map[string]*results.Record{}
 	for _, rec := range recs {
@@ -36,7 +44,7 @@ func TestCacheRefusedSentences(t *testing.T) {
 			byID[first.Step].Result.CacheDrop = evicted
 		}
 	}
-	r := report(t, f.Manifest, recs)
+	r := report(t, m, recs)
 	for _, want := range []string{
 		"llama3_8b on shm: the page cache could not be dropped before 1 of its read-backs, as drop_caches needs root",
 		"shm / small_files: the page cache could not be dropped, as drop_caches needs root",
@@ -71,21 +79,14 @@ func TestCheckpointPasses(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			f, err := results.Open("../../reports/testdata/checkpoint")
-			if err != nil {
-				t.Fatal(err)
-			}
-			recs, err := f.Records()
-			if err != nil {
-				t.Fatal(err)
-			}
+			m, recs := checkpointRun(t)
 			for _, rec := range recs {
 				if c := rec.Checkpoint; c != nil && tc.onePass {
 					c.Passes = c.Passes[:1]
 					c.Write, c.Read = c.Passes[0].Write, c.Passes[0].Read
 				}
 			}
-			r := report(t, f.Manifest, recs)
+			r := report(t, m, recs)
 			if !tc.onePass && !strings.Contains(r.Markdown, "(the slowest rank, mean of 2 passes)") ||
 				tc.onePass && !strings.Contains(r.Markdown, "(the slowest rank, 1 pass)") {
 				t.Fatalf("the report does not say its passes as the case expects:\n%s", r.Markdown)
