@@ -124,10 +124,11 @@ const minSeries = 10
 // seriesSentence says how IOPS moved over a long run, comparing its first
 // and last tenth, each interval weighted by its length: "Over 6 h 00 min,
 // IOPS fell from 520,113 (first tenth of the run) to 161,002 (last
-// tenth)."
+// tenth)." A replay on its trace's schedule has none: its IOPS are the
+// trace's.
 func seriesSentence(t *ProfileResult) string {
 	n := len(t.Series)
-	if n < minSeries {
+	if n < minSeries || slices.ContainsFunc(t.Rows, func(r Row) bool { return r.Peak && r.pacedReplay() }) {
 		return ""
 	}
 	tenth := max(n/10, 1)

@@ -132,6 +132,13 @@ func traceStat(ts *metrics.TraceStat) *TraceStat {
 	return out
 }
 
+// pacedReplay reports whether a row replays a trace on its schedule
+// (speed above 0): its IOPS over time are then the trace's own rate, a
+// boot's burst and the quiet after it, so the report does not describe
+// them as the drive's (a trend over the run, a spread over intervals);
+// the trace-time chart and the replay's table say how the drive kept up.
+func (r Row) pacedReplay() bool { return r.Replay != nil && r.Replay.Speed > 0 }
+
 // orReplay is a replay's writes, "replay" when it replays them.
 func orReplay(writes string) string {
 	if writes == "" {

@@ -435,7 +435,7 @@ func setNoise(t *ProfileResult, recs map[string]*results.Record) {
 		}
 		row.RoundSpread = spreadOf(roundIOPS(*row), true)
 		name := pointText(*row, curve)
-		if s := row.Intervals; s != nil && !row.combined() {
+		if s := row.Intervals; s != nil && !row.combined() && !row.pacedReplay() {
 			steady = append(steady, fmt.Sprintf("%s %.1f %%", name, s.CVPct))
 		}
 		if s := row.RoundSpread; s != nil {

@@ -475,6 +475,9 @@ func checkSeries(sc *scope, g groups) []string {
 	if !ok {
 		return []string{"no row of the table completed"}
 	}
+	if pacedReplay(peak) {
+		return []string{"the peak row replays a trace on its schedule: its IOPS over the run are the trace's rate, not the drive's"}
+	}
 	first, last, secs, ok := tenths(sc.r.Records[peak.StepID])
 	if !ok {
 		return []string{"the peak row's record has fewer than 10 intervals"}

@@ -130,6 +130,10 @@ func checkIntervalNoise(sc *scope, g groups) []string {
 			continue
 		}
 		named[r.StepID] = true
+		if pacedReplay(r) {
+			p.add("gives a spread for %s, which replays a trace on its schedule: its intervals' IOPS are the trace's rate, not the drive's", m[1])
+			continue
+		}
 		s, ok := spreadOf(intervalIOPS(sc.r.Records[r.StepID]))
 		if !ok {
 			p.add("gives a spread for %s, whose record has fewer than 2 whole intervals", m[1])
@@ -138,7 +142,7 @@ func checkIntervalNoise(sc *scope, g groups) []string {
 		p.eq("coefficient of variation of "+m[1], m[2], fmt.Sprintf("%.1f", s.cv), "its record's whole intervals")
 	}
 	for _, r := range t.Rows {
-		if _, ok := spreadOf(intervalIOPS(sc.r.Records[r.StepID])); ok && !combined(r) && !named[r.StepID] {
+		if _, ok := spreadOf(intervalIOPS(sc.r.Records[r.StepID])); ok && !combined(r) && !pacedReplay(r) && !named[r.StepID] {
 			p.add("leaves out %s, whose record has the intervals to judge", cond(r.Point == "", "the single run", r.Point))
 		}
 	}

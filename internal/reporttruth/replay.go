@@ -5,6 +5,7 @@ import (
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
+	"github.com/drivebench/drivebench/reports"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -27,6 +28,11 @@ var replayKinds = []kind{
 		check: checkReplayFidelity,
 	},
 }
+
+// pacedReplay reports whether a row replays a trace on its schedule
+// (speed above 0), whose IOPS over time are the trace's rate: a sentence
+// on their trend or spread describes the trace as if it were the drive.
+func pacedReplay(r reports.Row) bool { return r.Replay != nil && r.Replay.Speed > 0 }
 
 // replayRecord is the record of the replay in the sentence's table whose
 // trace is file ("" for any), with what it measured of the replay.

@@ -60,3 +60,51 @@ func TestReplayFigures(t *testing.T) {
 		})
 	}
 }
+
+// TestReplayOverTime: a replay on its trace's schedule runs at the
+// trace's rate, a boot's burst and the quiet after it, so its report
+// says nothing of its IOPS falling over the run or varying over its
+// intervals as if the drive's did; at speed 0 the rate is the drive's and
+// both are said. A report that says them of a paced replay is caught.
+func TestReplayOverTime(t *testing.T) {
+	run := func(speed float64) *Report {
+		m, recs := replayRun()
+		rec := recs[0]
+		rec.Workload.Replay.Speed, rec.Result.Replay.Speed = speed, speed
+		for i := range 12 {
+			iops := 1000.0
+			if i >= 2 {
+				iops = 10
+			}
+			rec.Result.Series = append(rec.Result.Series, metrics.Sample{T: float64(i + 1), ReadIOPS: iops, BW: iops * 4096, MeanLatNs: 500_000})
+		}
+		return report(t, m, recs)
+	}
+	const trend, spread = "IOPS fell from 1,000 (first tenth of the run) to 10 (last tenth)", "Per-interval IOPS varied (coefficient of variation) by single run"
+	paced, free := run(1), run(0)
+	for _, s := range []string{trend, spread} {
+		if strings.Contains(paced.Markdown, s) {
+			t.Errorf("a replay at speed 1 says %q, of the trace's rate", s)
+		}
+		if !strings.Contains(free.Markdown, s) {
+			t.Errorf("a replay at speed 0 does not say %q:\n%s", s, free.Markdown)
+		}
+	}
+	checkFalsehoods(t, paced, "")
+	checkFalsehoods(t, free, "")
+
+	paced.Markdown = free.Markdown
+	var found []string
+	for _, f := range Check(paced) {
+		found = append(found, f.String())
+	}
+	got := strings.Join(found, "\n")
+	for _, want := range []string{
+		"(series): the peak row replays a trace on its schedule",
+		"(interval noise): gives a spread for single run, which replays a trace on its schedule",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("a paced replay's report with the speed-0 sentences: want a falsehood %q; found:\n%s", want, got)
+		}
+	}
+}
