@@ -99,11 +99,13 @@ func countsText(total string, counts []namedCount) string {
 	return total + " (" + strings.Join(parts, ", ") + ")"
 }
 
+// plural writes a count with its noun, its digits grouped: "1 file",
+// "1,251 samples".
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return format.Count(float64(n)) + " " + noun + "s"
 }
 
 func orDash(text string) string {

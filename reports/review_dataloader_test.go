@@ -1,0 +1,29 @@
+package reports
+
+import "testing"
+
+// TestDataloaderDataset: the data set cell counts its files and samples
+// as the table's other counts do, a count of one singular ("7 files × 1
+// sample", "1 file × 1,251 samples"), as MLPerf's unet3d and resnet50
+// shapes scaled down give them.
+func TestDataloaderDataset(t *testing.T) {
+	cases := []struct {
+		name       string
+		files, per int
+		size       int64
+		direct     bool
+		want       string
+	}{
+		{"unet3d", 7, 1, 146600628, true, "7 files × 1 sample × 139.81MiB, O_DIRECT"},
+		{"resnet50", 1, 1251, 114660, true, "1 file × 1,251 samples × 114.66KB, O_DIRECT"},
+		{"cosmoflow", 263, 1, 2828486, false, "263 files × 1 sample × 2.7MiB"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			row := dataloaderRow(&Summary{}, DataloaderRun{Name: tc.name, Files: tc.files, SamplesPerFile: tc.per, RecordSize: tc.size, Direct: tc.direct})
+			if got := row[3][0].text; got != tc.want {
+				t.Errorf("data set %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
