@@ -23,11 +23,17 @@
 # began, in ms (drivebench: its ranks' recorded starts, start_s, each
 # rank's first operation, the create or open of its file; fio: each
 # job's first I/O, from its latency log in Unix ms, the completion
-# less the latency, after its create). How the shapes differ: drivebench
-# drops the whole page cache before the read-back (as root; else it
-# evicts the checkpoint's files, as fio's invalidate does), and its write
-# phase is one step whose ranks start together, where fio's jobs start as
-# fio forks them.
+# less the latency, after its create). drivebench's ranks wait at a gate
+# until all are ready and count their seconds from its opening; what
+# spread is left is the CPUs' run queue: 8 ranks copying 4 MiB writes
+# into the page cache on 2 CPUs take turns, the last one first running
+# some 20 ms after the gate opens, as fio's jobs do (8 alternating runs
+# of 8 ranks of 64 MiB at load 2.7: median 21 ms with the gate, 23 ms
+# without; fio's jobs 11 to 28 ms in the same hour's runs). How the
+# shapes differ: drivebench drops the whole page cache before the
+# read-back (as root; else it evicts the checkpoint's files, as fio's
+# invalidate does), and its write phase is one step whose ranks start
+# together, where fio's jobs start as fio forks them.
 #
 # Dataloader shapes (MLPerf Storage's unet3d, resnet50 and cosmoflow with
 # their reader threads, batch sizes and files, scaled down, their records

@@ -29,8 +29,8 @@
 // The jobs start together (gate.go): each job's goroutine is started and
 // held at a gate until all are there, and only then do the run's clock
 // and its measured phase start, as a checkpoint's ranks start behind a
-// barrier; a job started late on a busy machine no longer begins its
-// I/O after the others have, nor counts its wait in its seconds.
+// barrier: no job begins before every one is ready, and the time spent
+// making them ready is in no job's seconds.
 //
 // Both spare the Go scheduler where they safely can, because on a
 // virtual machine every thread hand-off costs microseconds. A goroutine

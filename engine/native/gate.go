@@ -12,13 +12,15 @@ import (
 // The jobs of a run start together, as the ranks of a checkpoint do
 // behind MPI's barrier: each job's goroutine is started and brought to a
 // gate, and only once every one is there does the run's clock start and
-// the gate open. Started one after another straight into their I/O, the
-// 8 ranks of a checkpoint began up to 41 ms apart on 2 CPUs (ext4,
-// 256 MiB a rank): the Go scheduler wakes one idle P's thread at a time,
-// and each woken thread waited for a CPU that the ranks already running
-// kept busy copying their writes into the page cache; and their seconds,
-// counted from a start taken before the first goroutine was made, held
-// that wait.
+// the gate open. Started one after another straight into their I/O, a
+// job that the machine started late began its I/O after the others had
+// been writing for a while, and every job's seconds, counted from a
+// start taken before the first goroutine was made, held the change of
+// GOMAXPROCS and the making of the goroutines. Behind the gate, what
+// spread is left between the jobs' first operations is the CPUs' run
+// queue: 8 ranks of a checkpoint copying their writes into the page cache
+// on 2 CPUs take turns, the last first running some 20 ms after the gate
+// opens, as fio's jobs do (bench/ai-compare.sh).
 //
 // A job the run gave a P of its own (procs.go) waits at the gate in a
 // raw futex wait, which keeps its P and thread, so that one FUTEX_WAKE
