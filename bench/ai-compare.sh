@@ -66,7 +66,11 @@
 # own (its jobs end apart), and either tool's mean read latency swung
 # from 467 to 2,085 µs between consecutive runs: on such a disk one
 # pair's ratio of seconds fell anywhere from 0.38 to 1.46, and the
-# medians of 3 rounds were 1.08, 1.24 and 0.82. Seconds per pass: drivebench's step runtime over its epochs; fio's
+# medians of 3 rounds were 1.08, 1.24 and 0.82. With the host quieter
+# (load 2.5 to 4.5), 9 rounds gave 0.716 s against fio's 0.740 (0.97;
+# mean read latency 568 against 588 µs) with fio's jobs on files of
+# their own, and 0.743 against 0.827 (0.90) on the shared list, where
+# drivebench was faster in 8 of the 9 rounds. Seconds per pass: drivebench's step runtime over its epochs; fio's
 # longest job. How the shapes differ: drivebench visits every sample once
 # per epoch in one shuffled order that all readers share, each reader
 # opening the file of each sample that is in another file than its last,
