@@ -390,7 +390,7 @@ func docResults(d *document, s *Summary) {
 	}
 	d.heading(2, plain("Results"))
 	if len(s.Sections) == 0 {
-		d.para(plain("The run has no profile steps."))
+		d.para(plain(noProfileSentence(s)))
 		return
 	}
 	d.para(plain("IOPS and bandwidth add reads and writes. " + s.unit().definition() + " Under each table, which latency it holds."))
@@ -887,14 +887,27 @@ func docConclusion(d *document, s *Summary) {
 		}
 	}
 	rows = append(rows, applicationConclusionRows(s, len(cols))...)
-	if len(rows) == 0 {
+	switch {
+	case len(rows) == 0 && len(s.Sections) == 0:
+		d.para(plain(noProfileSentence(s)))
+	case len(rows) == 0:
 		d.para(plain("No profile step finished with measurements."))
-	} else {
+	default:
 		d.table(cols, rows)
 	}
 	for _, g := range acceptGroups(s.Acceptance) {
 		d.para(plain(acceptanceSentence(g)))
 	}
+}
+
+// noProfileSentence says that a run has no table of a profile: its
+// profile steps, when it has some, are its checkpoints' passes, whose
+// figures the Checkpoints section gives.
+func noProfileSentence(s *Summary) string {
+	if len(s.Checkpoints) > 0 {
+		return "The plan has no profile of its own: its steps that read and wrote are its checkpoints' passes, whose figures are under Checkpoints."
+	}
+	return "The run has no profile steps."
 }
 
 // acceptanceBriefs quotes the spec-sheet figures compared with one table,

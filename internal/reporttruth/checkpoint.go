@@ -30,6 +30,11 @@ var checkpointKinds = []kind{
 		check:   checkCheckpointCache,
 	},
 	{
+		name: "no profile", in: anywhere,
+		pattern: pattern(`(?P<says>The run has no profile steps|No profile step finished with measurements|The plan has no profile of its own: its steps that read and wrote are its checkpoints' passes, whose figures are under Checkpoints)\.`),
+		check:   checkNoProfile,
+	},
+	{
 		name: "file set cache", in: "File sets",
 		pattern: pattern(`(?P<step>.+): the page cache could not be dropped, as drop_caches needs root; only the set's own files were evicted from it, so the step read them from the drive while other cached data stayed in memory\.`),
 		check:   checkFileSetCache,
@@ -156,4 +161,59 @@ func checkPassFlags(p *problems, sc *scope, sum *results.Record, note string) {
 	case note != "" && !warned:
 		p.add("carries the flag%s, its pass steps did not warn", note)
 	}
+}
+
+// checkNoProfile holds what a report says of a run without a profile's
+// table to its steps: that it has no profile steps, or none that finished
+// with measurements, said of its own profiles (a checkpoint's passes
+// apart), is false when it has some, or some that finished; and a run
+// whose only steps that read and wrote are its checkpoints' passes must
+// say so, where either sentence read as if nothing had measured.
+func checkNoProfile(sc *scope, g groups) []string {
+	passes := map[string]bool{}
+	for _, c := range sc.r.Summary.Checkpoints {
+		if sum := sc.r.Records[c.StepID]; sum != nil && sum.Checkpoint != nil {
+			for _, ps := range sum.Checkpoint.Passes {
+				for _, ph := range []*results.CheckpointPhase{ps.Write, ps.Read} {
+					if ph != nil {
+						passes[ph.Step] = true
+					}
+				}
+			}
+		}
+	}
+	var own, ownMeasured, passSteps int
+	for _, st := range sc.r.Manifest.Steps {
+		switch {
+		case st.Kind != "profile":
+		case passes[st.ID]:
+			passSteps++
+		default:
+			own++
+			if rec := sc.r.Records[st.ID]; rec != nil && rec.Status == results.StatusOK && rec.Result != nil {
+				ownMeasured++
+			}
+		}
+	}
+	onlyPasses := own == 0 && passSteps > 0
+	var p problems
+	switch g["says"] {
+	case "The run has no profile steps":
+		if own > 0 {
+			p.add("the manifest has %s", plural(own, "profile step"))
+		}
+	case "No profile step finished with measurements":
+		if ownMeasured > 0 {
+			p.add("%s finished with measurements", plural(ownMeasured, "profile step"))
+		}
+	default:
+		if !onlyPasses {
+			p.add("of the manifest's %s, %d are checkpoints' passes", plural(own+passSteps, "profile step"), passSteps)
+		}
+		return p
+	}
+	if onlyPasses {
+		p.add("the run's %s, its checkpoints' passes, read and wrote: the sentence must say their figures are under Checkpoints", plural(passSteps, "profile step"))
+	}
+	return p
 }

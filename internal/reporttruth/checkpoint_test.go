@@ -1,6 +1,7 @@
 package reporttruth
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -97,4 +98,38 @@ func TestCheckpointPasses(t *testing.T) {
 			checkFalsehoods(t, r, tc.want)
 		})
 	}
+}
+
+// TestNoProfileOfItsOwn: a plan whose only steps that read and wrote are
+// a checkpoint's passes (profile steps of the manifest, with their
+// figures) says so under Results and in the Conclusion, where it said
+// the run had no profile steps and that none finished with measurements;
+// those words, said of it, are caught.
+func TestNoProfileOfItsOwn(t *testing.T) {
+	m, recs := checkpointRun(t)
+	m.Steps = slices.DeleteFunc(m.Steps, func(s results.StepInfo) bool { return s.Source == "small_files" })
+	recs = slices.DeleteFunc(recs, func(r *results.Record) bool { return r.Source == "small_files" })
+	const says = "The plan has no profile of its own: its steps that read and wrote are its checkpoints' passes, whose figures are under Checkpoints."
+	r := report(t, m, recs)
+	for _, h := range []string{"## Results\n\n", "## Conclusion\n\n"} {
+		if !strings.Contains(r.Markdown, h+says) {
+			t.Errorf("%q is not followed by %q:\n%s", h, says, r.Markdown)
+		}
+	}
+	checkFalsehoods(t, r, "")
+	said := []struct{ under, words string }{
+		{"## Results\n\n", "The run has no profile steps."},
+		{"## Conclusion\n\n", "No profile step finished with measurements."},
+	}
+	for _, tc := range said {
+		r.Markdown = strings.Replace(report(t, m, recs).Markdown, tc.under+says, tc.under+tc.words, 1)
+		checkFalsehoods(t, r, "the run's 4 profile steps, its checkpoints' passes, read and wrote")
+	}
+	// a plan of its own profiles, one of which finished, does not say that
+	// none did, nor that its steps are a checkpoint's
+	m, recs = checkpointRun(t)
+	r = report(t, m, recs)
+	r.Markdown = strings.Replace(r.Markdown, "## Conclusion\n\n", "## Conclusion\n\nNo profile step finished with measurements.\n\n"+says+"\n\n", 1)
+	checkFalsehoods(t, r, "1 profile step finished with measurements")
+	checkFalsehoods(t, r, "of the manifest's 5 profile steps, 4 are checkpoints' passes")
 }
