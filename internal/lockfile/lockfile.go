@@ -48,8 +48,11 @@ func Acquire(path string, shared bool, self Holder) (*Lock, error) {
 	self.Shared = shared
 	for range maxAttempts {
 		l, err := try(path, shared)
-		if err != nil || l == nil {
+		if err != nil {
 			return nil, err
+		}
+		if l == nil {
+			continue
 		}
 		if err := l.write(self); err != nil {
 			l.f.Close()
