@@ -212,12 +212,6 @@ func (f *Figure) Deprecation(p Place, old string) string {
 	return fmt.Sprintf("%q, the old %s name of the %s, is deprecated: write %q, its name in the figure registry (drivebench help figures); the old name will stop working in a later release", old, p, f.Title, f.Key(p))
 }
 
-// UnknownError says that name is no figure of place p, and lists those
-// that are.
-func UnknownError(p Place, name string) error {
-	return fmt.Errorf("%s %q is not a figure drivebench measures: use one of %s", p, name, strings.Join(Keys(p), ", "))
-}
-
 // SpecFigure finds the figure a spec sheet key claims: a figure's key, or
 // any other latency percentile as metrics.LatencyPercentile names them
 // (p9995_us), read as that percentile. ok is false for a figure
