@@ -20,17 +20,17 @@ import (
 )
 
 // Tracefs is where the kernel's tracing file system is mounted, or is
-// mounted by Capture when it is not.
+// mounted by StartCapture when it is not.
 const Tracefs = "/sys/kernel/tracing"
 
-// captureEvents are the block events Capture enables: a request handed to
+// captureEvents are the block events StartCapture enables: a request handed to
 // the driver, and its completion.
 var captureEvents = []string{"block/block_rq_issue", "block/block_rq_complete"}
 
-// instancePrefix names Capture's tracefs instances, followed by the pid.
+// instancePrefix names StartCapture's tracefs instances, followed by the pid.
 const instancePrefix = "drivebench-capture-"
 
-// CaptureResult is what Capture recorded.
+// CaptureResult is what a capture recorded.
 type CaptureResult struct {
 	Device string
 	// IOs are the requests issued to the device, by kind, and their
@@ -47,20 +47,8 @@ type CaptureResult struct {
 	Duration time.Duration
 }
 
-// ErrNotRoot is Capture run without root.
+// ErrNotRoot is StartCapture run without root.
 var ErrNotRoot = errors.New("capturing block events needs root: tracefs's event files are root's (run drivebench trace capture as root)")
-
-// Capture records the requests the block layer issues to the block
-// device dev until ctx ends, and writes them to w as fio iolog v3: it is
-// StartCapture, then Stop when ctx is done.
-func Capture(ctx context.Context, dev string, w io.Writer) (*CaptureResult, error) {
-	c, err := StartCapture(dev, w)
-	if err != nil {
-		return nil, err
-	}
-	<-ctx.Done()
-	return c.Stop()
-}
 
 // Capturing is a capture under way.
 type Capturing struct {

@@ -28,7 +28,7 @@
 //   - Errors name the place: the line of a text trace, the byte offset
 //     of a binary one, and what is wrong there (Error).
 //
-// Capture records a Linux block device's I/Os from tracefs's block
+// StartCapture records a Linux block device's I/Os from tracefs's block
 // events and writes them as fio iolog v3 (WriteIolog), so fio replays
 // what drivebench captured and drivebench what fio logged.
 package trace

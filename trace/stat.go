@@ -130,7 +130,6 @@ type accumulator struct {
 	inFlight   completions
 	depthLost  bool
 	regions    regionMap
-	regionsOff string
 }
 
 func newAccumulator(f *File, device string) *accumulator {
