@@ -72,18 +72,12 @@ func TestAddKeepsFileSetsAndCheckpoints(t *testing.T) {
 
 		checkRunCounts(t, c, sets, 1, 0)
 
-		rows, err := c.db.Query(`SELECT step_id, files, dirs, bytes, setup_created, setup_measured, slowest_job_s, lowest_job_bw_bytes, aggregate_bw_bytes FROM step_files`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
+		eachRow(t, c.db, `SELECT step_id, files, dirs, bytes, setup_created, setup_measured, slowest_job_s, lowest_job_bw_bytes, aggregate_bw_bytes FROM step_files`, func(scan func(...any)) {
 			var step string
 			var files, dirs, created, measured int
 			var bytes int64
 			var slowest, lowest, aggregate float64
-			if err := rows.Scan(&step, &files, &dirs, &bytes, &created, &measured, &slowest, &lowest, &aggregate); err != nil {
-				t.Fatal(err)
-			}
+			scan(&step, &files, &dirs, &bytes, &created, &measured, &slowest, &lowest, &aggregate)
 			f := recs[step].Result.Files
 			if files != f.Files || dirs != f.Dirs || bytes != f.Bytes || created != f.Setup.Created || measured != flag(f.Setup.Measured) {
 				t.Errorf("step_files of %s: %d files, %d dirs, %d bytes, %d created, measured %d; the record has %+v", step, files, dirs, bytes, created, measured, f)
@@ -93,24 +87,15 @@ func TestAddKeepsFileSetsAndCheckpoints(t *testing.T) {
 					t.Errorf("step_files of %s: %s = %g, the registry reads %g", step, name, got, want)
 				}
 			}
-		}
-		if err := rows.Close(); err != nil {
-			t.Fatal(err)
-		}
+		})
 
 		// Each metadata operation's p99 is its registry row's figure
 		// (create_p99...), and its histogram counts every call.
-		rows, err = c.db.Query(`SELECT step_id, op, count, p99_ns, lat_max_ns, histogram FROM step_file_ops`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
+		eachRow(t, c.db, `SELECT step_id, op, count, p99_ns, lat_max_ns, histogram FROM step_file_ops`, func(scan func(...any)) {
 			var step, op string
 			var n, p99, maxNs int64
 			var blob []byte
-			if err := rows.Scan(&step, &op, &n, &p99, &maxNs, &blob); err != nil {
-				t.Fatal(err)
-			}
+			scan(&step, &op, &n, &p99, &maxNs, &blob)
 			f := recs[step].Result.Files
 			m := f.Op(op)
 			var h metrics.Histogram
@@ -123,10 +108,7 @@ func TestAddKeepsFileSetsAndCheckpoints(t *testing.T) {
 			if want := figure.Lookup(op + "_p99").ReadFiles(f); float64(p99) != want {
 				t.Errorf("%s of %s: p99_ns %d, the registry's %s_p99 reads %g", op, step, p99, op, want)
 			}
-		}
-		if err := rows.Close(); err != nil {
-			t.Fatal(err)
-		}
+		})
 
 		// A user's question: seconds per pass of the checkpoint, with the
 		// slowest rank read back from its phase step's jobs.
@@ -170,22 +152,15 @@ func TestAddKeepsDataloaders(t *testing.T) {
 		if _, err := c.Add(context.Background(), dataloaderRun); err != nil {
 			t.Fatal(err)
 		}
-		rows, err := c.db.Query(`SELECT d.step_id, s.source, d.samples, d.batches, d.au, d.samples_per_s, d.batch_wait_mean_ns, d.batch_wait_p50_ns,
-			d.batch_wait_p99_ns, d.batch_wait_max_ns, d.batch_wait_histogram
-			FROM step_dataloader d JOIN steps s ON s.run_id = d.run_id AND s.step_id = d.step_id ORDER BY s.source`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
 		var sources []string
-		for rows.Next() {
+		eachRow(t, c.db, `SELECT d.step_id, s.source, d.samples, d.batches, d.au, d.samples_per_s, d.batch_wait_mean_ns, d.batch_wait_p50_ns,
+			d.batch_wait_p99_ns, d.batch_wait_max_ns, d.batch_wait_histogram
+			FROM step_dataloader d JOIN steps s ON s.run_id = d.run_id AND s.step_id = d.step_id ORDER BY s.source`, func(scan func(...any)) {
 			var step, source string
 			var samples, batches int64
 			var au, rate, mean, p50, p99, maxNs float64
 			var blob []byte
-			if err := rows.Scan(&step, &source, &samples, &batches, &au, &rate, &mean, &p50, &p99, &maxNs, &blob); err != nil {
-				t.Fatal(err)
-			}
+			scan(&step, &source, &samples, &batches, &au, &rate, &mean, &p50, &p99, &maxNs, &blob)
 			sources = append(sources, source)
 			d := recs[step].Result.Dataloader
 			if uint64(samples) != d.Samples || uint64(batches) != d.Batches || d.Samples == 0 {
@@ -200,10 +175,7 @@ func TestAddKeepsDataloaders(t *testing.T) {
 			if err := h.UnmarshalBinary(blob); err != nil || h.Count() != d.Batches {
 				t.Errorf("%s: batch wait histogram of %d batches (%v), want %d", source, h.Count(), err, d.Batches)
 			}
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+		})
 		if len(sources) != 3 || sources[0] != "cosmoflow" || sources[1] != "resnet50" || sources[2] != "unet3d" {
 			t.Errorf("dataloader steps: %v, want cosmoflow, resnet50, unet3d", sources)
 		}

@@ -89,6 +89,29 @@ func forEachBackend(t *testing.T, f func(t *testing.T, c *Catalog)) {
 	}
 }
 
+// eachRow runs query on db and calls row once a row, with scan to read
+// that row's columns; a failing query, scan or iteration fails the test.
+func eachRow(t *testing.T, db *sql.DB, query string, row func(scan func(dest ...any))) {
+	t.Helper()
+	rows, err := db.Query(query)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, query)
+	}
+	defer rows.Close()
+	scan := func(dest ...any) {
+		t.Helper()
+		if err := rows.Scan(dest...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for rows.Next() {
+		row(scan)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // drive is the identity a generated run declares for its drive.
 type drive struct {
 	model, serial, firmware string
