@@ -2,8 +2,6 @@ package plan
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/drivebench/drivebench/workload"
@@ -37,11 +35,7 @@ func TestCheckpointExpands(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			src := "drive \"d\" {\n  writable = true\n}\n\ncheckpoint \"c\" {\n  " + tt.body + "\n}\n"
-			path := filepath.Join(t.TempDir(), "plan.hcl")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			g := Expand(mustLoad(t, path, nil))
+			g := Expand(mustLoad(t, writePlan(t, src), nil))
 			var steps []*Node
 			for _, n := range g.Nodes {
 				if n.Checkpoint != nil {
@@ -110,11 +104,7 @@ func TestCheckpointExpect(t *testing.T) {
 			}
 			src := "variable \"limit_s\" {\n  default = 10\n}\ndrive \"d\" {\n  writable = true\n}\ncheckpoint \"c\" {\n  ranks = 2\n  expect = " +
 				tt.expect + "\n  size = \"8MiB\"\n  read_back = " + readBack + "\n}\n"
-			path := filepath.Join(t.TempDir(), "plan.hcl")
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p, _, diags := Load(path, LoadOptions{})
+			p, _, diags := Load(writePlan(t, src), LoadOptions{})
 			if tt.err != "" {
 				if len(diags) != 1 || diags[0].Summary != tt.err || diags[0].Subject == nil ||
 					fmt.Sprintf("plan.hcl:%d:%d", diags[0].Subject.Start.Line, diags[0].Subject.Start.Column) != tt.at {
@@ -125,24 +115,32 @@ func TestCheckpointExpect(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			var holds []bool
-			for _, n := range Expand(p).Nodes {
-				switch {
-				case n.Checkpoint != nil && n.Kind != KindCheckpoint && len(n.Expect) > 0:
-					t.Errorf("pass step %s carries the checkpoint's expectations", n.Name)
-				case n.Kind == KindCheckpoint:
-					for _, e := range n.Expect {
-						j, err := e.Eval(pass, nil)
-						if err != nil {
-							t.Fatalf("%s: %v", e.Text, err)
-						}
-						holds = append(holds, j.Holds)
-					}
-				}
-			}
-			if fmt.Sprint(holds) != fmt.Sprint(tt.holds) {
+			if holds := checkpointHolds(t, Expand(p), pass); fmt.Sprint(holds) != fmt.Sprint(tt.holds) {
 				t.Errorf("holds %v, want %v", holds, tt.holds)
 			}
 		})
 	}
+}
+
+// checkpointHolds judges the expectations of g's checkpoint summary steps
+// against one pass's figures, in their order; a pass step that carries
+// any fails the test.
+func checkpointHolds(t *testing.T, g *Graph, pass Measured) []bool {
+	t.Helper()
+	var holds []bool
+	for _, n := range g.Nodes {
+		switch {
+		case n.Checkpoint != nil && n.Kind != KindCheckpoint && len(n.Expect) > 0:
+			t.Errorf("pass step %s carries the checkpoint's expectations", n.Name)
+		case n.Kind == KindCheckpoint:
+			for _, e := range n.Expect {
+				j, err := e.Eval(pass, nil)
+				if err != nil {
+					t.Fatalf("%s: %v", e.Text, err)
+				}
+				holds = append(holds, j.Holds)
+			}
+		}
+	}
+	return holds
 }

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 )
@@ -73,11 +71,7 @@ func TestPercentagesBothForms(t *testing.T) {
 	}
 	graphs := map[string]string{}
 	for name, src := range map[string]string{"numbers": percentPlan, "strings": asStrings} {
-		path := filepath.Join(t.TempDir(), "plan.hcl")
-		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		p := mustLoad(t, path, nil)
+		p := mustLoad(t, writePlan(t, src), nil)
 		data, err := json.Marshal(Expand(p).Nodes)
 		if err != nil {
 			t.Fatal(err)

@@ -2,8 +2,6 @@ package plan
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -29,12 +27,8 @@ func TestMixHCLLoads(t *testing.T) {
 			if !strings.HasPrefix(string(text), "# made from a trace\n#\nmix \""+m.Name+"\" {\n") || !bytes.Equal(text, hclwrite.Format(text)) {
 				t.Errorf("text is not a formatted block after its comment:\n%s", text)
 			}
-			path := filepath.Join(t.TempDir(), "plan.hcl")
 			src := string(text) + "\ndrive \"scratch\" {\n  size     = \"256MiB\"\n  writable = true\n}\n\nprofile \"p\" {\n  mix     = \"" + m.Name + "\"\n  runtime = 5\n}\n"
-			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			p := mustLoad(t, path, nil)
+			p := mustLoad(t, writePlan(t, src), nil)
 			got := p.Mixes[len(p.Mixes)-1]
 			want := *m
 			want.BS = workload.DefaultBS
