@@ -3,7 +3,6 @@ package judging
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/drivebench/drivebench/plan"
@@ -90,21 +89,11 @@ func TestCheckpointExpect(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Expect(n, tt.rec, nil)
-			var statuses []string
+			checkExpectVerdicts(t, got, expectVerdict{check: "expect ck", drive: "fs", subject: "ck: result.checkpoint.", where: "plan.hcl:1"}, tt.statuses)
 			for i, v := range got {
-				statuses = append(statuses, v.Status)
-				if v.Check != "expect ck" || v.Drive != "fs" || !strings.HasPrefix(v.Subject, "ck: result.checkpoint.") || !strings.HasPrefix(v.Where, "plan.hcl:1") || !IsExpectVerdict(v) {
-					t.Errorf("verdict %+v", v)
-				}
 				if want := tt.messages[i]; want != "" && v.Message != want {
 					t.Errorf("message %q\nwant    %q", v.Message, want)
 				}
-				if code := map[string]string{"pass": results.CodeHolds, "fail": results.CodeDoesNotHold, "error": results.CodeCannotJudge}[v.Status]; v.Code != code {
-					t.Errorf("%s verdict with code %s", v.Status, v.Code)
-				}
-			}
-			if strings.Join(statuses, " ") != strings.Join(tt.statuses, " ") {
-				t.Fatalf("statuses %q, want %q", statuses, tt.statuses)
 			}
 		})
 	}

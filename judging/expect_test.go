@@ -47,19 +47,36 @@ func TestExpect(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := Expect(n, tt.rec, spec)
-			var statuses []string
-			for _, v := range got {
-				statuses = append(statuses, v.Status)
-				if v.Check != "expect read" || v.Drive != "ssd" || !strings.HasPrefix(v.Subject, "read / iodepth=1: result.read.") || !strings.HasPrefix(v.Where, "judging.hcl:") || !IsExpectVerdict(v) {
-					t.Errorf("verdict %+v", v)
-				}
-			}
-			if strings.Join(statuses, " ") != strings.Join(tt.statuses, " ") {
-				t.Fatalf("statuses %q, want %q", statuses, tt.statuses)
-			}
+			checkExpectVerdicts(t, got, expectVerdict{check: "expect read", drive: "ssd", subject: "read / iodepth=1: result.read.", where: "judging.hcl:"}, tt.statuses)
 			if len(got) > 0 && got[0].Message != tt.message {
 				t.Errorf("message %q\nwant    %q", got[0].Message, tt.message)
 			}
 		})
+	}
+}
+
+// expectVerdict is what every verdict of one expectation block shares: its
+// check and drive, and how its subject and its place in the plan begin.
+type expectVerdict struct {
+	check, drive, subject, where string
+}
+
+// checkExpectVerdicts fails the test unless got are verdicts of an
+// expect, each as want says with the code of its status, of the statuses
+// given in order.
+func checkExpectVerdicts(t *testing.T, got []results.Verdict, want expectVerdict, statuses []string) {
+	t.Helper()
+	var have []string
+	for _, v := range got {
+		have = append(have, v.Status)
+		if v.Check != want.check || v.Drive != want.drive || !strings.HasPrefix(v.Subject, want.subject) || !strings.HasPrefix(v.Where, want.where) || !IsExpectVerdict(v) {
+			t.Errorf("verdict %+v", v)
+		}
+		if code := map[string]string{"pass": results.CodeHolds, "fail": results.CodeDoesNotHold, "error": results.CodeCannotJudge}[v.Status]; v.Code != code {
+			t.Errorf("%s verdict with code %s", v.Status, v.Code)
+		}
+	}
+	if strings.Join(have, " ") != strings.Join(statuses, " ") {
+		t.Fatalf("statuses %q, want %q", have, statuses)
 	}
 }
