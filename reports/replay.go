@@ -186,9 +186,15 @@ func replayRows(rp *Replay, total *Figures, u bwUnit) [][]string {
 			[]string{"sequential share", format.Plain(round1(st.SequentialPct)) + " %", ""},
 			[]string{"queue depth p99 / iodepth cap", qd, n(int64(rp.IODepth))})
 	}
+	lag, waits := format.Latency(float64(rp.LagP50Ns))+" / "+format.Latency(float64(rp.LagP99Ns))+" / "+format.Latency(float64(rp.LagMaxNs)), n(rp.SlotWaits)
+	if rp.Speed == 0 {
+		// no schedule: no lag, and every I/O past the first iodepth
+		// waits for a slot, which the engine does not count
+		lag, waits = format.Dash, format.Dash
+	}
 	return append(rows,
-		[]string{"lag p50 / p99 / max", "", format.Latency(float64(rp.LagP50Ns)) + " / " + format.Latency(float64(rp.LagP99Ns)) + " / " + format.Latency(float64(rp.LagMaxNs))},
-		[]string{"I/Os that waited for a slot", "", n(rp.SlotWaits)})
+		[]string{"lag p50 / p99 / max", "", lag},
+		[]string{"I/Os that waited for a slot", "", waits})
 }
 
 // round1 rounds a share to a tenth.

@@ -85,8 +85,22 @@ func buildRow(s step, rev *revisions) Row {
 		row.Write = dirFigures(res.Write)
 		row.Total = totalFigures(res.Read, res.Write)
 		row.Replay = replayOf(s.workload(), res)
+		if row.Replay != nil && !row.pacedReplay() {
+			unpaced(row.Read, row.Write, row.Total)
+		}
 	}
 	return row
+}
+
+// unpaced drops the service latencies of a replay at speed 0: its I/Os
+// are due when a slot takes them, so the latency it records from their
+// due time is their service time, and no figure counts from a schedule.
+func unpaced(figs ...*Figures) {
+	for _, f := range figs {
+		if f != nil {
+			f.ServiceMeanNs, f.ServiceP99Ns = nil, nil
+		}
+	}
 }
 
 // finishTable decides whether the table is mixed, keeps the per-direction

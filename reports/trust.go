@@ -87,7 +87,7 @@ func annotateTable(t *ProfileResult, recs map[string]*results.Record, asked []fl
 		if measured(res.Read) || measured(res.Write) {
 			def := res.LatencyOf()
 			switch {
-			case def == metrics.LatencyEngine && row.Replay != nil:
+			case def == metrics.LatencyEngine && row.pacedReplay():
 				def += " replay"
 			case def == metrics.LatencyEngine && row.RatePct != nil || def == metrics.LatencyEngine && rateLimited(rec):
 				def += " paced"

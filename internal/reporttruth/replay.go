@@ -2,6 +2,7 @@ package reporttruth
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
@@ -27,6 +28,32 @@ var replayKinds = []kind{
 			`the drive did not keep up: {count:waits} I/Os? (?:was|were) due while all {count:slots} slots were busy)\.`),
 		check: checkReplayFidelity,
 	},
+	{
+		name: "latency definition", in: "Results",
+		pattern: pattern(`Latency is drivebench's own(?P<replay> for a trace replay, from the moment the trace scheduled each I/O to its completion, so an I/O that waited for a free slot counts its wait|, from each I/O's submission to its completion)\.`),
+		check:   checkReplayLatency,
+	},
+}
+
+// checkReplayLatency holds the latency a table's note defines to its
+// replays: from each I/O's time in the trace's schedule for every row
+// when they replay on that schedule, and from submission when none does
+// (at speed 0 a replay follows no schedule).
+func checkReplayLatency(sc *scope, g groups) []string {
+	scheduled := strings.HasPrefix(g["replay"], " for a trace replay")
+	var p problems
+	for _, r := range tableRows(sc) {
+		if r.Total == nil {
+			continue
+		}
+		switch name := cond(r.Point == "", "the single run", r.Point); {
+		case scheduled && !pacedReplay(r):
+			p.add("says the latency of %s counts from the trace's schedule; it replays no trace on a schedule", name)
+		case !scheduled && pacedReplay(r):
+			p.add("says the latency of %s counts from submission; it replays a trace on its schedule, from which its latency counts", name)
+		}
+	}
+	return p
 }
 
 // pacedReplay reports whether a row replays a trace on its schedule

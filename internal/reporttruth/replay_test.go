@@ -108,3 +108,54 @@ func TestReplayOverTime(t *testing.T) {
 		}
 	}
 }
+
+// TestReplayAtSpeedZero: a replay at speed 0 follows no schedule, so its
+// report gives no lag and no count of slot waits (every I/O past the
+// first iodepth waited for a slot, uncounted), defines its latency from
+// submission and gives no service latency beside one "from due time";
+// a report that says these of it, or the submission's latency of a
+// paced replay, is caught.
+func TestReplayAtSpeedZero(t *testing.T) {
+	run := func(speed float64) *Report {
+		m, recs := replayRun()
+		rec := recs[0]
+		rec.Workload.Replay.Speed, rec.Result.Replay.Speed = speed, speed
+		rec.Result.Read.Service = &metrics.LatencySummary{Mean: 300_000}
+		return report(t, m, recs)
+	}
+	const (
+		scheduled = "Latency is drivebench's own for a trace replay, from the moment the trace scheduled each I/O to its completion, so an I/O that waited for a free slot counts its wait."
+		submitted = "Latency is drivebench's own, from each I/O's submission to its completion."
+		service   = "with 300.0 µs mean service latency (500.0 µs from each I/O's due time)"
+	)
+	free, paced := run(0), run(1)
+	for _, want := range []string{submitted, "| lag p50 / p99 / max |  | — |", "| I/Os that waited for a slot |  | — |", "with 500.0 µs mean latency."} {
+		if !strings.Contains(free.Markdown, want) {
+			t.Errorf("a replay at speed 0 does not say %q:\n%s", want, free.Markdown)
+		}
+	}
+	for _, want := range []string{scheduled, service} {
+		if !strings.Contains(paced.Markdown, want) {
+			t.Errorf("a replay at speed 1 does not say %q:\n%s", want, paced.Markdown)
+		}
+	}
+	checkFalsehoods(t, free, "")
+	checkFalsehoods(t, paced, "")
+	cases := []struct {
+		name     string
+		r        *Report
+		from, to string
+		want     string
+	}{
+		{"scheduled at speed 0", free, submitted, scheduled, "(latency definition): says the latency of the single run counts from the trace's schedule"},
+		{"service at speed 0", free, "with 500.0 µs mean latency", service, "gives a service latency, the peak row is not paced"},
+		{"submitted at speed 1", paced, scheduled, submitted, "(latency definition): says the latency of the single run counts from submission"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r := *tc.r
+			r.Markdown = strings.Replace(r.Markdown, tc.from, tc.to, 1)
+			checkFalsehoods(t, &r, tc.want)
+		})
+	}
+}
