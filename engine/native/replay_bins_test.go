@@ -39,6 +39,29 @@ func complete(i int, o op, lat int64, n int) binEvent {
 // open says how many bins are open after e.
 func (e binEvent) open(n int) binEvent { e.wantOpen = n; return e }
 
+// playBinEvents tells b the events in order, failing the test where the
+// bins open after one are not as many as it wants.
+func playBinEvents(t *testing.T, b *traceBins, events []binEvent) {
+	t.Helper()
+	var bins []int64
+	for k, e := range events {
+		switch e.kind {
+		case "dispatch":
+			i := b.bin(e.at, e.pass)
+			bins = append(bins, i)
+			b.dispatched(i)
+			b.lagged(i, e.lag)
+		case "complete":
+			b.completed(bins[e.i], e.o, e.lat, e.n)
+		case "abandon":
+			b.abandoned(bins[e.i])
+		}
+		if e.wantOpen >= 0 && len(b.open) != e.wantOpen {
+			t.Errorf("after event %d (%s): %d bins open, want %d", k, e.kind, len(b.open), e.wantOpen)
+		}
+	}
+}
+
 // TestTraceBins checks the binning by trace time: each I/O lands in the
 // bin of its time in the trace, skip on the axis and loops running on
 // after the window; a bin holds its due I/Os, completions, bytes,
@@ -114,23 +137,7 @@ func TestTraceBins(t *testing.T) {
 			if b.width != c.width {
 				t.Fatalf("bins of %d ns, want %d", b.width, c.width)
 			}
-			var bins []int64
-			for k, e := range c.events {
-				switch e.kind {
-				case "dispatch":
-					i := b.bin(e.at, e.pass)
-					bins = append(bins, i)
-					b.dispatched(i)
-					b.lagged(i, e.lag)
-				case "complete":
-					b.completed(bins[e.i], e.o, e.lat, e.n)
-				case "abandon":
-					b.abandoned(bins[e.i])
-				}
-				if e.wantOpen >= 0 && len(b.open) != e.wantOpen {
-					t.Errorf("after event %d (%s): %d bins open, want %d", k, e.kind, len(b.open), e.wantOpen)
-				}
-			}
+			playBinEvents(t, b, c.events)
 			got := b.series()
 			for i := range got {
 				got[i].T = float64(int64(got[i].T*1e6+0.5)) / 1e6
