@@ -1,6 +1,10 @@
 package reports
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/drivebench/drivebench/workload"
+)
 
 // TestDataloaderDataset: the data set cell counts its files and samples
 // as the table's other counts do, a count of one singular ("7 files × 1
@@ -25,5 +29,20 @@ func TestDataloaderDataset(t *testing.T) {
 				t.Errorf("data set %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestFileSetRegion: the Methodology's region of a file set counts its
+// files as the report's other counts do: "a set of 1 file", where
+// resnet50's one file of samples was "a set of 1 files".
+func TestFileSetRegion(t *testing.T) {
+	for files, want := range map[int]string{
+		1:    "a set of 1 file in a folder of the drive",
+		8:    "a set of 8 files in a folder of the drive",
+		1024: "a set of 1,024 files in a folder of the drive",
+	} {
+		if got := regionText(&workload.Workload{Files: files}); got != want {
+			t.Errorf("%d files: %q, want %q", files, got, want)
+		}
 	}
 }
