@@ -2,10 +2,13 @@ package lockfile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -221,5 +224,49 @@ func TestLive(t *testing.T) {
 	}
 	if got := Live([]Holder{gone}); len(got) != 1 {
 		t.Errorf("with none alive Live must keep them all, kept %+v", got)
+	}
+}
+
+// TestAcquireRacingReleases: holders that take and release one lock file
+// at once, each release removing the file, meet a file removed between
+// its open and its flock; Acquire then tries again, so it gives a lock or
+// an error, never neither, and no two holders hold the lock together.
+func TestAcquireRacingReleases(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "drivebench.lock")
+	const holders, rounds = 4, 500
+	var inside atomic.Int32
+	var wg sync.WaitGroup
+	errs := make(chan error, holders)
+	for h := range holders {
+		wg.Go(func() {
+			for range rounds {
+				l, err := Acquire(path, false, Self(fmt.Sprint("holder ", h)))
+				var busy *BusyError
+				switch {
+				case errors.As(err, &busy), err != nil && strings.Contains(err.Error(), "times while it was being locked"):
+					continue // held by another, or taken from under it maxAttempts times
+				case err != nil:
+					errs <- err
+					return
+				case l == nil:
+					errs <- errors.New("Acquire gave no lock and no error")
+					return
+				}
+				if n := inside.Add(1); n != 1 {
+					errs <- fmt.Errorf("%d holders hold the lock at once", n)
+					return
+				}
+				inside.Add(-1)
+				if err := l.Release(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
