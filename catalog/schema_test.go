@@ -38,78 +38,105 @@ func TestNewerSchemaIsRefused(t *testing.T) {
 }
 
 // TestOlderSchemaMigrates opens catalogs an older drivebench left: at
-// version 0 (its version table only) and at version 1 holding a run and
-// a verdict. Each is migrated to the current version, keeping its rows.
+// version 0 (its version table only), at version 1 holding a run and a
+// verdict, and at version 6. Each is migrated to the current version,
+// keeping its rows.
 func TestOlderSchemaMigrates(t *testing.T) {
 	dir := writeRun(t, t.TempDir(), drive{"ACME X1", "S001", "1.0"}, time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC), nil, nil)
 	for _, from := range []int{0, 1, 6} {
 		for _, b := range backends(t) {
 			t.Run(fmt.Sprintf("%s/from-%d", b.name, from), func(t *testing.T) {
 				ctx := context.Background()
-				old, err := connect(b.target, false)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := old.migrateTo(ctx, from); err != nil {
-					t.Fatal(err)
-				}
-				if from == 1 {
-					for _, s := range []string{
-						`INSERT INTO runs VALUES ('r1', 'h', 'p', 'p.hcl', 'ph', '2026-01-01T00:00:00.000Z', 'old', 'tb', 'host', '{}', '/nowhere', '2026-01-01T00:00:00.000Z')`,
-						`INSERT INTO drives VALUES ('dr1', 'OLD M1', 'OLD-S1', 'v', 0)`,
-						`INSERT INTO run_drives VALUES ('r1', 'd', 'dr1', '0.9', 'declared', '', 0, '{}')`,
-						`INSERT INTO steps (run_id, step_id, drive, kind, name, source, pass, point, engine, workload_json, status, error, started, finished, runtime_ns)
-							VALUES ('r1', 's1', 'd', 'check', 'c', 'c', 0, '', '', '', 'ok', '', '', '', 0)`,
-						`INSERT INTO verdicts VALUES ('r1', 's1', 0, 'd', 'check', 'c', '', 'fail', 'too slow', NULL, NULL, '')`,
-					} {
-						if _, err := old.db.Exec(s); err != nil {
-							t.Fatal(err)
-						}
-					}
-				}
-				old.Close()
-				// Reading never migrates: it says who may. (A catalog of
-				// version 0 holds no catalog yet: it is created.)
-				access := Create
-				if from > 0 {
-					access = Write
-					if _, err := OpenFor(ctx, b.target, Read); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has schema version %d, and this drivebench reads version %d: migrate it with drivebench catalog init", from, SchemaVersion)) {
-						t.Errorf("reading a catalog of version %d: %v", from, err)
-					}
-				}
-				c, err := OpenFor(ctx, b.target, access)
-				if err != nil {
-					t.Fatal(err)
-				}
+				leaveOldCatalog(t, b.target, from)
+				c := openMigrated(t, b.target, from)
 				defer c.Close()
-				if v, err := c.Version(ctx); err != nil || v != SchemaVersion {
-					t.Fatalf("version %d after migration (%v), want %d", v, err, SchemaVersion)
-				}
 				if _, err := c.Add(ctx, dir); err != nil {
 					t.Fatal(err)
 				}
 				want := 1
 				if from == 1 {
 					want = 2
-					var subject, code string
-					if err := c.db.QueryRow(`SELECT subject, code FROM verdicts WHERE run_id = 'r1'`).Scan(&subject, &code); err != nil || subject != "" || code != "" {
-						t.Errorf("the old verdict after migration: subject %q, code %q, %v", subject, code, err)
-					}
-					// Version 4 gave the old verdict its drive's model,
-					// firmware and serial, so the roll-up still counts it.
-					rows, err := c.Rollup(ctx, Filter{Model: "OLD M1"})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if len(rows) != 1 || rows[0].Firmware != "0.9" || rows[0].Fail != 1 || !slices.Equal(rows[0].FailingSerials, []string{"OLD-S1"}) {
-						t.Errorf("roll-up of the migrated catalog: %+v, want one line on firmware 0.9 failed by OLD-S1", rows)
-					}
+					checkMigratedVerdict(t, c)
 				}
 				if n := count(t, c, "runs"); n != want {
 					t.Errorf("%d runs, want %d", n, want)
 				}
 			})
 		}
+	}
+}
+
+// leaveOldCatalog makes the catalog at target as a drivebench of schema
+// version from left it; at version 1, with a run that has a failed
+// verdict.
+func leaveOldCatalog(t *testing.T, target string, from int) {
+	t.Helper()
+	old, err := connect(target, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer old.Close()
+	if err := old.migrateTo(context.Background(), from); err != nil {
+		t.Fatal(err)
+	}
+	if from != 1 {
+		return
+	}
+	for _, s := range []string{
+		`INSERT INTO runs VALUES ('r1', 'h', 'p', 'p.hcl', 'ph', '2026-01-01T00:00:00.000Z', 'old', 'tb', 'host', '{}', '/nowhere', '2026-01-01T00:00:00.000Z')`,
+		`INSERT INTO drives VALUES ('dr1', 'OLD M1', 'OLD-S1', 'v', 0)`,
+		`INSERT INTO run_drives VALUES ('r1', 'd', 'dr1', '0.9', 'declared', '', 0, '{}')`,
+		`INSERT INTO steps (run_id, step_id, drive, kind, name, source, pass, point, engine, workload_json, status, error, started, finished, runtime_ns)
+			VALUES ('r1', 's1', 'd', 'check', 'c', 'c', 0, '', '', '', 'ok', '', '', '', 0)`,
+		`INSERT INTO verdicts VALUES ('r1', 's1', 0, 'd', 'check', 'c', '', 'fail', 'too slow', NULL, NULL, '')`,
+	} {
+		if _, err := old.db.Exec(s); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// openMigrated opens the catalog of schema version from for writing,
+// which migrates it, after checking that opening it to read refuses,
+// naming the command that migrates. (A catalog of version 0 holds no
+// catalog yet: it is created.)
+func openMigrated(t *testing.T, target string, from int) *Catalog {
+	t.Helper()
+	ctx := context.Background()
+	access := Create
+	if from > 0 {
+		access = Write
+		if _, err := OpenFor(ctx, target, Read); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("has schema version %d, and this drivebench reads version %d: migrate it with drivebench catalog init", from, SchemaVersion)) {
+			t.Errorf("reading a catalog of version %d: %v", from, err)
+		}
+	}
+	c, err := OpenFor(ctx, target, access)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, err := c.Version(ctx); err != nil || v != SchemaVersion {
+		c.Close()
+		t.Fatalf("version %d after migration (%v), want %d", v, err, SchemaVersion)
+	}
+	return c
+}
+
+// checkMigratedVerdict checks the failed verdict of a catalog of
+// version 1 after its migration: no subject or code, which version 1
+// had not, and, from version 4, its drive's model, firmware and serial,
+// so the roll-up still counts it.
+func checkMigratedVerdict(t *testing.T, c *Catalog) {
+	t.Helper()
+	var subject, code string
+	if err := c.db.QueryRow(`SELECT subject, code FROM verdicts WHERE run_id = 'r1'`).Scan(&subject, &code); err != nil || subject != "" || code != "" {
+		t.Errorf("the old verdict after migration: subject %q, code %q, %v", subject, code, err)
+	}
+	rows, err := c.Rollup(context.Background(), Filter{Model: "OLD M1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Firmware != "0.9" || rows[0].Fail != 1 || !slices.Equal(rows[0].FailingSerials, []string{"OLD-S1"}) {
+		t.Errorf("roll-up of the migrated catalog: %+v, want one line on firmware 0.9 failed by OLD-S1", rows)
 	}
 }
 
