@@ -158,7 +158,7 @@ func sectionCharts(sec Section, entries []entry) []plannedChart {
 		add(chartReplayLag, "", sec.Profile+": issue lag over the schedule", func() *plot.Chart { return replayLagChart(sec.Profile, entries) })
 	}
 	if slices.ContainsFunc(entries, func(e entry) bool { return len(tailPercentiles(e.table.Latency)) > 0 }) {
-		add(chartPercentiles, "", percentileTitle(sec.Profile, headline), func() *plot.Chart { return percentileChart(sec.Profile, entries) })
+		add(chartPercentiles, "", percentileTitle(sec.Profile, headline, entries), func() *plot.Chart { return percentileChart(sec.Profile, entries) })
 	}
 	return out
 }
@@ -343,8 +343,13 @@ func lowestLatencyMark(e entry, param string) (plot.Mark, bool) {
 }
 
 // percentileTitle names the percentile chart after the point it draws:
-// the peak, or the lowest-latency point.
-func percentileTitle(profile, headline string) string {
+// the peak, or the lowest-latency point, of a table of several; a table
+// of one run has no peak among its points (and "at the peak" of a run
+// over time reads as its busiest moment).
+func percentileTitle(profile, headline string, entries []entry) string {
+	if !slices.ContainsFunc(entries, func(e entry) bool { return len(e.table.Rows) > 1 }) {
+		return profile + ": latency percentiles"
+	}
 	return profile + ": latency percentiles at the " + cond(headline == headlineLat, "lowest-latency point", "peak")
 }
 
@@ -613,7 +618,7 @@ func tailPercentiles(curves []LatencyCurve) []LatencyCurve {
 }
 
 func percentileChart(profile string, entries []entry) *plot.Chart {
-	c := &plot.Chart{Title: percentileTitle(profile, entries[0].table.Headline)}
+	c := &plot.Chart{Title: percentileTitle(profile, entries[0].table.Headline, entries)}
 	var ps, ys []float64
 	for i, e := range entries {
 		curves := tailPercentiles(e.table.Latency)

@@ -83,3 +83,28 @@ func TestReplayTraceChart(t *testing.T) {
 		t.Errorf("the x axis is not trace time from 30 s:\n%s", svg)
 	}
 }
+
+// TestPercentileTitle: the percentile chart of a table of one run is not
+// "at the peak", which it has none of among points (a replay's boot
+// burst would read as that peak); a sweep's is at its peak or, leading
+// with latency, at its lowest-latency point, whichever drive's table has
+// the points.
+func TestPercentileTitle(t *testing.T) {
+	one := entry{table: &ProfileResult{Rows: []Row{{Point: ""}}}}
+	sweep := entry{table: &ProfileResult{Rows: []Row{{Point: "iodepth=1"}, {Point: "iodepth=4"}}}}
+	cases := []struct {
+		entries  []entry
+		headline string
+		want     string
+	}{
+		{[]entry{one}, headlineIOPS, "boot: latency percentiles"},
+		{[]entry{one, one}, headlineLat, "boot: latency percentiles"},
+		{[]entry{sweep}, headlineIOPS, "boot: latency percentiles at the peak"},
+		{[]entry{one, sweep}, headlineLat, "boot: latency percentiles at the lowest-latency point"},
+	}
+	for _, tc := range cases {
+		if got := percentileTitle("boot", tc.headline, tc.entries); got != tc.want {
+			t.Errorf("%d entries, headline %s: %q, want %q", len(tc.entries), tc.headline, got, tc.want)
+		}
+	}
+}
