@@ -69,78 +69,93 @@ func TestAddKeepsFileSetsAndCheckpoints(t *testing.T) {
 				t.Errorf("%s: %d rows, want %d", table, n, want)
 			}
 		}
-
 		checkRunCounts(t, c, sets, 1, 0)
+		checkStepFiles(t, c, recs)
+		checkStepFileOps(t, c, recs)
+		checkCheckpointPasses(t, c, recs)
+	})
+}
 
-		eachRow(t, c.db, `SELECT step_id, files, dirs, bytes, setup_created, setup_measured, slowest_job_s, lowest_job_bw_bytes, aggregate_bw_bytes FROM step_files`, func(scan func(...any)) {
-			var step string
-			var files, dirs, created, measured int
-			var bytes int64
-			var slowest, lowest, aggregate float64
-			scan(&step, &files, &dirs, &bytes, &created, &measured, &slowest, &lowest, &aggregate)
-			f := recs[step].Result.Files
-			if files != f.Files || dirs != f.Dirs || bytes != f.Bytes || created != f.Setup.Created || measured != flag(f.Setup.Measured) {
-				t.Errorf("step_files of %s: %d files, %d dirs, %d bytes, %d created, measured %d; the record has %+v", step, files, dirs, bytes, created, measured, f)
-			}
-			for name, got := range map[string]float64{"slowest_job_s": slowest, "lowest_job_bw": lowest, "aggregate_bw": aggregate} {
-				if want := figure.Lookup(name).ReadFiles(f); !near(got, want) || want == 0 {
-					t.Errorf("step_files of %s: %s = %g, the registry reads %g", step, name, got, want)
-				}
-			}
-		})
-
-		// Each metadata operation's p99 is its registry row's figure
-		// (create_p99...), and its histogram counts every call.
-		eachRow(t, c.db, `SELECT step_id, op, count, p99_ns, lat_max_ns, histogram FROM step_file_ops`, func(scan func(...any)) {
-			var step, op string
-			var n, p99, maxNs int64
-			var blob []byte
-			scan(&step, &op, &n, &p99, &maxNs, &blob)
-			f := recs[step].Result.Files
-			m := f.Op(op)
-			var h metrics.Histogram
-			if err := h.UnmarshalBinary(blob); err != nil {
-				t.Fatalf("histogram of %s of %s: %v", op, step, err)
-			}
-			if int64(m.Count) != n || h.Count() != m.Count || maxNs != int64(m.Lat.Max) {
-				t.Errorf("%s of %s: count %d, histogram of %d, max %d; the record has %d calls, max %d", op, step, n, h.Count(), maxNs, m.Count, m.Lat.Max)
-			}
-			if want := figure.Lookup(op + "_p99").ReadFiles(f); float64(p99) != want {
-				t.Errorf("%s of %s: p99_ns %d, the registry's %s_p99 reads %g", op, step, p99, op, want)
-			}
-		})
-
-		// A user's question: seconds per pass of the checkpoint, with the
-		// slowest rank read back from its phase step's jobs.
-		tab, err := c.Query(ctx, `SELECT p.pass, p.phase, p.seconds, MAX(j.seconds), p.cache_drop, k.ranks
-			FROM checkpoint_phases p JOIN checkpoints k ON k.run_id = p.run_id AND k.step_id = p.step_id
-			JOIN step_file_jobs j ON j.run_id = p.run_id AND j.step_id = p.phase_step_id
-			GROUP BY p.pass, p.phase, p.seconds, p.cache_drop, k.ranks ORDER BY p.pass, p.phase DESC`)
-		if err != nil {
-			t.Fatal(err)
+// checkStepFiles checks each row of step_files against its step's
+// record, its figures as the figure registry reads them.
+func checkStepFiles(t *testing.T, c *Catalog, recs map[string]*results.Record) {
+	t.Helper()
+	eachRow(t, c.db, `SELECT step_id, files, dirs, bytes, setup_created, setup_measured, slowest_job_s, lowest_job_bw_bytes, aggregate_bw_bytes FROM step_files`, func(scan func(...any)) {
+		var step string
+		var files, dirs, created, measured int
+		var bytes int64
+		var slowest, lowest, aggregate float64
+		scan(&step, &files, &dirs, &bytes, &created, &measured, &slowest, &lowest, &aggregate)
+		f := recs[step].Result.Files
+		if files != f.Files || dirs != f.Dirs || bytes != f.Bytes || created != f.Setup.Created || measured != flag(f.Setup.Measured) {
+			t.Errorf("step_files of %s: %d files, %d dirs, %d bytes, %d created, measured %d; the record has %+v", step, files, dirs, bytes, created, measured, f)
 		}
-		want := [][]any{{1, "write", "", 8}, {1, "read", "drop_caches", 8}, {2, "write", "", 8}, {2, "read", "drop_caches", 8}}
-		if len(tab.Rows) != len(want) {
-			t.Fatalf("checkpoint passes: %v", tab.Rows)
-		}
-		for i, r := range tab.Rows {
-			if toInt(r[0]) != want[i][0] || r[1] != want[i][1] || r[4] != want[i][2] || toInt(r[5]) != want[i][3] {
-				t.Errorf("pass row %d: %v, want pass, phase, cache drop and ranks %v", i, r, want[i])
-			}
-			if s, slowest := r[2].(float64), r[3].(float64); !near(s, slowest) || s <= 0 {
-				t.Errorf("pass row %d: %g seconds, its slowest rank %g", i, s, slowest)
-			}
-		}
-		var mean float64
-		if err := c.db.QueryRow(`SELECT AVG(seconds) FROM checkpoint_phases WHERE phase = 'write'`).Scan(&mean); err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range recs {
-			if r.Checkpoint != nil && !near(mean, r.Checkpoint.Write.Seconds) {
-				t.Errorf("mean write seconds %g, the summary's %g", mean, r.Checkpoint.Write.Seconds)
+		for name, got := range map[string]float64{"slowest_job_s": slowest, "lowest_job_bw": lowest, "aggregate_bw": aggregate} {
+			if want := figure.Lookup(name).ReadFiles(f); !near(got, want) || want == 0 {
+				t.Errorf("step_files of %s: %s = %g, the registry reads %g", step, name, got, want)
 			}
 		}
 	})
+}
+
+// checkStepFileOps checks that each metadata operation's p99 is its
+// registry row's figure (create_p99...), and that its histogram counts
+// every call.
+func checkStepFileOps(t *testing.T, c *Catalog, recs map[string]*results.Record) {
+	t.Helper()
+	eachRow(t, c.db, `SELECT step_id, op, count, p99_ns, lat_max_ns, histogram FROM step_file_ops`, func(scan func(...any)) {
+		var step, op string
+		var n, p99, maxNs int64
+		var blob []byte
+		scan(&step, &op, &n, &p99, &maxNs, &blob)
+		f := recs[step].Result.Files
+		m := f.Op(op)
+		var h metrics.Histogram
+		if err := h.UnmarshalBinary(blob); err != nil {
+			t.Fatalf("histogram of %s of %s: %v", op, step, err)
+		}
+		if int64(m.Count) != n || h.Count() != m.Count || maxNs != int64(m.Lat.Max) {
+			t.Errorf("%s of %s: count %d, histogram of %d, max %d; the record has %d calls, max %d", op, step, n, h.Count(), maxNs, m.Count, m.Lat.Max)
+		}
+		if want := figure.Lookup(op + "_p99").ReadFiles(f); float64(p99) != want {
+			t.Errorf("%s of %s: p99_ns %d, the registry's %s_p99 reads %g", op, step, p99, op, want)
+		}
+	})
+}
+
+// checkCheckpointPasses asks a user's question: seconds per pass of the
+// checkpoint, with the slowest rank read back from its phase step's
+// jobs; and the mean write seconds are the checkpoint summary's.
+func checkCheckpointPasses(t *testing.T, c *Catalog, recs map[string]*results.Record) {
+	t.Helper()
+	tab, err := c.Query(context.Background(), `SELECT p.pass, p.phase, p.seconds, MAX(j.seconds), p.cache_drop, k.ranks
+		FROM checkpoint_phases p JOIN checkpoints k ON k.run_id = p.run_id AND k.step_id = p.step_id
+		JOIN step_file_jobs j ON j.run_id = p.run_id AND j.step_id = p.phase_step_id
+		GROUP BY p.pass, p.phase, p.seconds, p.cache_drop, k.ranks ORDER BY p.pass, p.phase DESC`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]any{{1, "write", "", 8}, {1, "read", "drop_caches", 8}, {2, "write", "", 8}, {2, "read", "drop_caches", 8}}
+	if len(tab.Rows) != len(want) {
+		t.Fatalf("checkpoint passes: %v", tab.Rows)
+	}
+	for i, r := range tab.Rows {
+		if toInt(r[0]) != want[i][0] || r[1] != want[i][1] || r[4] != want[i][2] || toInt(r[5]) != want[i][3] {
+			t.Errorf("pass row %d: %v, want pass, phase, cache drop and ranks %v", i, r, want[i])
+		}
+		if s, slowest := r[2].(float64), r[3].(float64); !near(s, slowest) || s <= 0 {
+			t.Errorf("pass row %d: %g seconds, its slowest rank %g", i, s, slowest)
+		}
+	}
+	var mean float64
+	if err := c.db.QueryRow(`SELECT AVG(seconds) FROM checkpoint_phases WHERE phase = 'write'`).Scan(&mean); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range recs {
+		if r.Checkpoint != nil && !near(mean, r.Checkpoint.Write.Seconds) {
+			t.Errorf("mean write seconds %g, the summary's %g", mean, r.Checkpoint.Write.Seconds)
+		}
+	}
 }
 
 // TestAddKeepsDataloaders adds a dataloader run: each step's AU,
