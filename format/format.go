@@ -35,6 +35,16 @@ func UpperFirst(s string) string {
 // Dash stands in a report for a figure that is unknown.
 const Dash = "—"
 
+// Counted writes a count with its noun, the noun singular for one and its
+// digits grouped: "1 file", "1,251 samples". The noun takes an s in the
+// plural.
+func Counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Count(float64(n)) + " " + noun + "s"
+}
+
 // Grouped writes v with the given number of decimals and commas
 // between groups of three digits: 8668.14 -> "8,668.1". Halves round away
 // from zero, as people round.

@@ -201,3 +201,11 @@ func TestUpperFirst(t *testing.T) {
 		{"émission", "Émission"},
 	}.check(t, "UpperFirst", UpperFirst)
 }
+
+func TestCounted(t *testing.T) {
+	for n, want := range map[int]string{0: "0 steps", 1: "1 step", 3: "3 steps", 1251: "1,251 steps"} {
+		if got := Counted(n, "step"); got != want {
+			t.Errorf("Counted(%d): %q, want %q", n, got, want)
+		}
+	}
+}

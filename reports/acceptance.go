@@ -104,7 +104,7 @@ func (g acceptGroup) tallyText() string {
 	for _, v := range order {
 		parts = append(parts, namedCount{strings.ReplaceAll(orDash(v), "_", " "), counts[v]})
 	}
-	return countsText(plural(len(g.rows), "figure"), parts)
+	return countsText(format.Counted(len(g.rows), "figure"), parts)
 }
 
 // tolerance is the group's tolerance when all its rows share one.
@@ -174,7 +174,7 @@ func acceptanceBrief(a AcceptanceRow) string {
 // dut: 2 figures no accept block judged." for the figures no block did.
 func acceptanceSentence(g acceptGroup) string {
 	if g.accept == "" {
-		return fmt.Sprintf("Spec sheet of %s: %s no accept block judged.", orDash(g.drive), plural(len(g.rows), "figure"))
+		return fmt.Sprintf("Spec sheet of %s: %s no accept block judged.", orDash(g.drive), format.Counted(len(g.rows), "figure"))
 	}
 	return fmt.Sprintf("Spec sheet of %s (%s): %s.", orDash(g.drive), g.accept, g.tallyText())
 }
@@ -285,7 +285,7 @@ func specDepth(e SpecEntry) string {
 		parts = append(parts, "QD"+strconv.Itoa(e.IODepth))
 	}
 	if e.NumJobs > 0 {
-		parts = append(parts, plural(e.NumJobs, "job"))
+		parts = append(parts, format.Counted(e.NumJobs, "job"))
 	}
 	return strings.Join(parts, " x ")
 }

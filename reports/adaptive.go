@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -56,7 +57,7 @@ func searchSentence(sr *Search) string {
 	if sr == nil {
 		return ""
 	}
-	measured := "The search measured " + plural(sr.Points, "point") + ", in the order listed,"
+	measured := "The search measured " + format.Counted(sr.Points, "point") + ", in the order listed,"
 	reason := ""
 	if sr.Stop != "" {
 		reason = ": " + strings.TrimSuffix(sr.Stop, ".")

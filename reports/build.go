@@ -146,7 +146,7 @@ func setRegions(methods []Method, steps []step, kind string) {
 // 8 files in a folder of the drive".
 func regionText(w *workload.Workload) string {
 	if w.IsFileSet() {
-		return "a set of " + plural(w.Files, "file") + " in a folder of the drive"
+		return "a set of " + format.Counted(w.Files, "file") + " in a folder of the drive"
 	}
 	from := ""
 	if w.Offset > 0 {

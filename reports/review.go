@@ -47,17 +47,17 @@ func docHeader(d *document, s *Summary) {
 	for _, r := range s.EarlierRevisions {
 		items = append(items, []span{
 			plain(r.Marker + " Results of an earlier revision of the plan, "), mono(shortHash(r.Hash)),
-			plain(": " + plural(r.Steps, "step") + ", kept when the run resumed under the current revision"),
+			plain(": " + format.Counted(r.Steps, "step") + ", kept when the run resumed under the current revision"),
 		})
 	}
 	if n := s.Counts.Steps.Unlisted; n > 0 {
-		items = append(items, spans("Kept from earlier revisions of the plan: "+plural(n, "record")+" of steps this plan no longer has, under Measurements of earlier plan revisions"))
+		items = append(items, spans("Kept from earlier revisions of the plan: "+format.Counted(n, "record")+" of steps this plan no longer has, under Measurements of earlier plan revisions"))
 	}
 	if notableRuns(s.Runs) {
 		items = append(items, spans(runsText(s.Runs)))
 	}
 	if n := len(s.UnreadableRecords); n > 0 {
-		items = append(items, spans(fmt.Sprintf("Left out: %s that cannot be read, listed under Problems", plural(n, "record"))))
+		items = append(items, spans(fmt.Sprintf("Left out: %s that cannot be read, listed under Problems", format.Counted(n, "record"))))
 	}
 	for _, n := range s.Notes {
 		items = append(items, spans("Note: "+n))
@@ -66,7 +66,7 @@ func docHeader(d *document, s *Summary) {
 }
 
 func stepCountsText(c StepCounts) string {
-	return countsText(plural(c.Total, "step"), []namedCount{
+	return countsText(format.Counted(c.Total, "step"), []namedCount{
 		{"ok", c.OK}, {"failed", c.Failed}, {"interrupted", c.Interrupted},
 		{"skipped", c.Skipped}, {"not run", c.NotRun}, {"other status", c.Other},
 	})
@@ -74,7 +74,7 @@ func stepCountsText(c StepCounts) string {
 
 func verdictCountsText(c VerdictCounts) string {
 	total := c.Pass + c.Fail + c.Warn + c.Error + c.Other
-	return countsText(plural(total, "check verdict"), []namedCount{
+	return countsText(format.Counted(total, "check verdict"), []namedCount{
 		{"pass", c.Pass}, {"fail", c.Fail}, {"warn", c.Warn},
 		{"error", c.Error}, {"other status", c.Other},
 	})
@@ -97,15 +97,6 @@ func countsText(total string, counts []namedCount) string {
 		return total
 	}
 	return total + " (" + strings.Join(parts, ", ") + ")"
-}
-
-// plural writes a count with its noun, its digits grouped: "1 file",
-// "1,251 samples".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return format.Count(float64(n)) + " " + noun + "s"
 }
 
 func orDash(text string) string {
@@ -263,7 +254,7 @@ func specConditions(e SpecEntry) string {
 		parts = append(parts, fmt.Sprintf("QD%d", e.IODepth))
 	}
 	if e.NumJobs > 0 {
-		parts = append(parts, plural(e.NumJobs, "job"))
+		parts = append(parts, format.Counted(e.NumJobs, "job"))
 	}
 	if e.State != "" {
 		parts = append(parts, e.State)
@@ -585,7 +576,7 @@ func roundNotes(r Row) []string {
 	case r.Averaged > 0:
 		return []string{chosenRounds(r)}
 	case rounds > 0:
-		return []string{"aggregate of " + plural(rounds, "round")}
+		return []string{"aggregate of " + format.Counted(rounds, "round")}
 	}
 	return nil
 }
@@ -598,7 +589,7 @@ func chosenRounds(r Row) string {
 	if r.Aggregate != "" {
 		return r.Aggregate
 	}
-	return "avg of " + plural(r.Averaged, "round")
+	return "avg of " + format.Counted(r.Averaged, "round")
 }
 
 // pointParts are a row's name and the notes on what it stands for: a
@@ -968,9 +959,9 @@ func docProblems(d *document, s *Summary) {
 	for _, g := range s.Skipped {
 		total += g.Steps
 		items = append(items, spans(fmt.Sprintf("%s / %s: %s, %s", orDash(g.Drive), orDash(g.Profile),
-			plural(g.Steps, "step"), orDash(strings.TrimSuffix(g.Reason, ".")))))
+			format.Counted(g.Steps, "step"), orDash(strings.TrimSuffix(g.Reason, ".")))))
 	}
-	d.para(plain(fmt.Sprintf("Skipped, as the plan asks: %s that the run decided not to run.", plural(total, "step"))))
+	d.para(plain(fmt.Sprintf("Skipped, as the plan asks: %s that the run decided not to run.", format.Counted(total, "step"))))
 	d.list(items)
 }
 

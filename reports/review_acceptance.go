@@ -41,7 +41,7 @@ var acceptanceColumns = []column{
 // its verdicts; the figures no block judged are counted as such.
 func acceptGroupText(g acceptGroup) []span {
 	if g.accept == "" {
-		return spans("Not judged by an accept block: " + plural(len(g.rows), "figure") + ".")
+		return spans("Not judged by an accept block: " + format.Counted(len(g.rows), "figure") + ".")
 	}
 	text := []span{plain("Accept block "), mono(orDash(g.accept))}
 	if tol, ok := g.tolerance(); ok {

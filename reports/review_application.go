@@ -175,7 +175,7 @@ func headlineMetrics(app Application, r ApplicationRun) string {
 func outputBlocks(d *document, problems []Problem) {
 	for _, p := range problems {
 		for _, o := range p.Output {
-			text := []span{plain(fmt.Sprintf("Output of %s (%s, last %s", orDash(cmp.Or(p.Name, p.StepID)), o.Stream, plural(len(o.Lines), "line")))}
+			text := []span{plain(fmt.Sprintf("Output of %s (%s, last %s", orDash(cmp.Or(p.Name, p.StepID)), o.Stream, format.Counted(len(o.Lines), "line")))}
 			if o.File != "" {
 				text = append(text, plain("; the whole of it is in "), mono(o.File))
 			}

@@ -55,7 +55,7 @@ func dataloaderRow(s *Summary, r DataloaderRun) [][]span {
 	if r.AUTarget != nil {
 		target, verdict = pct(*r.AUTarget), []span{plain(verdictText(r.Verdict))}
 	}
-	dataset := plural(r.Files, "file") + " × " + plural(r.SamplesPerFile, "sample") + " × " + workload.FormatSize(r.RecordSize)
+	dataset := format.Counted(r.Files, "file") + " × " + format.Counted(r.SamplesPerFile, "sample") + " × " + workload.FormatSize(r.RecordSize)
 	if r.Direct {
 		dataset += ", O_DIRECT"
 	}

@@ -71,7 +71,7 @@ func runsText(runs []RunSession) string {
 	for _, r := range runs {
 		outcomes = append(outcomes, outcomeWords(r.Outcome))
 	}
-	return fmt.Sprintf("Measured over %s (%s); see Run history", plural(len(runs), "run"), strings.Join(outcomes, ", then "))
+	return fmt.Sprintf("Measured over %s (%s); see Run history", format.Counted(len(runs), "run"), strings.Join(outcomes, ", then "))
 }
 
 // outcomeWords says how a run ended.

@@ -95,7 +95,7 @@ func steadyStateSentence(ss SteadyState, u bwUnit) string {
 func limitText(pct float64) string { return format.Plain(pct) + "%" }
 
 func outcomeSentence(ss SteadyState, u bwUnit) string {
-	rounds := plural(len(ss.Rounds), "round")
+	rounds := format.Counted(len(ss.Rounds), "round")
 	switch {
 	case ss.Reached && ss.WindowFirst > 0 && ss.RangeLimitPct > 0:
 		return fmt.Sprintf("Steady state was reached in rounds %d to %d: %s averaged %s; its range was %s of the mean (limit %s) and the best-fit line changed by %s across the window (limit %s).",

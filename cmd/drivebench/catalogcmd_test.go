@@ -35,6 +35,9 @@ func catalogRuns(t *testing.T) (string, []string) {
 		if code != exitCheckFailed {
 			t.Fatalf("run %s: exit %d, want %d (one expectation fails)\n%s%s", d[1], code, exitCheckFailed, out, errOut)
 		}
+		if !strings.Contains(out, "\n2 check verdicts failed.\n") {
+			t.Errorf("run %s does not count its failed verdicts, one a point, in words:\n%s", d[1], out)
+		}
 		if !strings.Contains(out, "Catalog: added run") {
 			t.Errorf("run %s did not add itself to the catalog:\n%s%s", d[1], out, errOut)
 		}

@@ -379,7 +379,7 @@ func TestSkippedStepsSayWhy(t *testing.T) {
 	if code != exitStepFailed {
 		t.Fatalf("exit %d, want %d\n%s\n%s", code, exitStepFailed, out, errOut)
 	}
-	if !strings.Contains(out, "3 step(s) not run: the steady-state hook failed at round 1.") || strings.Contains(out, "reached steady state") {
+	if !strings.Contains(out, "3 steps not run: the steady-state hook failed at round 1.") || strings.Contains(out, "reached steady state") {
 		t.Errorf("summary does not say why the rounds were not run:\n%s", out)
 	}
 }

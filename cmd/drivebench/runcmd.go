@@ -12,6 +12,7 @@ import (
 
 	"github.com/drivebench/drivebench/catalog"
 	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/reports"
 	"github.com/drivebench/drivebench/results"
@@ -269,17 +270,17 @@ func summarize(io stdio, dir string, p *plan.Plan, o *engine.Outcome) int {
 	}
 	keptScratch(io, dir, o)
 	for _, why := range skipped {
-		fmt.Fprintf(io.out, "\n%d step(s) not run: %s.", skips[why], why)
+		fmt.Fprintf(io.out, "\n%s not run: %s.", format.Counted(skips[why], "step"), why)
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintln(io.out)
 	}
 	switch {
 	case o.Failed > 0:
-		fmt.Fprintf(io.out, "\n%d step(s) failed to run.\n", o.Failed)
+		fmt.Fprintf(io.out, "\n%s failed to run.\n", format.Counted(o.Failed, "step"))
 		return exitStepFailed
 	case failedChecks > 0:
-		fmt.Fprintf(io.out, "\n%d check verdict(s) failed.\n", failedChecks)
+		fmt.Fprintf(io.out, "\n%s failed.\n", format.Counted(failedChecks, "check verdict"))
 		return exitCheckFailed
 	}
 	return exitOK

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/drivebench/drivebench/engine"
+	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/results"
 )
 
@@ -49,7 +50,7 @@ func refusal(fe *engine.FolderError, resume bool) string {
 	}
 	again := ""
 	if fe.Unfinished > 0 {
-		again = fmt.Sprintf(", or run -resume %s to run again the %d step(s) that did not complete", fe.Dir, fe.Unfinished)
+		again = fmt.Sprintf(", or run -resume %s to run again the %s that did not complete", fe.Dir, format.Counted(fe.Unfinished, "step"))
 	}
 	return fmt.Sprintf("%v%s: running into it would replace its records and report. It is left as it is: give another folder (-out NEWDIR), %s%s", fe, ended, aside, again)
 }
