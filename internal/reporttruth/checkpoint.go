@@ -200,20 +200,20 @@ func checkNoProfile(sc *scope, g groups) []string {
 	switch g["says"] {
 	case "The run has no profile steps":
 		if own > 0 {
-			p.add("the manifest has %s", plural(own, "profile step"))
+			p.add("the manifest has %s", format.Counted(own, "profile step"))
 		}
 	case "No profile step finished with measurements":
 		if ownMeasured > 0 {
-			p.add("%s finished with measurements", plural(ownMeasured, "profile step"))
+			p.add("%s finished with measurements", format.Counted(ownMeasured, "profile step"))
 		}
 	default:
 		if !onlyPasses {
-			p.add("of the manifest's %s, %d are checkpoints' passes", plural(own+passSteps, "profile step"), passSteps)
+			p.add("of the manifest's %s, %d are checkpoints' passes", format.Counted(own+passSteps, "profile step"), passSteps)
 		}
 		return p
 	}
 	if onlyPasses {
-		p.add("the run's %s, its checkpoints' passes, read and wrote: the sentence must say their figures are under Checkpoints", plural(passSteps, "profile step"))
+		p.add("the run's %s, its checkpoints' passes, read and wrote: the sentence must say their figures are under Checkpoints", format.Counted(passSteps, "profile step"))
 	}
 	return p
 }

@@ -150,13 +150,13 @@ var tailPhrases = []struct {
 }{
 	{regexp.MustCompile(`^stayed under 1 ms throughout$`), func(tails []tail, _ groups, _ map[string]tail) []string {
 		if n := countOver(tails); n > 0 {
-			return []string{plural(n, "point") + " had p99 above 1 ms"}
+			return []string{format.Counted(n, "point") + " had p99 above 1 ms"}
 		}
 		return nil
 	}},
 	{regexp.MustCompile(`^was above 1 ms at every point$`), func(tails []tail, _ groups, _ map[string]tail) []string {
 		if n := len(tails) - countOver(tails); n > 0 {
-			return []string{plural(n, "point") + " had p99 under 1 ms"}
+			return []string{format.Counted(n, "point") + " had p99 under 1 ms"}
 		}
 		return nil
 	}},

@@ -81,15 +81,6 @@ func atoi(s string) int {
 	return n
 }
 
-// plural writes a count with its noun, as sentences do: "1 point", "3
-// points".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}
-
 // unitKinds know a whole paragraph or list item.
 var unitKinds []kind
 
