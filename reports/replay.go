@@ -157,7 +157,7 @@ func replayTables(d *document, t *ProfileResult, u bwUnit) {
 		rp := r.Replay
 		d.para(plain("Replay of "), mono(rp.File), plain(" ("+rp.Format+") at speed "+speedText(rp.Speed)+", iodepth cap "+format.Count(float64(rp.IODepth))+", writes "+rp.Writes+":"))
 		d.table([]column{{title: "Figure"}, {title: "Trace", numeric: true}, {title: "Replay", numeric: true}}, replayRows(rp, r.Total, u))
-		d.para(plain(replaySentence(rp)))
+		d.para(plain(replaySentence(rp, r.Flags)))
 	}
 }
 
@@ -209,8 +209,11 @@ func speedText(speed float64) string {
 }
 
 // replaySentence says whether the replay was faithful to the trace (in
-// the words of its verdict) and whether the drive kept up.
-func replaySentence(rp *Replay) string {
+// the words of its verdict) and whether the drive kept up; a drive said
+// not to keep up carries its row's flags, since on a busy host (⚠
+// host-bound) the slots may have been held by the host rather than the
+// drive.
+func replaySentence(rp *Replay, flags []string) string {
 	s := format.UpperFirst(judging.ReplayFidelityMessage(rp.TraceIOs, rp.TraceBytes, rp.IssuedIOs, rp.IssuedBytes))
 	switch {
 	case rp.Speed == 0:
@@ -222,7 +225,7 @@ func replaySentence(rp *Replay) string {
 	if rp.SlotWaits == 1 {
 		were = " was due"
 	}
-	return s + "; the drive did not keep up: " + judging.IOCount(rp.SlotWaits) + were + " while all " + format.Count(float64(rp.IODepth)) + " slots were busy."
+	return s + "; the drive did not keep up" + flagNote(flags) + ": " + judging.IOCount(rp.SlotWaits) + were + " while all " + format.Count(float64(rp.IODepth)) + " slots were busy."
 }
 
 // lagSeries is the lag series of an entry's replay; nil for a profile

@@ -8,6 +8,7 @@ import (
 	"github.com/drivebench/drivebench/format"
 	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plot"
+	"github.com/drivebench/drivebench/results"
 	"github.com/drivebench/drivebench/workload"
 )
 
@@ -32,10 +33,14 @@ func TestReplayFidelity(t *testing.T) {
 			if r.Faithful != (c.name == "faithful") || r.LagP50Ns != 20_000 || r.LagP99Ns != 400_000 || r.LagMaxNs != 900_000 || r.Writes != "replay" {
 				t.Errorf("got %+v", r)
 			}
-			if got := replaySentence(r); got != c.want {
+			if got := replaySentence(r, nil); got != c.want {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})
+	}
+	short := replayOf(w, &metrics.Result{Replay: &metrics.ReplayStats{TraceIOs: 10, TraceBytes: 40960, IssuedIOs: 10, IssuedBytes: 40960, SlotWaits: 1}})
+	if got, want := replaySentence(short, []string{results.WarnHostCPU}), "the drive did not keep up (⚠ host-bound): 1 I/O was due"; !strings.Contains(got, want) {
+		t.Errorf("a replay that fell behind on a busy host: %q, want the flag: %q", got, want)
 	}
 	if replayOf(&workload.Workload{}, &metrics.Result{}) != nil {
 		t.Error("a step that replayed nothing has replay figures")

@@ -25,7 +25,7 @@ var replayKinds = []kind{
 		pattern: pattern(`The replay issued (?:the trace's {count:ios} I/Os? and {count:bytes} bytes, exactly|` +
 			`{count:issued} I/Os? and {count:issuedbytes} bytes where the trace holds {count:ios} and {count:bytes}: {count:dios} I/Os? and {count:dbytes} bytes (?:not replayed|more than the trace holds)); ` +
 			`(?P<pace>at speed 0 it followed no schedule, so it has no lag|the drive kept up: every I/O found a free slot at its scheduled time|` +
-			`the drive did not keep up: {count:waits} I/Os? (?:was|were) due while all {count:slots} slots were busy)\.`),
+			`the drive did not keep up{flags}: {count:waits} I/Os? (?:was|were) due while all {count:slots} slots were busy)\.`),
 		check: checkReplayFidelity,
 	},
 	{
@@ -128,6 +128,11 @@ func checkReplayFidelity(sc *scope, g groups) []string {
 	default:
 		p.eq("slot waits", g["waits"], n(st.SlotWaits), "the record")
 		p.eq("slots", g["slots"], n(int64(rec.Workload.IODepth)), "the record")
+		for _, r := range tableRows(sc) {
+			if r.StepID == rec.StepID {
+				checkFlags(&p, g["flags"], r, "the replay's row")
+			}
+		}
 	}
 	return p
 }

@@ -25,6 +25,13 @@ func replayRun() (*results.Manifest, []*results.Record) {
 	return m, recs
 }
 
+// hostBound makes the replay fall behind on a host its other programs
+// kept busy.
+func hostBound(rec *results.Record) {
+	rec.Result.Replay.SlotWaits = 12
+	rec.Warnings = []results.Warning{{Kind: results.WarnHostCPU, Message: "The host's processors were 100 % busy over the step."}}
+}
+
 // TestReplayFigures: the sentences under a replay's table say what its
 // record holds, and a report that says otherwise is caught.
 func TestReplayFigures(t *testing.T) {
@@ -39,6 +46,14 @@ func TestReplayFigures(t *testing.T) {
 		{"not faithful", func(rec *results.Record) { rec.Result.Replay.IssuedIOs = 1990 }, nil, ""},
 		{"did not keep up", func(rec *results.Record) { rec.Result.Replay.SlotWaits = 12 }, nil, ""},
 		{"one I/O waited", func(rec *results.Record) { rec.Result.Replay.SlotWaits = 1 }, nil, ""},
+		{"fell behind on a busy host", hostBound, nil, ""},
+		{"busy host unsaid", hostBound, func(md string) string {
+			return strings.Replace(md, "did not keep up (⚠ host-bound):", "did not keep up:", 1)
+		},
+			"(replay fidelity): carries no flag, the replay's row is flagged host_cpu"},
+		{"busy host said of a quiet one", func(rec *results.Record) { rec.Result.Replay.SlotWaits = 12 }, func(md string) string {
+			return strings.Replace(md, "did not keep up:", "did not keep up (⚠ host-bound):", 1)
+		}, "(replay fidelity): carries the flag (⚠ host-bound), the replay's row has none"},
 		{"trace count", none, func(md string) string { return strings.Replace(md, "trace's 2,000 I/Os", "trace's 2,001 I/Os", 1) }, "trace I/Os: says 2,001, the record has 2,000"},
 		{"kept up", none, func(md string) string {
 			return strings.Replace(md, "the drive kept up: every I/O found a free slot at its scheduled time", "the drive did not keep up: 3 I/Os were due while all 16 slots were busy", 1)
