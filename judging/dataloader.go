@@ -1,6 +1,7 @@
 package judging
 
 import (
+	"github.com/drivebench/drivebench/metrics"
 	"github.com/drivebench/drivebench/plan"
 	"github.com/drivebench/drivebench/results"
 )
@@ -24,6 +25,17 @@ func AU(n *plan.Node, rec *results.Record) *results.Verdict {
 	if measured < claimed {
 		v.Status, v.Code = results.VerdictFail, results.CodeAUShort
 	}
-	v.Message = AUMessage(point, v.Code, *c)
+	v.Message = AUMessage(point, v.Code, *c, batchWaitPct(rec.Result))
 	return v
+}
+
+// batchWaitPct is the share of the run, in percent, that the batches
+// kept the accelerator waiting for their samples: their mean wait times
+// their count over the run's length.
+func batchWaitPct(res *metrics.Result) float64 {
+	d := res.Dataloader
+	if res.RuntimeNs <= 0 {
+		return 0
+	}
+	return d.BatchWait.Mean * float64(d.Batches) / float64(res.RuntimeNs) * 100
 }

@@ -21,10 +21,13 @@ func TestAUVerdict(t *testing.T) {
 	}{
 		{0.95, results.VerdictPass, results.CodeAUReached, "train: accelerator utilisation 95.0% reached the 90% target"},
 		{0.9, results.VerdictPass, results.CodeAUReached, "train: accelerator utilisation 90.0% reached the 90% target"},
-		{0.412, results.VerdictFail, results.CodeAUShort, "train: accelerator utilisation 41.2%, short of the 90% target: the accelerator waited for its samples 58.8% of the run"},
+		// 4 batches that waited 100 ms each of a 1 s run: 40% waiting
+		// for samples, 18.8% idle otherwise (a compute time overslept)
+		{0.412, results.VerdictFail, results.CodeAUShort, "train: accelerator utilisation 41.2%, short of the 90% target: the accelerator was idle 58.8% of the run, its batches waiting for their samples 40.0%"},
 	}
 	for _, c := range cases {
-		rec := &results.Record{Status: results.StatusOK, Result: &metrics.Result{RuntimeNs: 1e9, Dataloader: &metrics.Dataloader{AU: c.au}}}
+		dl := &metrics.Dataloader{AU: c.au, Batches: 4, BatchWait: metrics.LatencySummary{Mean: 100e6}}
+		rec := &results.Record{Status: results.StatusOK, Result: &metrics.Result{RuntimeNs: 1e9, Dataloader: dl}}
 		vs := Expect(n, rec, nil)
 		if len(vs) != 1 {
 			t.Fatalf("AU %v: verdicts %+v", c.au, vs)

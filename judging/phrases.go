@@ -142,8 +142,12 @@ func AUSubject(point string, targetPct float64) string {
 
 // AUMessage is an AU verdict in a sentence: "train: accelerator
 // utilisation 93.1% reached the 90% target" or "... 41.2%, short of the
-// 90% target: the accelerator waited for storage 58.8% of the run".
-func AUMessage(point, code string, c results.Comparison) string {
+// 90% target: the accelerator was idle 58.8% of the run, its batches
+// waiting for their samples 57.9%". waitPct is the batches' waits over
+// the run, in percent: the idle time that storage (or the readers) is to
+// blame for, the rest being the host's (a compute time overslept, the
+// pipeline's own work).
+func AUMessage(point, code string, c results.Comparison, waitPct float64) string {
 	measured := 0.0
 	if c.Measured != nil {
 		measured = *c.Measured
@@ -152,6 +156,6 @@ func AUMessage(point, code string, c results.Comparison) string {
 	if code == results.CodeAUReached {
 		return fmt.Sprintf("%s: accelerator utilisation %.1f%% reached the %s%% target", point, measured, target)
 	}
-	return fmt.Sprintf("%s: accelerator utilisation %.1f%%, short of the %s%% target: the accelerator waited for its samples %.1f%% of the run",
-		point, measured, target, 100-measured)
+	return fmt.Sprintf("%s: accelerator utilisation %.1f%%, short of the %s%% target: the accelerator was idle %.1f%% of the run, its batches waiting for their samples %.1f%%",
+		point, measured, target, 100-measured, waitPct)
 }
