@@ -351,6 +351,7 @@ func buildPreconditioning(steps []step, rev *revisions) []PreconditionPass {
 		if s.rec != nil {
 			pass.Error = s.rec.Error
 			pass.DurationNs = duration(s.rec)
+			pass.Warnings = s.rec.Warnings
 			if w := s.rec.Result; w != nil && w.Write != nil {
 				pass.BytesWritten = w.Write.Bytes
 				pass.BWBytes = finite(w.Write.BW)

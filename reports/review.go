@@ -340,10 +340,16 @@ func preconditionTable(d *document, s *Summary) {
 		{"Written", true}, {s.unit().column(), true}, {"Duration", true},
 	}
 	var rows [][]string
+	var warnings [][]span
 	for _, p := range passes {
+		var kinds []string
+		for _, w := range p.Warnings {
+			kinds = addFlags(kinds, w.Kind)
+			warnings = append(warnings, []span{strong(fmt.Sprintf("Warning (%s, pass %d on %s):", p.Precondition, p.Pass, p.Drive)), plain(" " + w.Message)})
+		}
 		written, bw := format.Dash, format.Dash
 		if p.BytesWritten > 0 {
-			written, bw = format.Bytes(p.BytesWritten), s.unit().number(p.BWBytes)
+			written, bw = format.Bytes(p.BytesWritten), s.unit().number(p.BWBytes)+flagNote(kinds)
 		}
 		rows = append(rows, []string{
 			p.Precondition + s.revisionMarker(p.PlanHash), p.Drive, fmt.Sprint(p.Pass), statusWords(p.Status, p.BytesWritten > 0),
@@ -351,6 +357,9 @@ func preconditionTable(d *document, s *Summary) {
 		})
 	}
 	d.table(cols, rows)
+	if len(warnings) > 0 {
+		d.list(warnings)
+	}
 }
 
 func docComparables(d *document, s *Summary) {

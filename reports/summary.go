@@ -516,6 +516,9 @@ type PreconditionPass struct {
 	BytesWritten uint64  `json:"bytes_written"`
 	BWBytes      float64 `json:"bw_bytes"`
 	DurationNs   int64   `json:"duration_ns"`
+	// Warnings are the warnings its step recorded (a busy host): its
+	// bandwidth is flagged with them and they are listed under the table.
+	Warnings []results.Warning `json:"warnings,omitempty"`
 }
 
 // CheckVerdict is one judgement of a check. Where points into the hook

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/drivebench/drivebench/format"
@@ -216,6 +217,30 @@ var warningKinds = []kind{
 		pattern: pattern(`\*\*Warning \((?P<where>.+)\):\*\* (?P<message>.+)`),
 		check:   checkWarning,
 	},
+	{
+		name: "precondition warning", in: "Methodology",
+		pattern: pattern(`\*\*Warning \((?P<pre>.+), pass {count:pass} on (?P<drive>.+)\):\*\* (?P<message>.+)`),
+		check:   checkPreconditionWarning,
+	},
+}
+
+// checkPreconditionWarning checks that a warning under the preconditioning
+// table is one its pass's record holds.
+func checkPreconditionWarning(sc *scope, g groups) []string {
+	for _, p := range sc.r.Summary.Preconditioning {
+		if p.Precondition != g["pre"] || p.Drive != g["drive"] || strconv.Itoa(p.Pass) != g["pass"] {
+			continue
+		}
+		if rec := sc.r.Records[p.StepID]; rec != nil {
+			for _, w := range rec.Warnings {
+				if w.Message == g["message"] {
+					return nil
+				}
+			}
+		}
+		return []string{"the pass's record holds no such warning"}
+	}
+	return []string{"no preconditioning pass of report.json is " + g["pre"] + ", pass " + g["pass"] + " on " + g["drive"]}
 }
 
 // roundSuffix ends the place of a round's warning: ", round 3".

@@ -127,3 +127,37 @@ func checkFalsehoods(t *testing.T, r *Report, want string) {
 		t.Errorf("want a falsehood saying %q; found:\n%s", want, got)
 	}
 }
+
+// TestPreconditionWarnings: a preconditioning pass that ran on a busy
+// host is flagged in the Methodology's table and its warning listed under
+// it, where the run's terminal said "details in the report" of warnings
+// the report did not hold; a warning its record does not hold is caught.
+func TestPreconditionWarnings(t *testing.T) {
+	f, err := results.Open("../../reports/testdata/quickstart")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := f.Records()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const busy = "The host's processors were 92 % busy over the step (all 2 of them), mostly with other programs."
+	warned := false
+	for _, rec := range recs {
+		if rec.Kind == "precondition" && rec.Pass == 1 {
+			rec.Warnings, warned = []results.Warning{{Kind: results.WarnHostCPU, Message: busy}}, true
+		}
+	}
+	if !warned {
+		t.Fatal("the quickstart fixture has no first preconditioning pass")
+	}
+	r := report(t, f.Manifest, recs)
+	for _, want := range []string{"(⚠ host-bound) |", "- **Warning (fill, pass 1 on nvme0):** " + busy} {
+		if !strings.Contains(r.Markdown, want) {
+			t.Errorf("the report does not say %q:\n%s", want, r.Markdown)
+		}
+	}
+	checkFalsehoods(t, r, "")
+	r.Markdown = strings.Replace(r.Markdown, "92 % busy", "52 % busy", 1)
+	checkFalsehoods(t, r, "(precondition warning): the pass's record holds no such warning")
+}
