@@ -370,13 +370,16 @@ func specEntryAttrs(e *SpecEntry) map[string]cty.Value {
 	return attrs
 }
 
-// referencedValues shows each distinct result and spec value the
-// expression refers to.
+// referencedValues shows each distinct number the expression refers to:
+// the result's and the spec sheet's figures, and the variables and local
+// values a limit is written with, so that a verdict on
+// "result.read.p99_us < var.limit_us" says the limit as well as the
+// figure.
 func referencedValues(expr hcl.Expression, ctx *hcl.EvalContext) []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, t := range expr.Variables() {
-		if root := t.RootName(); root != "result" && root != "spec" {
+		if !slices.Contains([]string{"result", "spec", "var", "local"}, t.RootName()) {
 			continue
 		}
 		text := traversalText(t)

@@ -60,6 +60,9 @@ func TestExpectationEval(t *testing.T) {
 				if i == 0 && !slices.Equal(j.Values, tt.values) {
 					t.Errorf("values %q, want %q", j.Values, tt.values)
 				}
+				if i == 1 && !slices.Contains(j.Values, "var.limit_us = 1000") {
+					t.Errorf("%s: values %q, want the limit's value among them", e.Text, j.Values)
+				}
 			}
 		})
 	}
