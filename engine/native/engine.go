@@ -325,12 +325,12 @@ func (r *run) launch(begin func()) <-chan struct{} {
 	r.method.grant(r, granted)
 	g := newGate(len(r.jobs))
 	var wg sync.WaitGroup
-	for i, j := range r.jobs {
+	for _, j := range r.jobs {
 		wg.Go(func() {
 			if r.arriving != nil {
 				r.arriving(j)
 			}
-			g.wait(i < granted)
+			g.wait()
 			r.method.runJob(r, j)
 			if r.files != nil {
 				r.finishJob(j)

@@ -1,13 +1,6 @@
 package native
 
-import (
-	"sync"
-	"sync/atomic"
-	"time"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
-)
+import "sync"
 
 // The jobs of a run start together, as the ranks of a checkpoint do
 // behind MPI's barrier: each job's goroutine is started and brought to a
@@ -22,27 +15,18 @@ import (
 // on 2 CPUs take turns, the last first running some 20 ms after the gate
 // opens, as fio's jobs do (bench/ai-compare.sh).
 //
-// A job the run gave a P of its own (procs.go) waits at the gate in a
-// raw futex wait, which keeps its P and thread, so that one FUTEX_WAKE
-// sets every such job running at once; the others park on a channel. The
-// raw wait times out every millisecond, so that a stop-the-world (a
-// collection, another run's change of GOMAXPROCS) waits for it no longer
-// than that.
-
-// The futex operations, on a word private to the process.
-const (
-	futexWaitPrivate = 0 | 128
-	futexWakePrivate = 1 | 128
-	// gatePoll bounds one raw wait at the gate.
-	gatePoll = time.Millisecond
-)
+// Every job parks on a channel at the gate. A raw futex wait, which kept
+// a job's P and thread so that one wake set all running at once, was
+// tried and dropped: the spread it saved was within the noise (21 against
+// 23 ms for 8 ranks on 2 CPUs), and a goroutine looping on a raw system
+// call is never preempted, so a stop-the-world (another run's change of
+// GOMAXPROCS, as drives run in parallel make) waited for it for good,
+// while the goroutine that would open the gate could not be scheduled.
 
 // gate holds a run's jobs until all of them have reached it.
 type gate struct {
 	arrived sync.WaitGroup
-	// opened is 1 once the gate is open: the futex word.
-	opened atomic.Uint32
-	open   chan struct{}
+	open    chan struct{}
 }
 
 func newGate(jobs int) *gate {
@@ -51,18 +35,10 @@ func newGate(jobs int) *gate {
 	return g
 }
 
-// wait brings a job to the gate and returns once it opens; raw says
-// the job has a P of its own to wait on.
-func (g *gate) wait(raw bool) {
+// wait brings a job to the gate and returns once it opens.
+func (g *gate) wait() {
 	g.arrived.Done()
-	if !raw {
-		<-g.open
-		return
-	}
-	ts := unix.NsecToTimespec(int64(gatePoll))
-	for g.opened.Load() == 0 {
-		_, _, _ = unix.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&g.opened)), futexWaitPrivate, 0, uintptr(unsafe.Pointer(&ts)), 0, 0)
-	}
+	<-g.open
 }
 
 // release waits for every job to reach the gate, calls start (the run's
@@ -70,7 +46,5 @@ func (g *gate) wait(raw bool) {
 func (g *gate) release(start func()) {
 	g.arrived.Wait()
 	start()
-	g.opened.Store(1)
-	_, _, _ = unix.RawSyscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(&g.opened)), futexWakePrivate, uintptr(1<<31-1), 0, 0, 0)
 	close(g.open)
 }

@@ -2,6 +2,7 @@ package native
 
 import (
 	"context"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -59,5 +60,43 @@ func TestRanksStartTogether(t *testing.T) {
 	}
 	if spread := time.Duration((hi - lo) * 1e9); spread >= (jobs-1)*holdBack {
 		t.Errorf("the jobs' starts spread over %v, as if nothing held them at the gate", spread)
+	}
+}
+
+// TestGateOpensThroughStopTheWorld: jobs waiting at the gate while the
+// world is stopped again and again (another run changing GOMAXPROCS, a
+// collection) let the gate open: a run whose jobs spun on a raw futex
+// wait hung here, its opener unscheduled behind a stop-the-world that
+// waited for the spinning jobs.
+func TestGateOpensThroughStopTheWorld(t *testing.T) {
+	const jobs = 8
+	for range 20 {
+		g := newGate(jobs)
+		done := make(chan struct{}, jobs)
+		for range jobs {
+			go func() {
+				g.wait()
+				done <- struct{}{}
+			}()
+		}
+		stop := make(chan struct{})
+		stopped := make(chan struct{})
+		go func() {
+			defer close(stopped)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+					runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+				}
+			}
+		}()
+		g.release(func() {})
+		for range jobs {
+			<-done
+		}
+		close(stop)
+		<-stopped
 	}
 }
