@@ -86,12 +86,7 @@ func TestLoaderVisitsEverySampleOncePerEpoch(t *testing.T) {
 // keeps a 10 ms accelerator waiting 30 ms a batch: AU = 20 / 80.
 func TestLoaderWaitsAreWhatReadsTake(t *testing.T) {
 	clock := &stepClock{}
-	shape := loaderShape{files: 1, samplesPerFile: 1, batch: 1, threads: 1, epochs: 2, compute: 10 * time.Millisecond}
-	read := func(int, int, int) error {
-		clock.advance(30 * time.Millisecond)
-		return nil
-	}
-	tot, err := runLoader(context.Background(), shape, read, clock)
+	tot, err := slowReads(clock, clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +100,18 @@ func TestLoaderWaitsAreWhatReadsTake(t *testing.T) {
 	if figs.SamplesPerSec != 25 {
 		t.Errorf("samples/s = %v, want 2 in 80 ms = 25", figs.SamplesPerSec)
 	}
+}
+
+// slowReads runs two epochs of one sample a batch, 10 ms of compute a
+// batch, each sample taking 30 ms of steps of the clock to read, on
+// clock as the loader's clock.
+func slowReads(clock loaderClock, steps *stepClock) (*loaderTotals, error) {
+	shape := loaderShape{files: 1, samplesPerFile: 1, batch: 1, threads: 1, epochs: 2, compute: 10 * time.Millisecond}
+	read := func(int, int, int) error {
+		steps.advance(30 * time.Millisecond)
+		return nil
+	}
+	return runLoader(context.Background(), shape, read, clock)
 }
 
 // lateClock wakes every sleeper late by a fixed delay, as a process
@@ -126,12 +133,7 @@ func (c *lateClock) sleep(_ context.Context, d time.Duration) error {
 // 2,000 in 2,060 ms, 97 %, and pass a 90 % target storage never met.
 func TestLoaderStallsDoNotRaiseAU(t *testing.T) {
 	clock := &lateClock{late: 990 * time.Millisecond}
-	shape := loaderShape{files: 1, samplesPerFile: 1, batch: 1, threads: 1, epochs: 2, compute: 10 * time.Millisecond}
-	read := func(int, int, int) error {
-		clock.advance(30 * time.Millisecond)
-		return nil
-	}
-	tot, err := runLoader(context.Background(), shape, read, clock)
+	tot, err := slowReads(clock, &clock.stepClock)
 	if err != nil {
 		t.Fatal(err)
 	}
